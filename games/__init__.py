@@ -1,0 +1,7 @@
+"""The card games, as fast rules cores and as registered OpenSpiel games.
+
+Importing this package registers every game with pyspiel, so that
+`pyspiel.load_game("python_page_one(players=4)")` works afterwards.
+"""
+
+from games.page_one import game as _page_one  # noqa: F401  (registers python_page_one)

@@ -1,0 +1,264 @@
+"""Page One as an OpenSpiel game: `pyspiel.load_game("python_page_one(players=4)")`.
+
+A thin wrapper: the pyspiel state holds one attribute, `core` (a PageOneState),
+because OpenSpiel clones a Python state by deep-copying every attribute.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+
+import numpy as np
+import pyspiel
+
+from games.cards import DECK_SIZE, NUM_RANKS
+from games.page_one.core import (DEFAULT_PARAMS, EV_DRAW, EV_FOLLOW, EV_LEAD, EV_PASS,
+                                 EV_TAKE, NUM_ACTIONS, PageOneRules, PageOneState,
+                                 played_card, played_suit)
+
+CARD_SLOTS = DECK_SIZE + 2   # 52 cards and two jokers
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name="python_page_one",
+    long_name="Page One (ページワン)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=6,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=DEFAULT_PARAMS,
+)
+
+
+class PageOneGame(pyspiel.Game):
+    """Rank-based, zero-sum returns in [-1, 1]: see docs/rules/page_one.md."""
+
+    def __init__(self, params=None):
+        params = dict(params or {})
+        self.rules = PageOneRules.from_params(params)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=CARD_SLOTS,
+            num_players=self.rules.players,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=self.rules.max_decisions)
+        super().__init__(_GAME_TYPE, info, params)
+
+    def new_initial_state(self) -> "PageOneGameState":
+        return PageOneGameState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None) -> "PageOneObserver":
+        return PageOneObserver(
+            iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), self.rules, params)
+
+
+class PageOneGameState(pyspiel.State):
+    """pyspiel.State over a PageOneState. Python callers skip the C++ round trip
+    for the methods overridden here; C++ callers use the trampolined ones."""
+
+    @functools.cached_property
+    def core(self) -> PageOneState:
+        """Made on first use, so the throwaway state that OpenSpiel's clone starts
+        from costs nothing."""
+        return PageOneState(self.get_game().rules)
+
+    def current_player(self) -> int:
+        return self.core.to_move
+
+    def is_terminal(self) -> bool:
+        return self.core.to_move == pyspiel.PlayerId.TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self.core.to_move == pyspiel.PlayerId.CHANCE
+
+    def legal_actions(self, player=None) -> list[int]:
+        core = self.core
+        if core.to_move == pyspiel.PlayerId.CHANCE and player in (None, pyspiel.PlayerId.CHANCE):
+            return [a for a, _ in core.chance_outcomes()]
+        return core.legal_actions(player)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self.core.legal_actions(player)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return self.core.chance_outcomes()
+
+    def sample_chance_outcome(self, u: float) -> int:
+        return self.core.sample_chance_outcome(u)
+
+    def _apply_action(self, action: int) -> None:
+        core = self.core
+        if core.shared:            # copy-on-write: see share_on_deepcopy
+            core = self.core = core.clone()
+        core.apply_action(action)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self.core.action_to_string(player, action)
+
+    def returns(self) -> list[float]:
+        return self.core.returns()
+
+    def information_state_string(self, player: int | None = None) -> str:
+        return self.core.information_state_string(self.core.to_move if player is None else player)
+
+    def observation_string(self, player: int | None = None) -> str:
+        return self.core.observation_string(self.core.to_move if player is None else player)
+
+    def resample_from_infostate(self, player: int, probability_sampler) -> "PageOneGameState":
+        world = self.core.resample_from_infostate(player, probability_sampler)
+        state = self.get_game().new_initial_state()
+        for action in world.history():
+            state.apply_action(action)
+        return state
+
+    def __str__(self) -> str:
+        return str(self.core)
+
+
+def share_on_deepcopy(core: PageOneState, memo: dict) -> PageOneState:
+    """OpenSpiel clones a Python state by deep-copying its attributes. Instead of
+    copying the core, both states share it, marked shared, and the first of them
+    to apply an action copies it then (copy-on-write): a clone costs the C++
+    part only, and a clone that is never played on never pays for the copy."""
+    core.shared = True
+    return core
+
+
+copy._deepcopy_dispatch[PageOneState] = share_on_deepcopy
+
+
+class PageOneObserver:
+    """Observation and information-state tensors and strings.
+
+    Seats are relative to the observer (index 0 is the observer). The
+    information-state tensor is a fixed-size summary of the perfect-recall
+    information state (cards each seat has played, cards known in each hand,
+    suits each seat is known to lack); the string keeps the whole history.
+    """
+
+    def __init__(self, iig_obs_type, rules: PageOneRules, params=None):
+        if params:
+            raise ValueError(f"observation parameters not supported; passed {params}")
+        if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError("Page One has no all-players observer: hands are private")
+        self.perfect_recall = iig_obs_type.perfect_recall
+        self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        self.rules = rules
+        n = rules.players
+        pieces = [("hand", CARD_SLOTS if self.private else 0, (CARD_SLOTS,) if self.private else (0,)),
+                  ("trick", n * CARD_SLOTS, (n, CARD_SLOTS)),
+                  ("led_suit", 4, (4,)),
+                  ("passed", n, (n,)),
+                  ("leader", n, (n,)),
+                  ("to_move", n, (n,)),
+                  ("hand_sizes", n, (n,)),
+                  ("stock_size", 1, (1,)),
+                  ("discard_size", 1, (1,)),
+                  ("out", n, (n,)),
+                  ("tricks", 1, (1,))]
+        if self.perfect_recall:
+            pieces += [("played", n * CARD_SLOTS, (n, CARD_SLOTS)),
+                       ("known", n * CARD_SLOTS, (n, CARD_SLOTS)),
+                       ("void", n * 5, (n, 5))]
+        pieces = [p for p in pieces if p[1]]
+        self.tensor = np.zeros(sum(size for _, size, _ in pieces), np.float32)
+        self.dict = {}
+        start = 0
+        for name, size, shape in pieces:
+            self.dict[name] = self.tensor[start:start + size].reshape(shape)
+            start += size
+
+    def set_from(self, state, player: int) -> None:
+        core: PageOneState = getattr(state, "core", state)
+        n = core.n
+        d = self.dict
+        self.tensor.fill(0.0)
+        scale = 1.0 / self.rules.deck_size
+        if self.private:
+            _set_cards(d["hand"], core.hands[player])
+        for seat in range(n):
+            rel = (seat - player) % n
+            d["hand_sizes"][rel] = core.hands[seat].bit_count() * scale
+            if seat in core.out:
+                d["out"][rel] = 1.0
+        if core.leader >= 0:
+            d["leader"][(core.leader - player) % n] = 1.0
+        if core.to_move >= 0:
+            d["to_move"][(core.to_move - player) % n] = 1.0
+        d["stock_size"][0] = core.stock.bit_count() * scale
+        d["discard_size"][0] = core.discard.bit_count() * scale
+        d["tricks"][0] = core.tricks / self.rules.max_tricks
+        if core.led >= 0:
+            d["led_suit"][core.led] = 1.0
+            cell = core.log
+            while cell is not None:
+                cell, kind, seat, value = cell
+                rel = (seat - player) % n
+                if kind == EV_FOLLOW or kind == EV_LEAD:
+                    d["trick"][rel, played_card(value)] = 1.0
+                    if kind == EV_LEAD:
+                        break
+                elif kind == EV_PASS:
+                    d["passed"][rel] = 1.0
+        if self.perfect_recall:
+            self._set_memory(core, player)
+
+    def _set_memory(self, core: PageOneState, player: int) -> None:
+        n = core.n
+        played, known, void = self.dict["played"], self.dict["known"], self.dict["void"]
+        held = [0] * n     # known cards in each seat's hand
+        lacks = [0] * n    # bit s: the seat holds no unseen card of suit s (bit 4: joker)
+        led = -1
+        for kind, seat, value in core.events():
+            if kind == EV_LEAD:
+                led = played_suit(value)
+            if seat < 0:
+                continue
+            if kind == EV_LEAD or kind == EV_FOLLOW:
+                card = played_card(value)
+                played[(seat - player) % n, card] = 1.0
+                held[seat] &= ~(1 << card)
+            elif kind == EV_DRAW:
+                lacks[seat] = (lacks[seat] | 1 << led | 16) & (1 << led | 16)
+            elif kind == EV_PASS:
+                lacks[seat] |= 1 << value | 16
+            elif kind == EV_TAKE:
+                lacks[seat] |= 1 << led | 16
+                held[seat] |= value
+        for seat in range(n):
+            rel = (seat - player) % n
+            if seat != player:
+                _set_cards(known[rel], held[seat])
+                for s in range(5):
+                    if lacks[seat] >> s & 1:
+                        void[rel, s] = 1.0
+
+    def string_from(self, state, player: int) -> str:
+        core: PageOneState = getattr(state, "core", state)
+        if self.perfect_recall:
+            text = core.information_state_string(player)
+        else:
+            text = core.observation_string(player)
+        if not self.private:
+            text = "\n".join(line for line in text.split("\n") if " hand: " not in line)
+        return text
+
+
+def _set_cards(row: np.ndarray, mask: int) -> None:
+    for c in range(CARD_SLOTS):
+        if mask >> c & 1:
+            row[c] = 1.0
+
+
+pyspiel.register_game(_GAME_TYPE, PageOneGame)
+
+__all__ = ["PageOneGame", "PageOneGameState", "PageOneObserver", "NUM_RANKS"]

@@ -1,0 +1,72 @@
+"""The one small protocol that search, agents and the harness use to drive a game.
+
+It is the method names of a pyspiel state, so any pyspiel state satisfies it, and
+our rules cores satisfy it without knowing OpenSpiel. Cores may also provide
+`sample_chance_outcome(u)`, the chance outcome at cumulative probability `u`
+without building the `(action, probability)` list: about 70% of the steps of a
+card game are chance steps (deals and draws), so the drivers below use it when
+it is there and fall back to `chance_outcomes()` otherwise.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable, Protocol, Sequence, runtime_checkable
+
+# The same values as pyspiel.PlayerId.CHANCE and pyspiel.PlayerId.TERMINAL.
+CHANCE = -1
+TERMINAL = -4
+
+
+@runtime_checkable
+class GameState(Protocol):
+    def current_player(self) -> int: ...
+    def is_terminal(self) -> bool: ...
+    def is_chance_node(self) -> bool: ...
+    def legal_actions(self) -> list[int]: ...
+    def chance_outcomes(self) -> list[tuple[int, float]]: ...
+    def apply_action(self, action: int) -> None: ...
+    def clone(self) -> "GameState": ...
+    def returns(self) -> list[float]: ...
+    def num_players(self) -> int: ...
+    def action_to_string(self, player: int, action: int) -> str: ...
+    def information_state_string(self, player: int) -> str: ...
+    def observation_string(self, player: int) -> str: ...
+    def resample_from_infostate(self, player: int,
+                                probability_sampler: Callable[[], float]) -> "GameState": ...
+
+
+def outcome_at(outcomes: Sequence[tuple[int, float]], u: float) -> int:
+    """The outcome at cumulative probability u in [0, 1) (inverse CDF)."""
+    for action, p in outcomes:
+        u -= p
+        if u < 0.0:
+            return action
+    return outcomes[-1][0]
+
+
+def chance_sampler(state: GameState) -> Callable[[GameState, float], int]:
+    """The fastest `(state, u) -> outcome` this kind of state supports."""
+    fast = getattr(type(state), "sample_chance_outcome", None)
+    if fast is not None:
+        return fast
+    return lambda s, u: outcome_at(s.chance_outcomes(), u)
+
+
+def random_playout(state: GameState, rng: random.Random) -> int:
+    """Plays uniformly random legal actions to the end, in place; returns the step count.
+
+    This is the driver loop that the benchmark times for every game, ours and
+    OpenSpiel's C++ ones alike.
+    """
+    sample = chance_sampler(state)
+    rand = rng.random
+    steps = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample(state, rand()))
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rand() * len(legal))])
+        steps += 1
+    return steps

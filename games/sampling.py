@@ -1,0 +1,251 @@
+"""Uniform sampling of hidden cards under "what could have been acquired when" constraints.
+
+The setting, shared by the shedding games: an observer knows its own cards and
+every public card; the unseen cards lie in the opponents' hidden hands or in the
+stock. Each opponent acquired its hidden cards at known moments ("slots": the
+deal, each unseen draw), each from the stock of some epoch (a reshuffle starts a
+new epoch), and the public play constrains which card could come from which
+slot: a card of suit S held (or played) at time t came from a slot after the
+opponent last showed it had no S, in the epoch whose stock held that card. So
+every card admits a window (a range of that opponent's slots), and a world is
+consistent exactly when each opponent's played and held cards can be matched to
+distinct slots inside their windows.
+
+Three facts make exact uniform sampling cheap:
+
+1. Windows never cross an epoch, and a held card's window runs to the end of
+   its epoch's block of slots. Matching the played cards first, each to the
+   earliest free slot in deadline order, leaves the free slots as late as
+   possible, so held cards fit if and only if they fit those free slots
+   (`tests/test_sampling.py` checks this against brute force). What remains is a
+   chain of suffix constraints on how many held cards of each class a hand has.
+2. Cards of one class (same windows everywhere) are interchangeable, so
+   consistency depends only on the count of each class in each hand; the number
+   of worlds for given counts is a product of multinomials.
+3. Opponents with no constraint at all behave like the stock, so they are dealt
+   together with it in closed form; dynamic programming over class counts is
+   needed only for the constrained ones.
+
+`ConstrainedDeal.sample` returns a world drawn exactly uniformly: every
+assignment of the unseen card ids to the hidden hands and the stock that is
+consistent has the same probability.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from math import factorial
+from typing import Callable, Hashable, Iterator, Sequence
+
+Interval = tuple[int, int]   # [lo, hi) over one opponent's slot indices
+
+
+@dataclass
+class HiddenHand:
+    """One opponent's hidden part.
+
+    slot_epochs: the stock epoch of each acquisition slot, in time order.
+    played: the windows of the cards it has played from its hidden hand.
+    must_hold: class keys of which it is known to hold at least one card.
+    """
+
+    slot_epochs: list[int]
+    played: list[Interval] = field(default_factory=list)
+    must_hold: frozenset = frozenset()
+
+    @property
+    def size(self) -> int:
+        return len(self.slot_epochs) - len(self.played)
+
+
+def match_slots(num_slots: int, windows: Sequence[Interval],
+                used: list[bool] | None = None) -> list[int] | None:
+    """Matches each window to a distinct slot inside it: earliest deadline first,
+    each to its earliest free slot. Returns the slot of each window, or None."""
+    order = sorted(range(len(windows)), key=lambda i: (windows[i][1], windows[i][0]))
+    used = used if used is not None else [False] * num_slots
+    slot_of = [0] * len(windows)
+    for i in order:
+        lo, hi = windows[i]
+        s = lo
+        while s < hi and used[s]:
+            s += 1
+        if s >= hi:
+            return None
+        used[s] = True
+        slot_of[i] = s
+    return slot_of
+
+
+class _Chain:
+    """The held-card constraints of one constrained hand, over lumped classes.
+
+    For each epoch block: the classes held from it, sorted by window start
+    (latest first), the number of free slots from each start to the block's end,
+    and the number of free slots in the block (which its held cards must fill)."""
+
+    def __init__(self, hand: HiddenHand, windows: Sequence[Interval], must_hold: list[int]):
+        used = [False] * len(hand.slot_epochs)
+        if match_slots(len(used), hand.played, used) is None:
+            raise ValueError("the played cards cannot be matched to the slots")
+        free = [s for s, u in enumerate(used) if not u]
+        epoch_of_class = {}
+        for c, (lo, hi) in enumerate(windows):
+            if hi > lo:
+                epoch_of_class[c] = hand.slot_epochs[lo]
+        self.blocks = []
+        for epoch in sorted(set(hand.slot_epochs[s] for s in free)):
+            block_free = [s for s in free if hand.slot_epochs[s] == epoch]
+            classes = sorted((c for c, e in epoch_of_class.items() if e == epoch),
+                             key=lambda c: -windows[c][0])
+            caps = [sum(1 for s in block_free if s >= windows[c][0]) for c in classes]
+            self.blocks.append((classes, caps, len(block_free)))
+        self.num_classes = len(windows)
+        self.must_hold = must_hold
+
+    def vectors(self, remaining: Sequence[int]) -> Iterator[tuple[int, ...]]:
+        """Every count vector this hand may hold, drawing from `remaining`."""
+        def blocks(i: int, counts: list[int]):
+            if i == len(self.blocks):
+                if not self.must_hold or any(counts[c] for c in self.must_hold):
+                    yield tuple(counts)
+                return
+            classes, caps, total = self.blocks[i]
+            for _ in fill(classes, caps, total, 0, 0, counts):
+                yield from blocks(i + 1, counts)
+
+        def fill(classes, caps, total, j, placed, counts):
+            if j == len(classes):
+                if placed == total:
+                    yield
+                return
+            room = sum(remaining[c] for c in classes[j + 1:])
+            c = classes[j]
+            low = max(0, total - placed - room)
+            high = min(remaining[c], caps[j] - placed, total - placed)
+            for k in range(low, high + 1):
+                counts[c] = k
+                yield from fill(classes, caps, total, j + 1, placed + k, counts)
+            counts[c] = 0
+
+        yield from blocks(0, [0] * self.num_classes)
+
+
+class ConstrainedDeal:
+    """Samples, uniformly, a deal of the unseen cards consistent with the constraints.
+
+    cards_by_class: the unseen card ids, grouped by class key.
+    hands: the opponents' hidden hands.
+    class_windows: for each class key, the window a held card of that class has
+        in each hand (same order as `hands`).
+    stock_classes: the class keys whose cards may also lie in the stock.
+    """
+
+    def __init__(self, cards_by_class: dict[Hashable, list[int]], hands: Sequence[HiddenHand],
+                 class_windows: dict[Hashable, Sequence[Interval]],
+                 stock_classes: set[Hashable]):
+        self.hands = list(hands)
+        keys = [k for k, cards in cards_by_class.items() if cards]
+        # A hand is free when every card it holds could have come from any of its
+        # slots, as if it were part of the stock.
+        self.free = [h for h, hand in enumerate(self.hands)
+                     if not hand.must_hold and len(set(hand.slot_epochs)) <= 1
+                     and all(class_windows[k][h] == (0, len(hand.slot_epochs)) if k in stock_classes
+                             else class_windows[k][h][0] == class_windows[k][h][1] for k in keys)]
+        self.constrained = [h for h in range(len(self.hands)) if h not in self.free]
+        groups: dict[tuple, list[int]] = {}
+        for key in keys:
+            sig = (key in stock_classes,
+                   tuple(class_windows[key][h] for h in self.constrained),
+                   tuple(key in self.hands[h].must_hold for h in self.constrained))
+            groups.setdefault(sig, []).extend(cards_by_class[key])
+        self.signatures = list(groups)
+        self.cards = [sorted(groups[s]) for s in self.signatures]
+        self.in_stock = [sig[0] for sig in self.signatures]
+        self.chains = [
+            _Chain(self.hands[h], [sig[1][i] for sig in self.signatures],
+                   [c for c, sig in enumerate(self.signatures) if sig[2][i]])
+            for i, h in enumerate(self.constrained)]
+        self.free_sizes = [self.hands[h].size for h in self.free]
+        self._memo: dict[tuple[int, tuple[int, ...]], tuple[float, list]] = {}
+        if self._weight(0, tuple(len(c) for c in self.cards))[0] <= 0.0:
+            raise ValueError("no deal of the unseen cards is consistent with the constraints")
+
+    def _sink(self, remaining: tuple[int, ...]) -> float:
+        """Deals of what is left to the free hands and the stock, over the product
+        of the factorials of the class counts left."""
+        if any(r and not s for r, s in zip(remaining, self.in_stock)):
+            return 0.0
+        n = sum(remaining)
+        stock = n - sum(self.free_sizes)
+        if stock < 0:
+            return 0.0
+        w = factorial(n) / factorial(stock)
+        for k in self.free_sizes:
+            w /= factorial(k)
+        for r in remaining:
+            w /= factorial(r)
+        return w
+
+    def _weight(self, i: int, remaining: tuple[int, ...]) -> tuple[float, list]:
+        """(consistent deals of `remaining` to constrained hands i.. and the sink,
+        over the product of factorials of the class counts; cumulative options)."""
+        key = (i, remaining)
+        hit = self._memo.get(key)
+        if hit is not None:
+            return hit
+        if i == len(self.chains):
+            result = (self._sink(remaining), [])
+        else:
+            options = []
+            total = 0.0
+            for counts in self.chains[i].vectors(remaining):
+                rest = tuple(r - k for r, k in zip(remaining, counts))
+                w = self._weight(i + 1, rest)[0]
+                if w > 0.0:
+                    for k in counts:
+                        w /= factorial(k)
+                    total += w
+                    options.append((total, counts))
+            result = (total, options)
+        self._memo[key] = result
+        return result
+
+    def sample(self, uniform: Callable[[], float]) -> tuple[list[list[int]], list[int]]:
+        """Returns (hidden cards of each hand, stock cards)."""
+        remaining = tuple(len(c) for c in self.cards)
+        chosen = []
+        for i in range(len(self.chains)):
+            total, options = self._weight(i, remaining)
+            x = uniform() * total
+            counts = options[-1][1]
+            for cum, cand in options:
+                if x < cum:
+                    counts = cand
+                    break
+            chosen.append(counts)
+            remaining = tuple(r - k for r, k in zip(remaining, counts))
+        hands: list[list[int]] = [[] for _ in self.hands]
+        rest: list[int] = []
+        for c, cards in enumerate(self.cards):
+            pile = cards[:]
+            shuffle(pile, uniform)
+            start = 0
+            for i, h in enumerate(self.constrained):
+                k = chosen[i][c]
+                hands[h].extend(pile[start:start + k])
+                start += k
+            rest.extend(pile[start:])
+        shuffle(rest, uniform)
+        start = 0
+        for h, k in zip(self.free, self.free_sizes):
+            hands[h] = rest[start:start + k]
+            start += k
+        return hands, rest[start:]
+
+
+def shuffle(items: list, uniform: Callable[[], float]) -> None:
+    """Fisher-Yates with an external source of uniform floats in [0, 1)."""
+    for i in range(len(items) - 1, 0, -1):
+        j = int(uniform() * (i + 1))
+        items[i], items[j] = items[j], items[i]

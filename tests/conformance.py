@@ -1,0 +1,136 @@
+"""Checks every game must pass; each game's tests call them with its own hooks.
+
+* `check_random_sim`: OpenSpiel's own conformance test, with serialization.
+* `check_invariant`: a game invariant (card conservation) at every step of random games.
+* `check_hidden_information`: a player's information state and observation (strings
+  and tensors) do not change when only cards it cannot see change.
+* `check_resample`: every resampled world looks the same to the player (same strings,
+  tensors, legal actions), obeys the invariant, is produced by replaying its own
+  history from the start, and plays on to the end.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable, Iterator
+
+import numpy as np
+import pyspiel
+
+from games.protocol import chance_sampler
+
+Core = object
+
+
+def check_random_sim(game_string: str, sims: int) -> None:
+    pyspiel.random_sim_test(pyspiel.load_game(game_string), sims, serialize=True, verbose=False)
+
+
+def random_states(game: pyspiel.Game, count: int, seed: int,
+                  decision_only: bool = True) -> Iterator[pyspiel.State]:
+    """States from random points of uniformly random games."""
+    rng = random.Random(seed)
+    produced = 0
+    while produced < count:
+        state = game.new_initial_state()
+        sample = chance_sampler(state)
+        stop = rng.randrange(1, 400)
+        steps = 0
+        while not state.is_terminal() and steps < stop:
+            if state.is_chance_node():
+                state.apply_action(sample(state, rng.random()))
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+            steps += 1
+        if decision_only and (state.is_chance_node() or state.is_terminal()):
+            continue
+        produced += 1
+        yield state
+
+
+def check_invariant(game: pyspiel.Game, games: int, seed: int,
+                    invariant: Callable[[Core], None]) -> None:
+    """Calls invariant(core) after every step of `games` random games."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        state = game.new_initial_state()
+        core = state.core
+        sample = chance_sampler(core)
+        invariant(core)
+        while not core.is_terminal():
+            if core.is_chance_node():
+                core.apply_action(sample(core, rng.random()))
+            else:
+                legal = core.legal_actions()
+                core.apply_action(legal[rng.randrange(len(legal))])
+            invariant(core)
+
+
+def _views(game: pyspiel.Game):
+    info = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    obs = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=False))
+
+    def view(core: Core, player: int):
+        out = []
+        for observer in (info, obs):
+            observer.set_from(core, player)
+            out.append(observer.string_from(core, player))
+            out.append(observer.tensor.copy())
+        return out
+    return view
+
+
+def _assert_same_view(a, b, what: str) -> None:
+    for x, y in zip(a, b):
+        if isinstance(x, np.ndarray):
+            assert np.array_equal(x, y), f"{what}: a tensor changed"
+        else:
+            assert x == y, f"{what}: a string changed:\n{x}\n---\n{y}"
+
+
+def check_hidden_information(game: pyspiel.Game, count: int, seed: int,
+                             perturb: Callable[[Core, int, random.Random], Core | None]) -> int:
+    """perturb(core, player, rng) returns a copy whose cards hidden from `player`
+    were changed (or None when nothing is hidden). Returns how many were checked."""
+    view = _views(game)
+    rng = random.Random(seed)
+    checked = 0
+    for state in random_states(game, count, seed):
+        core = state.core
+        for player in range(game.num_players()):
+            other = perturb(core, player, rng)
+            if other is None:
+                continue
+            _assert_same_view(view(core, player), view(other, player),
+                              f"player {player} saw hidden cards change")
+            checked += 1
+    return checked
+
+
+def check_resample(game: pyspiel.Game, count: int, seed: int, samples: int,
+                   invariant: Callable[[Core], None]) -> None:
+    view = _views(game)
+    rng = random.Random(seed)
+    for state in random_states(game, count, seed):
+        core = state.core
+        for player in range(game.num_players()):
+            before = view(core, player)
+            legal = core.legal_actions(player)
+            for _ in range(samples):
+                world = core.resample_from_infostate(player, rng.random)
+                invariant(world)
+                _assert_same_view(before, view(world, player), f"resampled world for p{player}")
+                assert world.legal_actions(player) == legal
+                replayed = game.new_initial_state()
+                for action in world.history():
+                    replayed.apply_action(action)
+                assert str(replayed) == str(world), "the rewritten history does not produce the world"
+                world = world.clone()
+                sample = chance_sampler(world)
+                while not world.is_terminal():
+                    if world.is_chance_node():
+                        world.apply_action(sample(world, rng.random()))
+                    else:
+                        acts = world.legal_actions()
+                        world.apply_action(acts[rng.randrange(len(acts))])

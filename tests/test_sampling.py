@@ -1,0 +1,105 @@
+"""games.sampling against brute force on small random instances of its setting."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections import Counter
+
+import pytest
+
+from games.sampling import ConstrainedDeal, HiddenHand
+
+
+def random_instance(rng: random.Random):
+    """Hands with slots in epoch blocks, windows shaped as the games make them:
+    a held card's window runs from some slot to the end of its epoch's block, a
+    played card's window is any range inside one block."""
+    epochs = rng.choice([1, 1, 2])
+    classes = [(s, e) for e in range(epochs) for s in range(rng.randint(1, 3))]
+    hands, windows = [], {k: [] for k in classes}
+    for _ in range(rng.randint(1, 3)):
+        slot_epochs = sorted(rng.randrange(epochs) for _ in range(rng.randint(0, 4)))
+        blocks = {e: [i for i, x in enumerate(slot_epochs) if x == e] for e in range(epochs)}
+        played = []
+        for _ in range(rng.randint(0, 2)):
+            e = rng.randrange(epochs)
+            if blocks[e]:
+                a = rng.choice(blocks[e])
+                b = rng.randint(a + 1, blocks[e][-1] + 1)
+                played.append((a, b))
+        for k in classes:
+            block = blocks[k[1]]
+            if not block:
+                windows[k].append((0, 0))
+            else:
+                lo = rng.choice(block + [block[-1] + 1])
+                windows[k].append((lo, block[-1] + 1))
+        must = frozenset(k for k in classes if rng.random() < 0.15)
+        hands.append(HiddenHand(slot_epochs, played, must))
+    cards, next_id = {}, 0
+    for k in classes:
+        n = rng.randint(0, 3)
+        cards[k] = list(range(next_id, next_id + n))
+        next_id += n
+    stock_classes = {k for k in classes if k[1] == epochs - 1}
+    return cards, hands, windows, stock_classes
+
+
+def brute_force_worlds(cards, hands, windows, stock_classes):
+    """Every consistent world, checked by trying every matching of cards to slots."""
+    class_of = {c: k for k, cs in cards.items() for c in cs}
+    ids = sorted(class_of)
+    sizes = [h.size for h in hands]
+    if min(sizes, default=0) < 0:
+        return []
+    worlds = []
+    for places in itertools.product(range(len(hands) + 1), repeat=len(ids)):
+        held = [[c for c, p in zip(ids, places) if p == h] for h in range(len(hands))]
+        stock = [c for c, p in zip(ids, places) if p == len(hands)]
+        if [len(x) for x in held] != sizes:
+            continue
+        if any(class_of[c] not in stock_classes for c in stock):
+            continue
+        ok = True
+        for h, hand in enumerate(hands):
+            if hand.must_hold and not any(class_of[c] in hand.must_hold for c in held[h]):
+                ok = False
+                break
+            wins = list(hand.played) + [windows[class_of[c]][h] for c in held[h]]
+            n = len(hand.slot_epochs)
+            if not any(all(lo <= s < hi for (lo, hi), s in zip(wins, perm))
+                       for perm in itertools.permutations(range(n), len(wins))):
+                ok = False
+                break
+        if ok:
+            worlds.append((tuple(tuple(sorted(x)) for x in held), tuple(sorted(stock))))
+    return worlds
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_sampler_is_exactly_uniform_over_brute_force_worlds(seed):
+    rng = random.Random(seed)
+    while True:
+        inst = random_instance(rng)
+        worlds = brute_force_worlds(*inst)
+        if 2 <= len(worlds) <= 40:
+            break
+    deal = ConstrainedDeal(*inst)
+    samples = 300 * len(worlds)
+    counts = Counter()
+    for _ in range(samples):
+        hands, stock = deal.sample(rng.random)
+        counts[(tuple(tuple(sorted(h)) for h in hands), tuple(sorted(stock)))] += 1
+    assert set(counts) <= set(worlds), "sampled a world brute force calls inconsistent"
+    expected = samples / len(worlds)
+    chi2 = sum((counts[w] - expected) ** 2 / expected for w in worlds)
+    dof = len(worlds) - 1
+    assert chi2 < dof + 6 * math.sqrt(2 * dof), (chi2, dof)
+
+
+def test_an_impossible_instance_is_reported():
+    hand = HiddenHand([0, 0], [], frozenset())
+    with pytest.raises(ValueError, match="no deal"):
+        ConstrainedDeal({"a": [1, 2]}, [hand], {"a": [(1, 2)]}, set())
