@@ -488,6 +488,34 @@ class PageOneState:
         out.reverse()
         return out
 
+    def public_memory(self) -> tuple[list[int], list[int], list[int]]:
+        """What every player knows from the public play, per seat: the cards it has
+        played, the cards known to be in its hand (taken with a trick), and the suits
+        it is known to lack now (bit s for suit s, bit 4 for jokers)."""
+        n = self.n
+        played, held, lacks = [0] * n, [0] * n, [0] * n
+        events = self.events()
+        led = -1
+        for i, (kind, seat, value) in enumerate(events):
+            if kind == EV_LEAD:
+                led = played_suit(value)
+            if kind == EV_LEAD or kind == EV_FOLLOW:
+                card = played_card(value)
+                played[seat] |= 1 << card
+                held[seat] &= ~(1 << card)
+            elif kind == EV_DRAW:
+                final = i + 1 < len(events) and events[i + 1][:2] == (EV_FOLLOW, seat)
+                void = 1 << led | 16
+                # A kept card is not of the led suit but may be of any other.
+                lacks[seat] = (lacks[seat] | void) if final else void
+            elif kind == EV_PASS:
+                lacks[seat] |= 1 << value | 16
+            elif kind == EV_TAKE:
+                lacks[seat] |= 1 << led | 16
+                held[seat] |= value
+                lacks[seat] &= ~_suits_of(value)
+        return played, held, lacks
+
     def history(self) -> list[int]:
         """Every action applied so far (chance outcomes included), as pyspiel records them."""
         return [v for k, _, v in self.events() if k in CHANCE_EVENTS or k in PLAY_EVENTS]
@@ -547,6 +575,15 @@ class PageOneState:
         if self.result is not None:
             lines.append("result: " + " ".join(f"{r:+.3f}" for r in self.result))
         return "\n".join(lines)
+
+
+def _suits_of(mask: int) -> int:
+    """Bit s set when `mask` holds a card of suit s; bit 4 for a joker."""
+    bits = 16 if mask & JOKER_MASK else 0
+    for s in range(4):
+        if mask >> (NUM_RANKS * s) & 0x1FFF:
+            bits |= 1 << s
+    return bits
 
 
 def dealt_position(rules: PageOneRules, hands: list[list[int]], leader: int) -> PageOneState:

@@ -13,9 +13,8 @@ import numpy as np
 import pyspiel
 
 from games.cards import DECK_SIZE, NUM_RANKS
-from games.page_one.core import (DEFAULT_PARAMS, EV_DRAW, EV_FOLLOW, EV_LEAD, EV_PASS,
-                                 EV_TAKE, NUM_ACTIONS, PageOneRules, PageOneState,
-                                 played_card, played_suit)
+from games.page_one.core import (DEFAULT_PARAMS, EV_FOLLOW, EV_LEAD, EV_PASS, NUM_ACTIONS,
+                                 PageOneRules, PageOneState, played_card)
 
 CARD_SLOTS = DECK_SIZE + 2   # 52 cards and two jokers
 
@@ -215,27 +214,10 @@ class PageOneObserver:
     def _set_memory(self, core: PageOneState, player: int) -> None:
         n = core.n
         played, known, void = self.dict["played"], self.dict["known"], self.dict["void"]
-        held = [0] * n     # known cards in each seat's hand
-        lacks = [0] * n    # bit s: the seat holds no unseen card of suit s (bit 4: joker)
-        led = -1
-        for kind, seat, value in core.events():
-            if kind == EV_LEAD:
-                led = played_suit(value)
-            if seat < 0:
-                continue
-            if kind == EV_LEAD or kind == EV_FOLLOW:
-                card = played_card(value)
-                played[(seat - player) % n, card] = 1.0
-                held[seat] &= ~(1 << card)
-            elif kind == EV_DRAW:
-                lacks[seat] = (lacks[seat] | 1 << led | 16) & (1 << led | 16)
-            elif kind == EV_PASS:
-                lacks[seat] |= 1 << value | 16
-            elif kind == EV_TAKE:
-                lacks[seat] |= 1 << led | 16
-                held[seat] |= value
+        cards_played, held, lacks = core.public_memory()
         for seat in range(n):
             rel = (seat - player) % n
+            _set_cards(played[rel], cards_played[seat])
             if seat != player:
                 _set_cards(known[rel], held[seat])
                 for s in range(5):

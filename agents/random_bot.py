@@ -1,0 +1,17 @@
+"""The uniform random bot: the floor every rating is anchored to."""
+
+from __future__ import annotations
+
+import random
+
+from agents.base import CardBot
+
+
+class RandomBot(CardBot):
+    def __init__(self, game, player: int, seed: int):
+        super().__init__(player)
+        self.rng = random.Random(seed)
+
+    def step(self, state) -> int:
+        legal = state.legal_actions()
+        return legal[self.rng.randrange(len(legal))]

@@ -1,0 +1,99 @@
+"""A Page One player a casual player would find reasonable.
+
+It reads only its own hand and the public play (games.page_one.core.public_memory).
+
+Leading:
+1. With one card, play it (and go out).
+2. With three cards or fewer, lead a sure winner if it holds one (a joker, or a
+   card no live card of its suit can beat): it keeps the lead and goes out.
+3. Otherwise lead the suit that most opponents still in the game are known to
+   lack (they must draw), breaking ties by its longest suit, with its lowest
+   card of that suit: high cards are kept to win tricks later.
+A joker led stands for the suit most opponents lack.
+
+Following (it holds the led suit or a joker):
+1. With two cards or fewer, or when it is the last to play, win the trick if it
+   can, with its lowest winning card: winning gives the lead.
+2. Otherwise play its lowest card of the suit; a joker only when it has nothing
+   else to play.
+"""
+
+from __future__ import annotations
+
+import random
+
+from agents.base import CardBot, rules_core
+from games.cards import JOKER_MASK, NUM_RANKS
+from games.page_one.core import JOKER_RANK, PLAY_JOKER, PageOneState
+
+
+def _rank(action: int) -> int:
+    return JOKER_RANK if action >= PLAY_JOKER else action % NUM_RANKS
+
+
+def _suit(action: int) -> int:
+    return (action - PLAY_JOKER) % 4 if action >= PLAY_JOKER else action // NUM_RANKS
+
+
+class PageOneRulesBot(CardBot):
+    def __init__(self, game, player: int, seed: int = 0):
+        super().__init__(player)
+        self.rng = random.Random(seed)
+
+    def step(self, state) -> int:
+        core: PageOneState = rules_core(state)
+        legal = core.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        me = core.current_player()
+        _, _, lacks = core.public_memory()
+        opponents = [s for s in range(core.n) if s != me and s not in core.out]
+        void_count = [sum(lacks[s] >> suit & 1 for s in opponents) for suit in range(4)]
+        if core.led < 0:
+            return self._lead(core, me, legal, void_count)
+        return self._follow(core, me, legal)
+
+    def _lead(self, core: PageOneState, me: int, legal: list[int], void_count: list[int]) -> int:
+        hand = core.hands[me]
+        cards_left = hand.bit_count()
+        naturals = [a for a in legal if a < PLAY_JOKER]
+        jokers = [a for a in legal if a >= PLAY_JOKER]
+        best_joker_suit = max(range(4), key=lambda s: (void_count[s], -s))
+        if cards_left <= 3:
+            if jokers:
+                return next(a for a in jokers if _suit(a) == best_joker_suit)
+            winners = [a for a in naturals if self._unbeatable(core, me, a)]
+            if winners:
+                return max(winners, key=lambda a: (void_count[_suit(a)], -a))
+        if not naturals:
+            return next(a for a in jokers if _suit(a) == best_joker_suit)
+        length = [sum(1 for a in naturals if _suit(a) == s) for s in range(4)]
+        suit = max((s for s in range(4) if length[s]), key=lambda s: (void_count[s], length[s], -s))
+        return min(a for a in naturals if _suit(a) == suit)
+
+    def _follow(self, core: PageOneState, me: int, legal: list[int]) -> int:
+        naturals = sorted(a for a in legal if a < PLAY_JOKER)
+        beats = [a for a in legal if _rank(a) > core.best_rank]
+        if beats and (core.hands[me].bit_count() <= 2 or self._last_to_play(core, me)):
+            return min(beats, key=lambda a: (_rank(a), a))
+        return naturals[0] if naturals else legal[0]
+
+    @staticmethod
+    def _unbeatable(core: PageOneState, me: int, action: int) -> bool:
+        """No card that could still be played beats it: every higher card of its
+        suit, and every joker, is out of play or in this hand."""
+        out_of_play = core.discard | core.table | core.hands[me]
+        suit, rank = _suit(action), _rank(action)
+        higher = sum(1 << (suit * NUM_RANKS + r) for r in range(rank + 1, NUM_RANKS))
+        higher |= core.rules.deck & JOKER_MASK
+        return not higher & ~out_of_play
+
+    @staticmethod
+    def _last_to_play(core: PageOneState, me: int) -> bool:
+        seat = me
+        while True:
+            seat = (seat + 1) % core.n
+            if seat == core.leader:
+                return True
+            if seat not in core.out:
+                return False

@@ -1,0 +1,1 @@
+"""Evaluation: playing games between bots and summarising the results."""

@@ -1,0 +1,89 @@
+"""A match: many games between bots with the seats rotated, and each bot's win
+rate and mean return with 95% intervals. The tournament harness builds on this."""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+import pyspiel
+from tqdm import tqdm
+
+import games  # noqa: F401  (registers our games)
+from agents import make_bot
+from games.protocol import chance_sampler
+
+
+def play_game(game: pyspiel.Game, bots: list[pyspiel.Bot], seed: int) -> tuple[list[float], int]:
+    """Plays one game; chance is drawn from `seed`. Returns (returns, decisions)."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    for bot in bots:
+        bot.restart_at(state)
+    sample = chance_sampler(state)
+    decisions = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            action = sample(state, rng.random())
+        else:
+            player = state.current_player()
+            action = bots[player].step(state)
+            decisions += 1
+        for p, bot in enumerate(bots):
+            if not state.is_chance_node() and p != state.current_player():
+                bot.inform_action(state, state.current_player(), action)
+        state.apply_action(action)
+    return state.returns(), decisions
+
+
+@dataclass
+class AgentSummary:
+    name: str
+    games: int
+    win_rate: float
+    win_rate_ci: float
+    mean_return: float
+    mean_return_ci: float
+
+
+def _mean_ci(values: list[float]) -> tuple[float, float]:
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, float("inf")
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, 1.96 * math.sqrt(var / n)
+
+
+def run_match(game_string: str, specs: list[str], num_games: int, seed: int = 0,
+              progress: bool = True) -> list[AgentSummary]:
+    """Seat g of game k gets agent (g + k) % len(specs), so every agent sits in
+    every seat equally often. A game's score for an agent averages its seats."""
+    game = pyspiel.load_game(game_string)
+    n = game.num_players()
+    wins: list[list[float]] = [[] for _ in specs]
+    rets: list[list[float]] = [[] for _ in specs]
+    for k in tqdm(range(num_games), desc=f"{game_string}", disable=not progress, unit="game"):
+        seating = [(g + k) % len(specs) for g in range(n)]
+        bots = [make_bot(specs[a], game, g, seed * 1_000_003 + k * n + g) for g, a in enumerate(seating)]
+        returns, _ = play_game(game, bots, seed * 7919 + k)
+        top = max(returns)
+        for a in set(seating):
+            seats = [g for g in range(n) if seating[g] == a]
+            wins[a].append(sum(returns[g] == top for g in seats) / len(seats))
+            rets[a].append(sum(returns[g] for g in seats) / len(seats))
+    out = []
+    for a, spec in enumerate(specs):
+        w, wci = _mean_ci(wins[a])
+        r, rci = _mean_ci(rets[a])
+        out.append(AgentSummary(spec, len(wins[a]), w, wci, r, rci))
+    return out
+
+
+def format_table(rows: list[AgentSummary]) -> str:
+    lines = [f"{'agent':<28} {'games':>6} {'win rate':>17} {'mean return':>19}"]
+    for r in rows:
+        lines.append(f"{r.name:<28} {r.games:>6} {r.win_rate:>8.3f} ± {r.win_rate_ci:<6.3f} "
+                     f"{r.mean_return:>+9.3f} ± {r.mean_return_ci:<6.3f}")
+    return "\n".join(lines)

@@ -1,0 +1,37 @@
+"""`cardarena`: the toolkit's command line. Each subcommand lives in its own module."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def _match(args: argparse.Namespace) -> None:
+    from eval.match import format_table, run_match
+    rows = run_match(args.game, args.agent, args.games, args.seed)
+    print(format_table(rows))
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="cardarena", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("match", help="play bots against each other, seats rotated")
+    p.add_argument("--game", default="python_page_one(players=4)")
+    p.add_argument("--agent", action="append", help="a bot spec; repeat for each agent")
+    p.add_argument("--games", type=int, default=400)
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=_match)
+
+    p = sub.add_parser("bench", help="speed benchmarks against OpenSpiel references")
+    p.add_argument("rest", nargs=argparse.REMAINDER)
+    p.set_defaults(func=lambda a: __import__("scripts.bench", fromlist=["main"]).main(a.rest))
+
+    args = parser.parse_args(argv)
+    if getattr(args, "agent", None) is None and args.command == "match":
+        args.agent = ["random", "rules"]
+    args.func(args)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
