@@ -11,7 +11,7 @@ it is there and fall back to `chance_outcomes()` otherwise.
 from __future__ import annotations
 
 import random
-from typing import Callable, Protocol, Sequence, runtime_checkable
+from typing import Any, Callable, Protocol, Sequence, runtime_checkable
 
 # The same values as pyspiel.PlayerId.CHANCE and pyspiel.PlayerId.TERMINAL.
 CHANCE = -1
@@ -70,3 +70,19 @@ def random_playout(state: GameState, rng: random.Random) -> int:
             state.apply_action(legal[int(rand() * len(legal))])
         steps += 1
     return steps
+
+
+class MatchFormat(Protocol):
+    """A match made of several deals of one game (American Page One's agreed number
+    of rounds, Canasta's hands to a target score). Each deal is an ordinary game,
+    loaded with the parameters `next_deal` gives from the returns of the deals so
+    far (a running score, the dealer's seat), so the harness plays, stores and
+    replays deals one by one. A game whose match is a single deal needs none."""
+
+    def next_deal(self, history: Sequence[Sequence[float]]) -> dict[str, Any] | None:
+        """Game parameters of the next deal, or None when the match is over."""
+        ...
+
+    def result(self, history: Sequence[Sequence[float]]) -> list[float]:
+        """The match's returns per seat, from the returns of every deal."""
+        ...
