@@ -1,0 +1,100 @@
+"""`make_bot("neural(path=...)")`: a bot that plays a trained network's policy.
+
+Settings:
+    path           a bot file (`cardarena export`); left out, the bot shipped in
+                   bots/ for this game (bots/<game short name>.safetensors)
+    policy         "greedy" (default): the legal action with the highest score,
+                   the strongest play, and deterministic; "sample": draw from
+                   softmax(scores / temperature), for varied play against people
+    temperature    for policy=sample (default 0.1: scores are returns in [-1, 1])
+    strict_params  false lets a bot play game parameters other than those it was
+                   trained on (same tensor shape only)
+
+The bot sees only the information-state tensor of its own seat.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pyspiel
+import torch
+
+from agents.base import CardBot, rules_core
+from agents.neural.botfile import BotFile, load_bot
+from agents.neural.encoding import GameIdentity, InfoStateEncoder
+from agents.neural.network import PolicyValueNet, policy_from_scores
+
+SHIPPED_BOTS = Path(__file__).resolve().parents[2] / "bots"
+POLICIES = ("greedy", "sample")
+
+# (path, size, mtime, game, strict) -> loaded bot: a match makes new bots for every game.
+_cache: dict[tuple, BotFile] = {}
+
+
+def shipped_bot_path(short_name: str) -> Path:
+    path = SHIPPED_BOTS / f"{short_name}.safetensors"
+    if not path.is_file():
+        have = sorted(p.stem for p in SHIPPED_BOTS.glob("*.safetensors"))
+        raise ValueError(f"no shipped neural bot for game {short_name!r} (shipped: "
+                         f"{', '.join(have) or 'none'}); pass path=... to a bot file")
+    return path
+
+
+def load_cached(path: Path, identity: GameIdentity, strict_params: bool) -> BotFile:
+    stat = path.stat()
+    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns, identity.game_string, strict_params)
+    if key not in _cache:
+        _cache[key] = load_bot(path, identity, strict_params)
+    return _cache[key]
+
+
+class NeuralBot(CardBot):
+    def __init__(self, game: pyspiel.Game, player: int, seed: int, net: PolicyValueNet,
+                 policy: str = "greedy", temperature: float = 0.1):
+        super().__init__(player)
+        if policy not in POLICIES:
+            raise ValueError(f"policy={policy!r}: must be one of {', '.join(POLICIES)}")
+        if not temperature > 0:
+            raise ValueError(f"temperature={temperature!r}: must be > 0")
+        self.net = net
+        self.encoder = InfoStateEncoder(game)
+        self.policy = policy
+        self.temperature = float(temperature)
+        self.rng = random.Random(seed)
+        self.obs = np.zeros((1, self.encoder.size), np.float32)
+        self.mask = np.zeros((1, self.encoder.num_actions), np.float32)
+
+    def step(self, state) -> int:
+        core = rules_core(state)
+        legal = core.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        self.mask.fill(0.0)
+        self.encoder.encode(core, core.current_player(), legal, self.obs[0], self.mask[0])
+        with torch.inference_mode():
+            scores, _ = self.net(torch.from_numpy(self.obs), torch.from_numpy(self.mask))
+        if self.policy == "greedy":
+            return int(scores[0].argmax())
+        probs = policy_from_scores(scores[0], self.temperature).numpy()
+        u, total = self.rng.random(), 0.0
+        for a in legal:
+            total += float(probs[a])
+            if u < total:
+                return a
+        return legal[-1]
+
+
+def make_neural_bot(game: pyspiel.Game, player: int, seed: int = 0, path: str | None = None,
+                    policy: str = "greedy", temperature: float = 0.1,
+                    strict_params: bool = True) -> NeuralBot:
+    """The make_bot factory for `neural(...)`; see the module docstring."""
+    # One intra-op thread: the network is small, and threads only contend (ten
+    # times slower measured on a loaded 2-core machine).
+    torch.set_num_threads(1)
+    identity = GameIdentity.of(game)
+    file = Path(path) if path is not None else shipped_bot_path(identity.short_name)
+    bot = load_cached(file, identity, strict_params)
+    return NeuralBot(game, player, seed, bot.net, policy, temperature)

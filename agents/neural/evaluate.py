@@ -1,0 +1,56 @@
+"""A neural network against another bot on duplicate deals, for the learning curve.
+
+Each deal is played twice with the same chance seed: first with the network in
+the even seats and the opponent in the odd ones, then the other way round, so
+both sides meet the same cards from the same seats. A deal's score is the
+network's mean return over its seats in both games; the interval is over deals.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pyspiel
+
+from agents import make_bot
+from agents.neural.bot import NeuralBot
+from agents.neural.network import PolicyValueNet
+from eval.match import play_game
+
+
+@dataclass(frozen=True)
+class DuplicateResult:
+    deals: int
+    games: int
+    mean_return: float
+    mean_return_ci: float
+    win_rate: float
+    win_rate_ci: float
+
+
+def _mean_ci(values: np.ndarray) -> tuple[float, float]:
+    if len(values) < 2:
+        return float(values.mean()), math.inf
+    return float(values.mean()), float(1.96 * values.std(ddof=1) / math.sqrt(len(values)))
+
+
+def duplicate_match(game: pyspiel.Game, net: PolicyValueNet, opponent: str, deals: int,
+                    seed: int) -> DuplicateResult:
+    """The greedy policy of `net` against the bot spec `opponent`."""
+    n = game.num_players()
+    scores = np.zeros(deals)
+    wins = np.zeros(deals)
+    for d in range(deals):
+        for rotation in (0, 1):
+            mine = [(s + rotation) % 2 == 0 for s in range(n)]
+            bots = [NeuralBot(game, s, seed + s, net) if mine[s]
+                    else make_bot(opponent, game, s, seed * 7 + d * n + s) for s in range(n)]
+            returns, _ = play_game(game, bots, seed * 1_000_003 + d)
+            seats = [s for s in range(n) if mine[s]]
+            scores[d] += sum(returns[s] for s in seats) / len(seats) / 2
+            wins[d] += (max(returns[s] for s in seats) == max(returns)) / 2
+    mean, mean_ci = _mean_ci(scores)
+    win, win_ci = _mean_ci(wins)
+    return DuplicateResult(deals, 2 * deals, mean, mean_ci, win, win_ci)
