@@ -87,6 +87,41 @@ def test_neural_bot_does_not_read_hidden_cards(game):
     assert checked > 30
 
 
+def _relabelled(core, perm):
+    """The same game with the suits relabelled, replayed from its event log."""
+    from games.page_one.core import EV_DEAL, EV_DRAW, EV_FOLLOW, EV_LEAD, EV_LEADER, PageOneState
+    from agents.neural.symmetry import _card, _page_one_action
+    state = PageOneState(core.rules)
+    for kind, _, value in core.events():
+        if kind == EV_LEADER:
+            state.apply_action(value)
+        elif kind in (EV_DEAL, EV_DRAW):
+            state.apply_action(_card(value, perm))
+        elif kind in (EV_LEAD, EV_FOLLOW):
+            state.apply_action(_page_one_action(value, perm))
+    return state
+
+
+def test_suit_relabelling_of_tensors_and_actions_matches_relabelled_games():
+    from agents.neural.symmetry import symmetry_for
+    game = pyspiel.load_game("python_page_one(players=4,jokers=2)")
+    encoder = InfoStateEncoder(game)
+    symmetry = symmetry_for(game, encoder.observer)
+    states = list(conformance.random_states(game, 30, 8))
+    obs, mask = encoder.batch(states, [s.legal_actions() for s in states])
+    for i, state in enumerate(states):
+        p = i % len(symmetry.perms)
+        other = _relabelled(state.core, symmetry.perms[p])
+        other_obs, other_mask = encoder.batch([other], [other.legal_actions()])
+        assert np.array_equal(obs[i][symmetry.obs_index[p]], other_obs[0])
+        assert sorted(symmetry.action_index[p][state.legal_actions()]) == other.legal_actions()
+    rng = np.random.default_rng(0)
+    actions = np.array([s.legal_actions()[0] for s in states])
+    aug_obs, aug_actions = symmetry.augment(obs, actions, rng)
+    assert aug_obs.shape == obs.shape and not np.array_equal(aug_obs, obs)
+    assert np.array_equal(np.sort(aug_obs, axis=1), np.sort(obs, axis=1))   # values only move
+
+
 def test_bot_file_round_trips_and_plays_through_make_bot(game, bot_file):
     loaded = load_bot(bot_file, GameIdentity.of(game))
     original = small_net(game)
@@ -184,6 +219,23 @@ def test_actors_record_only_network_decisions_with_their_final_returns(game):
     assert np.all((0 <= actions) & (actions < 60))
 
 
+class _Unusable(PolicyValueNet):
+    def forward(self, obs, mask):
+        raise AssertionError("the network was consulted")
+
+
+def test_fully_guided_actors_play_the_rule_bot_without_the_network(game):
+    encoder = InfoStateEncoder(game)
+    identity = GameIdentity.of(game)
+    net = _Unusable(identity.tensor_size, identity.num_actions, NetworkConfig(hidden=(8,)))
+    rules = [[make_bot("rules", game, s, s) for s in range(4)] for _ in range(4)]
+    obs, actions, _, played = dmc.play_batch(game, net, encoder, rules, random.Random(2), 0.0,
+                                             rules_games=0.0, guide=1.0, guide_epsilon=0.0)
+    assert played == 4 and len(actions) > 10
+    with pytest.raises(AssertionError, match="consulted"):
+        dmc.play_batch(game, net, encoder, rules, random.Random(2), 0.0, rules_games=0.0, guide=0.0)
+
+
 def test_learner_step_fits_monte_carlo_returns(game):
     encoder = InfoStateEncoder(game)
     rules = [[make_bot("rules", game, s, s) for s in range(4)] for _ in range(16)]
@@ -221,6 +273,8 @@ def test_training_checkpoints_resumes_and_exports(tmp_path):
 def test_bad_training_settings_are_named():
     with pytest.raises(ValueError, match="epsilon=1.5"):
         TrainConfig(epsilon=1.5)
+    assert TrainConfig(guide_minutes=10).guide_at(300) == pytest.approx(0.5)
+    assert TrainConfig(guide_minutes=10).guide_at(900) == 0.0 == TrainConfig().guide_at(0)
     with pytest.raises(ValueError, match="hidden sizes"):
         TrainConfig(hidden=[0])
     with pytest.raises(ValueError, match="policy='best'"):

@@ -51,14 +51,18 @@ def load_cached(path: Path, identity: GameIdentity, strict_params: bool) -> BotF
     return _cache[key]
 
 
+def check_settings(policy: str, temperature: float) -> None:
+    if policy not in POLICIES:
+        raise ValueError(f"policy={policy!r}: must be one of {', '.join(POLICIES)}")
+    if isinstance(temperature, bool) or not isinstance(temperature, (int, float)) or not temperature > 0:
+        raise ValueError(f"temperature={temperature!r}: must be a number > 0")
+
+
 class NeuralBot(CardBot):
     def __init__(self, game: pyspiel.Game, player: int, seed: int, net: PolicyValueNet,
                  policy: str = "greedy", temperature: float = 0.1):
         super().__init__(player)
-        if policy not in POLICIES:
-            raise ValueError(f"policy={policy!r}: must be one of {', '.join(POLICIES)}")
-        if not temperature > 0:
-            raise ValueError(f"temperature={temperature!r}: must be > 0")
+        check_settings(policy, temperature)
         self.net = net
         self.encoder = InfoStateEncoder(game)
         self.policy = policy
@@ -94,6 +98,7 @@ def make_neural_bot(game: pyspiel.Game, player: int, seed: int = 0, path: str | 
     # One intra-op thread: the network is small, and threads only contend (ten
     # times slower measured on a loaded 2-core machine).
     torch.set_num_threads(1)
+    check_settings(policy, temperature)
     identity = GameIdentity.of(game)
     file = Path(path) if path is not None else shipped_bot_path(identity.short_name)
     bot = load_cached(file, identity, strict_params)

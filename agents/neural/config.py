@@ -73,6 +73,9 @@ class TrainConfig:
     replay_ratio: float = 4.0        # trainings per sample received, at most, on average
     epsilon: float = 0.05            # exploration of the actors
     rules_games: float = 0.5         # fraction of games with the rule bot in alternate seats
+    guide_minutes: float = 0.0       # the rule bot guides network seats, less and less, this long
+    guide_epsilon: float = 0.2       # exploration of the guided moves
+    symmetry: bool = True            # relabel samples by random suit permutations, where declared
     sync_steps: int = 10             # learner steps between weight publications
     checkpoint_minutes: float = 3.0
     eval_deals: int = 200            # duplicate deals per evaluation (two games each)
@@ -86,7 +89,8 @@ class TrainConfig:
                   ("buffer_size", self.buffer_size >= 4 * self.batch_size),
                   ("batch_size", self.batch_size >= 1), ("lr", self.lr > 0),
                   ("replay_ratio", self.replay_ratio > 0), ("epsilon", 0 <= self.epsilon <= 1),
-                  ("rules_games", 0 <= self.rules_games <= 1), ("sync_steps", self.sync_steps >= 1),
+                  ("rules_games", 0 <= self.rules_games <= 1), ("guide_minutes", self.guide_minutes >= 0),
+                  ("guide_epsilon", 0 <= self.guide_epsilon <= 1), ("sync_steps", self.sync_steps >= 1),
                   ("checkpoint_minutes", self.checkpoint_minutes > 0), ("eval_deals", self.eval_deals >= 2)]
         bad = [name for name, ok in checks if not ok]
         if bad:
@@ -94,6 +98,14 @@ class TrainConfig:
                              + " (buffer_size must hold at least 4 batches; fractions lie in [0, 1])")
         if self.hidden:
             NetworkConfig(tuple(self.hidden))
+
+    def guide_at(self, elapsed_s: float) -> float:
+        """How often the rule bot makes a network seat's move: 1 at the start,
+        falling linearly to 0 at guide_minutes (a warm start: the network first
+        learns the action values of the rule bot's play, then of its own)."""
+        if self.guide_minutes <= 0:
+            return 0.0
+        return max(0.0, 1.0 - elapsed_s / (60 * self.guide_minutes))
 
     def network_config(self, short_name: str) -> NetworkConfig:
         return NetworkConfig(tuple(self.hidden)) if self.hidden else network_config_for(short_name)

@@ -16,7 +16,9 @@ Read it top to bottom:
 3. The learner keeps samples in a replay buffer and regresses the score of the
    action taken, and the value, on the return (mean squared error, Adam). A
    replay ratio caps how often, on average, a sample is trained on, so a slow
-   actor cannot make the learner overfit stale data.
+   actor cannot make the learner overfit stale data. Where the game declares a
+   suit symmetry (agents/neural/symmetry.py), each sample is relabelled by a
+   random suit permutation as it is drawn.
 4. The learner publishes its weights to shared memory every `sync_steps`
    steps; actors pick them up before each batch of games.
 5. Every `checkpoint_minutes`: a resumable checkpoint, an evaluation of the
@@ -52,6 +54,7 @@ from agents.neural.config import NetworkConfig, TrainConfig
 from agents.neural.encoding import GameIdentity, InfoStateEncoder
 from agents.neural.evaluate import duplicate_match
 from agents.neural.network import PolicyValueNet
+from agents.neural.symmetry import symmetry_for
 from games.protocol import chance_sampler
 
 CHECKPOINT_NAME = "checkpoint.pt"
@@ -64,9 +67,11 @@ CSV_FIELDS = ["minutes", "cpu_minutes", "games", "samples", "steps", "loss", "ev
 # ----------------------------------------------------------------------------- 1. actors
 def play_batch(game: pyspiel.Game, net: PolicyValueNet, encoder: InfoStateEncoder,
                rules_bots: list[list[pyspiel.Bot]], rng: random.Random, epsilon: float,
-               rules_games: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+               rules_games: float, guide: float = 0.0,
+               guide_epsilon: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """Plays len(rules_bots) games at once; returns (obs, actions, returns, games)
-    for every network decision that had a choice."""
+    for every network-seat decision that had a choice. With probability `guide`
+    such a decision is the rule bot's instead (explored with `guide_epsilon`)."""
     n = game.num_players()
     slots = []
     for bots in rules_bots:
@@ -97,6 +102,13 @@ def play_batch(game: pyspiel.Game, net: PolicyValueNet, encoder: InfoStateEncode
                     action = slot["bots"][player].step(state)
                 elif len(legal) == 1:
                     action = legal[0]
+                elif rng.random() < guide:
+                    action = slot["bots"][player].step(state)
+                    if rng.random() < guide_epsilon:
+                        action = legal[rng.randrange(len(legal))]
+                    obs = np.zeros(encoder.size, np.float32)
+                    encoder.encode(state, player, legal, obs, np.zeros(encoder.num_actions, np.float32))
+                    _record(slot, obs, action, player)
                 else:
                     pending.append((slot, player, legal))
                     break
@@ -111,9 +123,7 @@ def play_batch(game: pyspiel.Game, net: PolicyValueNet, encoder: InfoStateEncode
                 best = net(torch.from_numpy(obs), torch.from_numpy(mask))[0].argmax(dim=1).tolist()
             for i, (slot, player, legal) in enumerate(pending):
                 action = legal[rng.randrange(len(legal))] if rng.random() < epsilon else best[i]
-                slot["obs"].append(obs[i].astype(np.float16))
-                slot["actions"].append(action)
-                slot["seats"].append(player)
+                _record(slot, obs[i], action, player)
                 _inform(slot, player, action)
                 slot["state"].apply_action(action)
         still = []
@@ -133,15 +143,21 @@ def play_batch(game: pyspiel.Game, net: PolicyValueNet, encoder: InfoStateEncode
             np.array(done_returns, np.float32), len(slots))
 
 
+def _record(slot: dict, obs: np.ndarray, action: int, player: int) -> None:
+    slot["obs"].append(obs.astype(np.float16))
+    slot["actions"].append(action)
+    slot["seats"].append(player)
+
+
 def _inform(slot: dict, player: int, action: int) -> None:
     """Tells the rule bots of this game about a move, as pyspiel bots expect."""
     for seat, bot in enumerate(slot["bots"]):
-        if seat != player and not slot["network"][seat]:
+        if seat != player:
             bot.inform_action(slot["state"], player, action)
 
 
 def actor_main(actor_id: int, cfg: TrainConfig, games_before: int, shared: PolicyValueNet,
-               version, lock, out_queue, stop) -> None:
+               version, lock, guide, out_queue, stop) -> None:
     """An actor process: fetch weights, play a batch of games, send the samples.
     Its seed mixes in the games played before, so a resumed run plays new deals."""
     torch.set_num_threads(1)
@@ -153,13 +169,15 @@ def actor_main(actor_id: int, cfg: TrainConfig, games_before: int, shared: Polic
     rules_bots = [[make_bot("rules", game, s, rng.randrange(1 << 30)) for s in range(game.num_players())]
                   for _ in range(cfg.games_per_batch)]
     seen = -1
-    while not stop.is_set():
+    parent = os.getppid()
+    while not stop.is_set() and os.getppid() == parent:     # ends with a killed learner too
         if version.value != seen:
             with lock:
                 seen = version.value
                 net.load_state_dict(shared.state_dict())
-        batch = play_batch(game, net, encoder, rules_bots, rng, cfg.epsilon, cfg.rules_games)
-        while not stop.is_set():
+        batch = play_batch(game, net, encoder, rules_bots, rng, cfg.epsilon, cfg.rules_games,
+                           guide.value, cfg.guide_epsilon)
+        while not stop.is_set() and os.getppid() == parent:
             try:
                 out_queue.put(batch, timeout=1.0)
                 break
@@ -329,14 +347,16 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
     shared.load_state_dict({k: v.cpu() for k, v in net.state_dict().items()})
     shared.share_memory()
     version, lock, stop = ctx.Value("l", 0), ctx.Lock(), ctx.Event()
+    guide = ctx.Value("d", cfg.guide_at(stats["elapsed_s"]))
     samples_queue = ctx.Queue(maxsize=4 * max(1, cfg.actors))
     actors = [ctx.Process(target=actor_main, args=(i, cfg, stats["games"], shared, version, lock,
-                                                   samples_queue, stop),
+                                                   guide, samples_queue, stop),
                           daemon=True) for i in range(cfg.actors)]
     for p in actors:
         p.start()
 
     buffer = ReplayBuffer(cfg.buffer_size, identity.tensor_size)
+    symmetry = symmetry_for(game, InfoStateEncoder(game).observer) if cfg.symmetry else None
     np_rng = np.random.default_rng([cfg.seed, stats["steps"]])
     received = trained = 0   # samples received and trained on in this run: the replay ratio
     losses: list[float] = []
@@ -365,6 +385,7 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
     try:
         while (elapsed := time.perf_counter() - start) < cfg.minutes * 60:
             bar.update(min(round(elapsed), total) - bar.n)
+            guide.value = cfg.guide_at(elapsed)
             while take_samples(wait=False):
                 pass
             if buffer.size < 4 * cfg.batch_size or trained + cfg.batch_size > received * cfg.replay_ratio:
@@ -372,6 +393,8 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
                     _check_actors(actors)
                 continue
             o, a, r = buffer.sample(cfg.batch_size, np_rng)
+            if symmetry is not None:
+                o, a = symmetry.augment(o, a, np_rng)
             losses.append(train_step(net, optimizer, torch.from_numpy(o).to(device),
                                      torch.from_numpy(a).to(device), torch.from_numpy(r).to(device)))
             trained += cfg.batch_size

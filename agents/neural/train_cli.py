@@ -20,6 +20,9 @@ _HELP = {
     "replay_ratio": "at most this many trainings per sample received, on average",
     "epsilon": "actors' exploration: a random legal action with this probability",
     "rules_games": "fraction of self-play games with the rule-based bot in alternate seats",
+    "guide_minutes": "the rule bot makes the network seats' moves at first, less and less over this many minutes",
+    "guide_epsilon": "exploration of the moves the rule bot makes for network seats",
+    "symmetry": "relabel training samples by random suit permutations where the game declares them (true/false)",
     "sync_steps": "learner steps between publishing weights to the actors",
     "checkpoint_minutes": "minutes between checkpoints and evaluations",
     "eval_deals": "duplicate deals per evaluation against the rule-based bot (two games each)",
@@ -29,6 +32,12 @@ _HELP = {
 }
 
 
+def _boolean(text: str) -> bool:
+    if text.lower() not in ("true", "false"):
+        raise argparse.ArgumentTypeError(f"expected true or false, got {text!r}")
+    return text.lower() == "true"
+
+
 def add_train_arguments(parser: argparse.ArgumentParser) -> None:
     defaults = TrainConfig()
     for f in dataclasses.fields(TrainConfig):
@@ -36,6 +45,8 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
         default = getattr(defaults, f.name)
         if f.name == "hidden":
             parser.add_argument(flag, type=int, nargs="+", default=None, help=_HELP[f.name])
+        elif isinstance(default, bool):
+            parser.add_argument(flag, type=_boolean, default=None, help=f"{_HELP[f.name]} (default: {default})")
         else:
             parser.add_argument(flag, type=type(default), default=None,
                                 help=f"{_HELP[f.name]} (default: {default})")
