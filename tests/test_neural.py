@@ -55,6 +55,11 @@ def test_scores_of_illegal_actions_are_masked_and_bots_play_legal_moves(game):
     assert value.shape == (40,)
     assert torch.all(scores[torch.from_numpy(mask) == 0] == ILLEGAL_SCORE)
     assert torch.all(scores[torch.from_numpy(mask) > 0] > ILLEGAL_SCORE / 2)
+    from agents.neural.bot import legal_scores, numpy_layers
+    layers = numpy_layers(net)
+    for i, state in enumerate(states):
+        legal = state.legal_actions()
+        assert np.allclose(legal_scores(layers, obs[i], legal), scores[i, legal].detach().numpy(), atol=1e-5)
     for policy in ("greedy", "sample"):
         for state in states:
             bot = NeuralBot(game, state.current_player(), 3, net, policy=policy, temperature=1.0)

@@ -25,7 +25,7 @@ import torch
 from agents.base import CardBot, rules_core
 from agents.neural.botfile import BotFile, load_bot
 from agents.neural.encoding import GameIdentity, InfoStateEncoder
-from agents.neural.network import PolicyValueNet, policy_from_scores
+from agents.neural.network import PolicyValueNet
 
 SHIPPED_BOTS = Path(__file__).resolve().parents[2] / "bots"
 POLICIES = ("greedy", "sample")
@@ -51,6 +51,25 @@ def load_cached(path: Path, identity: GameIdentity, strict_params: bool) -> BotF
     return _cache[key]
 
 
+def numpy_layers(net: PolicyValueNet) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The network's weights as numpy (transposed, for x @ W): one decision in
+    numpy costs a fraction of a torch call, whose fixed overhead dominates at
+    batch size 1. The last pair is the policy head."""
+    linears = [m for m in net.trunk if isinstance(m, torch.nn.Linear)] + [net.policy_head]
+    return [(m.weight.detach().cpu().numpy().T.copy(), m.bias.detach().cpu().numpy().copy())
+            for m in linears]
+
+
+def legal_scores(layers: list[tuple[np.ndarray, np.ndarray]], obs: np.ndarray,
+                 legal: list[int]) -> np.ndarray:
+    """The policy head's scores of the legal actions, as PolicyValueNet.forward."""
+    h = obs
+    for w, b in layers[:-1]:
+        h = np.maximum(h @ w + b, 0.0)
+    w, b = layers[-1]
+    return h @ w[:, legal] + b[legal]
+
+
 def check_settings(policy: str, temperature: float) -> None:
     if policy not in POLICIES:
         raise ValueError(f"policy={policy!r}: must be one of {', '.join(POLICIES)}")
@@ -63,32 +82,26 @@ class NeuralBot(CardBot):
                  policy: str = "greedy", temperature: float = 0.1):
         super().__init__(player)
         check_settings(policy, temperature)
-        self.net = net
+        self.layers = numpy_layers(net)
         self.encoder = InfoStateEncoder(game)
         self.policy = policy
         self.temperature = float(temperature)
         self.rng = random.Random(seed)
         self.obs = np.zeros((1, self.encoder.size), np.float32)
-        self.mask = np.zeros((1, self.encoder.num_actions), np.float32)
 
     def step(self, state) -> int:
         core = rules_core(state)
         legal = core.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        self.mask.fill(0.0)
-        self.encoder.encode(core, core.current_player(), legal, self.obs[0], self.mask[0])
-        with torch.inference_mode():
-            scores, _ = self.net(torch.from_numpy(self.obs), torch.from_numpy(self.mask))
+        self.encoder.encode(core, core.current_player(), legal, self.obs[0])
+        scores = legal_scores(self.layers, self.obs[0], legal)
         if self.policy == "greedy":
-            return int(scores[0].argmax())
-        probs = policy_from_scores(scores[0], self.temperature).numpy()
-        u, total = self.rng.random(), 0.0
-        for a in legal:
-            total += float(probs[a])
-            if u < total:
-                return a
-        return legal[-1]
+            return legal[int(scores.argmax())]
+        z = (scores - scores.max()) / self.temperature
+        probs = np.exp(z) / np.exp(z).sum()
+        return legal[min(int(np.searchsorted(np.cumsum(probs), self.rng.random(), side="right")),
+                         len(legal) - 1)]
 
 
 def make_neural_bot(game: pyspiel.Game, player: int, seed: int = 0, path: str | None = None,

@@ -107,7 +107,7 @@ def play_batch(game: pyspiel.Game, net: PolicyValueNet, encoder: InfoStateEncode
                     if rng.random() < guide_epsilon:
                         action = legal[rng.randrange(len(legal))]
                     obs = np.zeros(encoder.size, np.float32)
-                    encoder.encode(state, player, legal, obs, np.zeros(encoder.num_actions, np.float32))
+                    encoder.encode(state, player, legal, obs)
                     _record(slot, obs, action, player)
                 else:
                     pending.append((slot, player, legal))

@@ -47,12 +47,13 @@ class InfoStateEncoder:
         self.num_actions = game.num_distinct_actions()
 
     def encode(self, state, player: int, legal: Sequence[int],
-               obs_row: np.ndarray, mask_row: np.ndarray) -> None:
+               obs_row: np.ndarray, mask_row: np.ndarray | None = None) -> None:
         """Writes `player`'s view of `state` (a rules core or a pyspiel state) into
-        `obs_row` and marks `legal` in `mask_row` (which must start zeroed)."""
+        `obs_row` and marks `legal` in `mask_row` (which must start zeroed), if given."""
         self.observer.set_from(state, player)
         obs_row[:] = self.observer.tensor
-        mask_row[list(legal)] = 1.0
+        if mask_row is not None:
+            mask_row[list(legal)] = 1.0
 
     def batch(self, states: Sequence[Any], legal: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
         """(obs, mask) arrays for the players to move in `states`."""

@@ -54,3 +54,28 @@ def duplicate_match(game: pyspiel.Game, net: PolicyValueNet, opponent: str, deal
     mean, mean_ci = _mean_ci(scores)
     win, win_ci = _mean_ci(wins)
     return DuplicateResult(deals, 2 * deals, mean, mean_ci, win, win_ci)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """`python -m agents.neural.evaluate BOT_FILE [--deals N] [--opponent SPEC]`: the strength
+    table row of a bot file against another bot, on duplicate deals."""
+    import argparse
+
+    from agents.neural.botfile import load_bot
+
+    parser = argparse.ArgumentParser(prog="python -m agents.neural.evaluate", description=main.__doc__)
+    parser.add_argument("bot_file")
+    parser.add_argument("--opponent", default="rules")
+    parser.add_argument("--deals", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=12345)
+    args = parser.parse_args(argv)
+    bot = load_bot(args.bot_file)
+    game = pyspiel.load_game(bot.identity.game_string)
+    r = duplicate_match(game, bot.net, args.opponent, args.deals, args.seed)
+    print(f"{args.bot_file} (greedy) vs {args.opponent} on {game}: {r.games} games, {r.deals} duplicate deals\n"
+          f"  mean return per seat {r.mean_return:+.4f} ± {r.mean_return_ci:.4f}   "
+          f"share of games won {r.win_rate:.4f} ± {r.win_rate_ci:.4f}  (95% intervals over deals)")
+
+
+if __name__ == "__main__":
+    main()

@@ -46,9 +46,3 @@ class PolicyValueNet(nn.Module):
         h = self.trunk(obs)
         return self.policy_head(h), self.value_head(h).squeeze(-1)
 
-
-def policy_from_scores(scores: torch.Tensor, temperature: float) -> torch.Tensor:
-    """The sampled policy: softmax(scores / temperature); illegal actions get 0."""
-    if temperature <= 0:
-        raise ValueError(f"temperature must be > 0; got {temperature}")
-    return torch.softmax(scores / temperature, dim=-1)
