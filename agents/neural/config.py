@@ -69,11 +69,12 @@ class TrainConfig:
     games_per_batch: int = 32        # games each actor plays at once (its inference batch)
     buffer_size: int = 200_000       # replay buffer, in samples
     batch_size: int = 512
-    lr: float = 1e-3
+    lr: float = 5e-4
+    lr_final: float = 0.1            # the learning rate falls linearly to lr * lr_final at the end
     replay_ratio: float = 4.0        # trainings per sample received, at most, on average
     epsilon: float = 0.05            # exploration of the actors
-    rules_games: float = 0.5         # fraction of games with the rule bot in alternate seats
-    guide_minutes: float = 0.0       # the rule bot guides network seats, less and less, this long
+    rules_games: float = 0.75        # fraction of games with the rule bot in alternate seats
+    guide_minutes: float = 8.0       # the rule bot guides network seats, less and less, this long
     guide_epsilon: float = 0.2       # exploration of the guided moves
     symmetry: bool = True            # relabel samples by random suit permutations, where declared
     sync_steps: int = 10             # learner steps between weight publications
@@ -88,6 +89,7 @@ class TrainConfig:
                   ("games_per_batch", self.games_per_batch >= 1),
                   ("buffer_size", self.buffer_size >= 4 * self.batch_size),
                   ("batch_size", self.batch_size >= 1), ("lr", self.lr > 0),
+                  ("lr_final", 0 < self.lr_final <= 1),
                   ("replay_ratio", self.replay_ratio > 0), ("epsilon", 0 <= self.epsilon <= 1),
                   ("rules_games", 0 <= self.rules_games <= 1), ("guide_minutes", self.guide_minutes >= 0),
                   ("guide_epsilon", 0 <= self.guide_epsilon <= 1), ("sync_steps", self.sync_steps >= 1),
@@ -106,6 +108,12 @@ class TrainConfig:
         if self.guide_minutes <= 0:
             return 0.0
         return max(0.0, 1.0 - elapsed_s / (60 * self.guide_minutes))
+
+    def lr_at(self, elapsed_s: float) -> float:
+        """Linear decay over the run: late steps average out the noise of
+        Monte-Carlo returns instead of chasing it."""
+        done = min(1.0, elapsed_s / (60 * self.minutes))
+        return self.lr * (1.0 - (1.0 - self.lr_final) * done)
 
     def network_config(self, short_name: str) -> NetworkConfig:
         return NetworkConfig(tuple(self.hidden)) if self.hidden else network_config_for(short_name)

@@ -392,6 +392,8 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
                 if not take_samples(wait=True):      # starved: wait for the actors
                     _check_actors(actors)
                 continue
+            for group in optimizer.param_groups:
+                group["lr"] = cfg.lr_at(elapsed)
             o, a, r = buffer.sample(cfg.batch_size, np_rng)
             if symmetry is not None:
                 o, a = symmetry.augment(o, a, np_rng)
