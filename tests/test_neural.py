@@ -279,7 +279,11 @@ def test_bad_training_settings_are_named():
     with pytest.raises(ValueError, match="epsilon=1.5"):
         TrainConfig(epsilon=1.5)
     assert TrainConfig(guide_minutes=10).guide_at(300) == pytest.approx(0.5)
-    assert TrainConfig(guide_minutes=10).guide_at(900) == 0.0 == TrainConfig().guide_at(0)
+    assert TrainConfig(guide_minutes=10).guide_at(900) == 0.0 == TrainConfig(guide_minutes=0).guide_at(0)
+    assert TrainConfig(minutes=10, lr=1e-3, lr_final=0.1).lr_at(300) == pytest.approx(5.5e-4)
+    if not torch.cuda.is_available():
+        with pytest.raises(ValueError, match="no CUDA device"):
+            dmc.train(TrainConfig(device="cuda", out="/nonexistent/never"), progress=False)
     with pytest.raises(ValueError, match="hidden sizes"):
         TrainConfig(hidden=[0])
     with pytest.raises(ValueError, match="policy='best'"):

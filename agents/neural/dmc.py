@@ -318,12 +318,14 @@ class CpuClock:
 # ----------------------------------------------------------------------------- the loop
 def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = True) -> Path:
     """Trains until cfg.minutes of training time; returns the checkpoint path."""
+    if cfg.device.startswith("cuda") and not torch.cuda.is_available():
+        raise ValueError(f"device={cfg.device!r}: torch here has no CUDA device (a CPU build, or no GPU)")
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
     torch.manual_seed(cfg.seed)
     game = pyspiel.load_game(cfg.game)
     identity = GameIdentity.of(game)
-    stats = {"elapsed_s": 0.0, "cpu_s": 0.0, "games": 0, "samples": 0, "steps": 0, "evals": 0}
+    stats = {"elapsed_s": 0.0, "cpu_s": 0.0, "games": 0, "samples": 0, "steps": 0}
     ckpt = None
     if resume is not None:
         ckpt = load_checkpoint(resume)
@@ -439,8 +441,8 @@ def _checkpoint_and_evaluate(out: Path, net: PolicyValueNet, optimizer: torch.op
     cpu_net = PolicyValueNet(net.input_size, net.num_actions, net.config)
     cpu_net.load_state_dict({k: v.cpu() for k, v in net.state_dict().items()})
     cpu_net.eval()
-    stats["evals"] += 1
-    result = duplicate_match(game, cpu_net, "rules", cfg.eval_deals, seed=cfg.seed * 1_000 + stats["evals"])
+    # The same deals at every point: differences between points are then the network's.
+    result = duplicate_match(game, cpu_net, "rules", cfg.eval_deals, seed=cfg.seed * 1_000 + 1)
     append_curve(out, {"minutes": round(stats["elapsed_s"] / 60, 3),
                        "cpu_minutes": round(stats["cpu_s"] / 60, 3), "games": stats["games"],
                        "samples": stats["samples"], "steps": stats["steps"],
