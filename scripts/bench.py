@@ -118,8 +118,100 @@ def section_page_one(seconds: float, repeats: int) -> None:
           f"C++ crazy_eights clone {clones['crazy_eights']:.2f} us")
 
 
+def section_harness(seconds: float, repeats: int) -> None:
+    """The tournament harness (docs/tournament.md) on cheap bots, random and rules
+    at Page One: games/s with 2 workers against 1, the harness against a bare loop
+    over the same games, and the Elo interval with duplicate deals against the
+    same number of games without."""
+    import tempfile
+    from pathlib import Path
+
+    from agents import make_bot
+    from eval.chance import DealChance
+    from eval.config import TournamentConfig
+    from eval.play import GamePlayer, PROBE_SIZE
+    from eval.ratings import summarize
+    from eval.tournament import planned_games, run_tournament
+
+    print("== Tournament harness: random vs rules, python_page_one(players=4) ==")
+    game_string = "python_page_one(players=4)"
+    deals = max(50, int(seconds * 400))
+    config = TournamentConfig.create(game_string, ["random", "rules"], deals=deals)
+    tasks = planned_games(config)
+    game = pyspiel.load_game(game_string)
+    specs = [spec for _, spec in config.agents]
+
+    def bare_loop() -> tuple[float, list]:
+        """The same games with nothing but the bots and the game: no processes,
+        storage, timing or fault guards."""
+        start = time.perf_counter()
+        results = []
+        for task in tasks:
+            bots = [make_bot(specs[a], game, s, task.bot_seeds[s]) for s, a in enumerate(task.seats)]
+            chance = DealChance(task.chance_seed, game.max_chance_outcomes())
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    state.apply_action(chance(state))
+                else:
+                    state.apply_action(bots[state.current_player()].step(state))
+            results.append(state.returns())
+        return time.perf_counter() - start, results
+
+    def harness(workers: int) -> tuple[float, list]:
+        with tempfile.TemporaryDirectory() as tmp:
+            start = time.perf_counter()
+            run_tournament(config, Path(tmp) / "r.db", workers=workers, progress=False, bootstrap=0)
+            elapsed = time.perf_counter() - start
+            from eval.storage import ResultsDB
+            with ResultsDB.read(Path(tmp) / "r.db") as db:
+                return elapsed, [g.returns for g in db.games()]
+
+    times: dict[str, list[float]] = {"bare": [], "1 worker": [], "2 workers": []}
+    for _ in range(repeats):
+        t_bare, bare_results = bare_loop()
+        t1, results1 = harness(1)
+        t2, results2 = harness(2)
+        assert bare_results == results1 == results2, "the harness played different games"
+        times["bare"].append(t_bare)
+        times["1 worker"].append(t1)
+        times["2 workers"].append(t2)
+    med = {k: statistics.median(v) for k, v in times.items()}
+    n = len(tasks)
+    print(f"  {n} games; medians of {repeats} interleaved rounds (run time includes starting workers)")
+    for k, t in med.items():
+        print(f"  {k:<10} {n / t:8.0f} games/s")
+    print(f"  2 workers / 1 worker: {med['1 worker'] / med['2 workers']:.2f}x games/s (target >= 1.8x)")
+    print(f"  harness (1 worker) over the bare loop: {med['1 worker'] / med['bare'] - 1:+.1%} time "
+          f"(target <= +10%)")
+
+    widths: dict[bool, list[float]] = {True: [], False: []}
+    estimates: dict[bool, list[float]] = {True: [], False: []}
+    trials = max(4, repeats * 2)
+    for trial in range(trials):
+        duplicated = TournamentConfig.create(game_string, ["random", "rules"], deals=deals // 4, seed=1000 + trial)
+        games = len(planned_games(duplicated))
+        fresh = TournamentConfig.create(game_string, ["random", "rules"], deals=games, seed=1000 + trial,
+                                        duplicate=False)
+        for duplicate, cfg in ((True, duplicated), (False, fresh)):
+            player = GamePlayer(cfg)
+            probe = [0.0] * PROBE_SIZE
+            s = summarize(cfg, [player.play(t, probe) for t in planned_games(cfg)])
+            row = next(r for r in s.rows if r.name == "rules")
+            widths[duplicate].append(row.elo_high - row.elo_low)
+            estimates[duplicate].append(row.elo)
+    print(f"  rules' Elo over random, {trials} tournaments of {deals // 4} duplicate deals each vs the same "
+          f"number of games on fresh deals:")
+    for duplicate, label in ((True, "duplicate"), (False, "no duplicates")):
+        print(f"  {label:<14} mean 95% interval width {statistics.mean(widths[duplicate]):6.1f} Elo; "
+              f"spread of the estimate across tournaments (SD) {statistics.stdev(estimates[duplicate]):5.1f}")
+    print(f"  interval width ratio (duplicate / none): "
+          f"{statistics.mean(widths[True]) / statistics.mean(widths[False]):.2f}")
+
+
 SECTIONS: dict[str, Callable[[float, int], None]] = {
     "page_one": section_page_one,
+    "harness": section_harness,
 }
 
 
