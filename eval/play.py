@@ -98,8 +98,8 @@ def play_deal(game: pyspiel.Game, bots: Sequence[pyspiel.Bot], chance: Callable[
     """Plays one deal to the end; returns (returns, decisions).
 
     Chance outcomes come from `chance`. After each decision the other bots are
-    told of it with inform_action (chance outcomes are not announced, as in
-    eval.match.play_game); CardBot's no-op hook is skipped.
+    told of it with inform_action; chance outcomes are not announced (a bot reads
+    what it may see from the state). CardBot's no-op hook is skipped.
     """
     state = game.new_initial_state()
     for seat, bot in enumerate(bots):
