@@ -136,6 +136,7 @@ class AgentRow:
     win_rate: float
     win_low: float
     win_high: float
+    seconds_per_move: float
 
 
 @dataclass
@@ -215,9 +216,16 @@ def summarize(config: TournamentConfig, records: Sequence[GameRecord], anchor: s
         win_lo, win_hi = _interval(np.concatenate(wins))
 
     games_by_agent = totals.games.sum(0)
+    moves, seconds = np.zeros(k), np.zeros(k)
+    for r in records:
+        for s, a in enumerate(r.seats):
+            moves[a] += r.move_counts[s]
+            seconds[a] += r.move_seconds[s]
+    per_move = _ratio(seconds, moves)
     rows = [AgentRow(names[a], config.agents[a][1], float(elo[a]), float(elo_lo[a]), float(elo_hi[a]),
                      int(games_by_agent[a]), float(mean_return[a]), float(ret_lo[a]), float(ret_hi[a]),
-                     float(win_rate[a]), float(win_lo[a]), float(win_hi[a])) for a in range(k)]
+                     float(win_rate[a]), float(win_lo[a]), float(win_hi[a]), float(per_move[a]))
+             for a in range(k)]
     rows.sort(key=lambda r: -r.elo)
     met = totals.met.sum(0)
     score = _ratio(totals.wins.sum(0), met)

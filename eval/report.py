@@ -19,12 +19,12 @@ def _signed(x: float) -> str:
 
 
 def rating_table(s: Summary) -> str:
-    lines = [f"| agent | Elo | 95% interval | games | mean return (95%) | win rate (95%) |",
-             "|---|---:|:---:|---:|:---:|:---:|"]
+    lines = ["| agent | Elo | 95% interval | games | mean return (95%) | win rate (95%) | ms/move |",
+             "|---|---:|:---:|---:|:---:|:---:|---:|"]
     for r in s.rows:
         lines.append(f"| {r.name} | {_signed(r.elo)} | [{_signed(r.elo_low)}, {_signed(r.elo_high)}] "
                      f"| {r.games} | {r.mean_return:+.3f} [{r.return_low:+.3f}, {r.return_high:+.3f}] "
-                     f"| {r.win_rate:.3f} [{r.win_low:.3f}, {r.win_high:.3f}] |")
+                     f"| {r.win_rate:.3f} [{r.win_low:.3f}, {r.win_high:.3f}] | {1000 * r.seconds_per_move:.2f} |")
     return "\n".join(lines)
 
 
