@@ -7,6 +7,7 @@ import argparse
 import os
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from agents import BOT_FACTORIES
@@ -38,6 +39,16 @@ def _config(args: argparse.Namespace, agents: list[str], deals: int):
         bot_modules=_registrations(args))
 
 
+@contextmanager
+def _resumable(results: str):
+    """Ctrl-C stops a run cleanly: the games already played are stored."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        sys.exit(f"\ninterrupted; every finished game is stored in {results}: "
+                 f"run the same command again to resume")
+
+
 def _print_and_write(summary, results: Path, write_files: bool) -> None:
     from eval.report import markdown, write_reports
     print(markdown(summary), end="")
@@ -52,9 +63,10 @@ def _tournament(args: argparse.Namespace) -> None:
     print(f"{config.describe()}; agents: {', '.join(f'{n}={s}' if n != s else n for n, s in config.agents)}; "
           f"results in {args.results}", file=sys.stderr)
     start = time.perf_counter()
-    summary = run_tournament(config, args.results, workers=args.workers, backend_name=args.backend,
-                             address=args.address, progress=not args.quiet, anchor=args.anchor,
-                             bootstrap=args.bootstrap)
+    with _resumable(args.results):
+        summary = run_tournament(config, args.results, workers=args.workers, backend_name=args.backend,
+                                 address=args.address, progress=not args.quiet, anchor=args.anchor,
+                                 bootstrap=args.bootstrap)
     print(f"done in {time.perf_counter() - start:.1f} s", file=sys.stderr)
     _print_and_write(summary, Path(args.results), not args.no_files)
 
@@ -69,9 +81,10 @@ def _sprt(args: argparse.Namespace) -> None:
     from eval.config import split_agent
     from eval.sprt import run_sprt
     config = _config(args, [args.baseline, args.candidate], args.max_deals)
-    result = run_sprt(config, args.results, split_agent(args.baseline)[0], split_agent(args.candidate)[0], elo0=args.elo0, elo1=args.elo1,
-                      alpha=args.alpha, beta=args.beta, workers=args.workers, backend_name=args.backend,
-                      address=args.address, progress=not args.quiet)
+    with _resumable(args.results):
+        result = run_sprt(config, args.results, split_agent(args.baseline)[0], split_agent(args.candidate)[0], elo0=args.elo0, elo1=args.elo1,
+                          alpha=args.alpha, beta=args.beta, workers=args.workers, backend_name=args.backend,
+                          address=args.address, progress=not args.quiet)
     print(result.describe())
 
 
