@@ -67,12 +67,6 @@ class Moves:
     def __init__(self, n: int):
         self.counts, self.seconds, self.longest = [0] * n, [0.0] * n, [0.0] * n
 
-    def add(self, seat: int, seconds: float) -> None:
-        self.counts[seat] += 1
-        self.seconds[seat] += seconds
-        if seconds > self.longest[seat]:
-            self.longest[seat] = seconds
-
 
 def _call(probe: MutableSequence[float], seat: int, what: str, fn: Callable, *args):
     """Calls a bot's method, blaming `seat` for whatever goes wrong inside it."""
@@ -106,6 +100,7 @@ def play_deal(game: pyspiel.Game, bots: Sequence[pyspiel.Bot], chance: Callable[
         _call(probe, seat, "restart_at", bot.restart_at, state)
     listeners = [(s, b) for s, b in enumerate(bots) if type(b).inform_action is not CardBot.inform_action]
     clock = time.monotonic
+    counts, seconds, longest = moves.counts, moves.seconds, moves.longest
     decisions = 0
     probe[PROBE_IS_MOVE] = 1
     while not state.is_terminal():
@@ -121,7 +116,10 @@ def play_deal(game: pyspiel.Game, bots: Sequence[pyspiel.Bot], chance: Callable[
             raise BotFault(seat, RAISED, f"seat {seat} step: {_describe(e)}") from e
         elapsed = clock() - start
         probe[PROBE_SEAT] = -1
-        moves.add(seat, elapsed)
+        counts[seat] += 1
+        seconds[seat] += elapsed
+        if elapsed > longest[seat]:
+            longest[seat] = elapsed
         if time_limit is not None and elapsed > time_limit:
             raise BotFault(seat, TIMEOUT, f"seat {seat} took {elapsed:.3f} s over a move "
                                           f"(limit {time_limit:g} s)")

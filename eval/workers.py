@@ -1,8 +1,8 @@
 """The local backend: games played by a pool of worker processes.
 
-Each worker plays the tasks it is sent in order and sends the records back in
-small batches (cheap games would otherwise spend more time waking the parent
-than playing). The parent keeps enough tasks queued per worker for about
+Each worker plays the tasks it is sent in order; tasks go out and records come
+back in small batches (cheap games would otherwise spend more time waking the
+parent than playing). The parent keeps enough tasks queued per worker for about
 QUEUE_SECONDS of play, so a worker never waits for it, and knows from the
 worker's probe (shared memory written by eval.play) which game and which seat's
 bot is running. So when a worker dies (a bot called os._exit, or was killed)
@@ -51,20 +51,23 @@ def _worker_main(conn: Connection, probe, config: TournamentConfig) -> None:
     done: list[GameRecord] = []
     first_done = 0.0
     while True:
-        if done and (len(done) >= SEND_GAMES or not conn.poll() or time.monotonic() - first_done > SEND_SECONDS):
-            conn.send(done)
-            done = []
         try:
-            item = conn.recv()
+            batch = conn.recv()
         except EOFError:                            # the parent is gone
             return
-        if item is None:
+        if batch is None:
             return
-        seq, task = item
-        probe[PROBE_TASK] = seq
-        if not done:
-            first_done = time.monotonic()
-        done.append(player.play(task, probe))
+        for seq, task in batch:
+            probe[PROBE_TASK] = seq
+            if not done:
+                first_done = time.monotonic()
+            done.append(player.play(task, probe))
+            if len(done) >= SEND_GAMES or time.monotonic() - first_done > SEND_SECONDS:
+                conn.send(done)
+                done = []
+        if done and not conn.poll():                # about to wait: send what is done
+            conn.send(done)
+            done = []
 
 
 class _Worker:
@@ -138,9 +141,10 @@ class LocalPool:
             while todo or any(w.queue for w in workers):
                 depth = max(2, min(64, int(QUEUE_SECONDS / self.game_seconds)))
                 for w in workers:
-                    while todo and len(w.queue) < depth:
-                        w.queue.append(todo.popleft())
-                        w.conn.send(w.queue[-1])
+                    if todo and len(w.queue) <= depth // 2:
+                        batch = [todo.popleft() for _ in range(min(len(todo), depth - len(w.queue)))]
+                        w.queue.extend(batch)
+                        w.conn.send(batch)
                 by_handle = {w.conn: w for w in workers} | {w.process.sentinel: w for w in workers}
                 dead: list[_Worker] = []
                 for handle in wait(list(by_handle), timeout=0.25 if limit else None):
