@@ -5,7 +5,9 @@
     summary = run_tournament(config, "results.db", workers=2)
 
 Running it again with the same config resumes it: only games missing from the
-results file are played, and asking for more deals extends it.
+results file are played, and asking for more deals extends it. Games are played
+in worker processes, so a script that runs a tournament needs the usual
+`if __name__ == "__main__":` guard.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ bots that fail in every way, match formats, partnerships, SPRT and the CLI."""
 
 from __future__ import annotations
 
-import os
+import json
 import signal
 import sqlite3
 import subprocess
@@ -169,8 +169,11 @@ def test_cli_tournament_prints_and_writes_reports_and_report_reprints_them(tmp_p
     main(args)
     printed = capsys.readouterr().out
     assert "| agent | Elo | 95% interval |" in printed and "| fast |" in printed
-    for ext in (".md", ".csv", ".json", ".png"):
+    for ext in (".md", ".csv", ".png"):
         assert path.with_suffix(ext).stat().st_size > 0
+    report = json.loads(path.with_suffix(".json").read_text())
+    assert sorted(report["agents"]) == ["fast", "random"] and report["games"] == 12
+    assert path.with_suffix(".csv").read_text().splitlines()[0].startswith("name,spec,elo,elo_low,elo_high")
     main(["report", str(path), "--bootstrap", "50", "--no-files"])
     assert capsys.readouterr().out.split("\n\n")[2] == printed.split("\n\n")[2]   # the same rating table
     assert load_summary(path, bootstrap=50).games == 12
