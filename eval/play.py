@@ -201,5 +201,5 @@ class GamePlayer:
                   probe: MutableSequence[float]) -> tuple[list[float], int]:
         bots = [_call(probe, s, "make_bot", make_bot, self.specs[a], game, s, task.bot_seeds[s])
                 for s, a in enumerate(task.seats)]
-        chance = DealChance(chance_seed, game.max_chance_outcomes())
+        chance = DealChance(chance_seed)
         return play_deal(game, bots, chance, moves, probe, self.config.time_limit)

@@ -161,7 +161,7 @@ def section_harness(seconds: float, repeats: int) -> None:
         results = []
         for task in tasks:
             bots = [make_bot(specs[a], game, s, task.bot_seeds[s]) for s, a in enumerate(task.seats)]
-            chance = DealChance(task.chance_seed, game.max_chance_outcomes())
+            chance = DealChance(task.chance_seed)
             state = game.new_initial_state()
             while not state.is_terminal():
                 if state.is_chance_node():

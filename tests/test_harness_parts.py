@@ -8,6 +8,7 @@ import math
 import random
 import sqlite3
 from collections import Counter, defaultdict
+from fractions import Fraction
 
 import numpy as np
 import pyspiel
@@ -80,41 +81,76 @@ def test_an_agent_fills_a_side_or_partners_are_mixed():
 
 
 # -------------------------------------------------------------- chance policy
-class ToyState:
-    """Chance only: choose a leader among 3 seats (ids 0-2), draw two cards from
-    four (ids 0-3), then the cards go back and one more is drawn."""
+class ToyDeck:
+    """A chance-only game: `deck(drawn)` gives the {outcome: copies} offered after
+    the outcomes drawn so far."""
 
-    def __init__(self):
-        self.drawn: list[int] = []
+    def __init__(self, deck):
+        self.deck, self.drawn = deck, []
 
     def chance_outcomes(self):
-        if not self.drawn:
-            ids = [0, 1, 2]
-        elif len(self.drawn) < 3:
-            ids = [c for c in range(4) if c not in self.drawn[1:]]
-        else:
-            ids = [0, 1, 2, 3]
-        return [(a, 1.0 / len(ids)) for a in ids]
+        offered = self.deck(self.drawn)
+        total = sum(offered.values())
+        return [(k, c / total) for k, c in offered.items()]
 
 
-def test_deal_chance_draws_are_exactly_uniform_even_when_ids_change_meaning():
-    """Enumerates every possible sequence of shuffles: each of the 3*4*3*4
-    outcome sequences must come from exactly as many of them."""
-    perms = list(itertools.permutations(range(4)))
+def leader_then_cards(drawn):
+    """A leader among 3 seats (ids 0-2), two cards from four (ids 0-3), then the
+    cards go back and one more is drawn."""
+    if not drawn:
+        return {0: 1, 1: 1, 2: 1}
+    if len(drawn) < 3:
+        return {c: 1 for c in range(4) if c not in drawn[1:]}
+    return {c: 1 for c in range(4)}
+
+
+def card_kinds(drawn):
+    """Two copies of kind 0 and one each of kinds 1 and 2, drawn without
+    replacement; kind 2 may not be drawn third; then the deck is whole again."""
+    full = Counter({0: 2, 1: 1, 2: 1})
+    if len(drawn) == 3:
+        return dict(full)
+    left = full - Counter(drawn)
+    if len(drawn) == 2:
+        left.pop(2, None)
+    return dict(left)
+
+
+def true_law(deck, draws):
+    law = {}
+
+    def walk(drawn, p):
+        if len(drawn) == draws:
+            law[tuple(drawn)] = p
+            return
+        offered = deck(drawn)
+        for k, c in offered.items():
+            walk(drawn + [k], p * Fraction(c, sum(offered.values())))
+    walk([], Fraction(1))
+    return law
+
+
+def law_over_every_shuffle(deck, draws, shuffle_sizes):
+    """The law of DealChance's draws, each possible sequence of shuffles once."""
     counts: Counter = Counter()
-    for shuffles in itertools.product(perms, repeat=3):
-        chance = DealChance(0, 4)
+    for shuffles in itertools.product(*(itertools.permutations(range(n)) for n in shuffle_sizes)):
+        chance = DealChance(0)
         feed = iter(shuffles)
-
-        def next_shuffle(outcomes, chance=chance, feed=feed):
-            chance.order, chance.pos, chance.left = list(next(feed)), 0, set(outcomes)
-        chance._next_shuffle = next_shuffle
-        state = ToyState()
-        for _ in range(4):
+        chance._shuffled = lambda cards, feed=feed: [cards[i] for i in next(feed)]
+        state = ToyDeck(deck)
+        for _ in range(draws):
             state.drawn.append(chance(state))
         counts[tuple(state.drawn)] += 1
-    assert len(counts) == 3 * 4 * 3 * 4
-    assert len(set(counts.values())) == 1
+    total = sum(counts.values())
+    return {seq: Fraction(n, total) for seq, n in counts.items()}
+
+
+@pytest.mark.parametrize("deck,shuffle_sizes", [(leader_then_cards, (3, 4, 4)), (card_kinds, (4, 4))])
+def test_deal_chance_draws_exactly_from_the_games_law(deck, shuffle_sizes):
+    """Every possible sequence of shuffles, enumerated: the draws follow the game's
+    own probabilities exactly, through ids that change meaning, copies of one
+    kind, outcomes a node leaves out, and cards that come back."""
+    assert law_over_every_shuffle(deck, 4, shuffle_sizes) == true_law(deck, 4)
 
 
 class BiasedCoin:
@@ -123,7 +159,7 @@ class BiasedCoin:
 
 
 def test_non_uniform_chance_follows_its_probabilities():
-    draws = Counter(DealChance(seed, 3)(BiasedCoin()) for seed in range(6000))
+    draws = Counter(DealChance(seed)(BiasedCoin()) for seed in range(6000))
     for outcome, p in enumerate((0.5, 0.3, 0.2)):
         assert abs(draws[outcome] / 6000 - p) < 4 * math.sqrt(p * (1 - p) / 6000)
 
@@ -131,7 +167,7 @@ def test_non_uniform_chance_follows_its_probabilities():
 def _chance_log(game, specs, seed):
     """Plays one deal; returns (hands dealt per seat, every card drawn after the deal)."""
     bots = [make_bot(s, game, p, 100 + p) for p, s in enumerate(specs)]
-    chance = DealChance(seed, game.max_chance_outcomes())
+    chance = DealChance(seed)
     outcomes = []
 
     def recording(state):
