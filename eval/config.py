@@ -7,7 +7,7 @@ from __future__ import annotations
 import importlib
 import re
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import pyspiel
 
@@ -15,6 +15,9 @@ import games  # noqa: F401  (registers our games)
 from agents import BOT_FACTORIES, make_bot, parse_spec
 from eval.schedule import Sides, check_sides, format_sides
 from games.protocol import MatchFormat
+
+# Partnerships of games that do not declare them as a `teams` attribute of their Game.
+KNOWN_TEAMS: dict[str, Sides] = {"python_modern_canasta": ((0, 2), (1, 3))}
 
 _NAMED = re.compile(r"^\s*([A-Za-z_][\w.-]*)\s*=(.*)$", re.S)
 
@@ -100,7 +103,7 @@ class TournamentConfig:
         if isinstance(teams, str):
             teams = parse_teams(teams)
         if teams is None:
-            teams = getattr(loaded, "teams", None)
+            teams = getattr(loaded, "teams", KNOWN_TEAMS.get(loaded.get_type().short_name))
         if teams is not None:
             teams = tuple(tuple(side) for side in teams)
             check_sides(loaded.num_players(), teams)
@@ -147,28 +150,45 @@ def load_game(game: str) -> pyspiel.Game:
 
 
 def match_format(game: pyspiel.Game, spec: str) -> MatchFormat:
-    """The MatchFormat that `spec` names for `game` (games.protocol.MatchFormat).
+    """The MatchFormat (games.protocol) that `spec` names for `game`.
 
-    `spec` is `key=value,...` settings for the game's own format, the factory
-    `match_format(game, **settings)` in games/<game>/match.py, or
-    `module:factory(key=value,...)` for any other factory.
+    `spec` is `key=value,...` settings for the game's own format in
+    games/<game>/match.py: its `match_format(game, **settings)` factory, or else
+    the one MatchFormat class it defines, called with the settings. Or it is
+    `module:factory(key=value,...)`, called as factory(game, **settings).
     """
     head, _, rest = spec.partition("(")
-    if ":" in head:
-        module, attr = head.strip().split(":", 1)
-        _, settings = parse_spec(f"{attr}({rest}" if rest else attr)
-    else:
+    try:
+        if ":" in head:
+            module, attr = head.strip().split(":", 1)
+            _, settings = parse_spec(f"{attr}({rest}" if rest else attr)
+            return _import(module, attr, game)(game, **settings)
         package = type(game).__module__.rpartition(".")[0]
         if not package:
             raise ValueError(f"{game}: not one of our Python games, so name a match format "
                              f"as module:factory(...)")
-        module, attr = f"{package}.match", "match_format"
-        _, settings = parse_spec(f"match_format({spec})")
-    try:
-        factory: Callable[..., MatchFormat] = getattr(importlib.import_module(module), attr)
-    except (ImportError, AttributeError):
-        raise ValueError(f"no match format {module}:{attr} for {game.get_type().short_name}") from None
-    try:
-        return factory(game, **settings)
+        _, settings = parse_spec(f"match({spec})")
+        module = _import(f"{package}.match", None, game)
+        if hasattr(module, "match_format"):
+            return module.match_format(game, **settings)
+        return _format_class(module)(**settings)
     except TypeError as e:
         raise ValueError(f"bad match format settings {spec!r}: {e}") from None
+
+
+def _format_class(module) -> type:
+    classes = [c for c in vars(module).values() if isinstance(c, type) and c.__module__ == module.__name__
+               and callable(getattr(c, "next_deal", None)) and callable(getattr(c, "result", None))]
+    if len(classes) != 1:
+        raise ValueError(f"{module.__name__} should define match_format(game, **settings) or one "
+                         f"MatchFormat class; found {len(classes)}")
+    return classes[0]
+
+
+def _import(module: str, attr: str | None, game: pyspiel.Game):
+    try:
+        found = importlib.import_module(module)
+        return getattr(found, attr) if attr else found
+    except (ImportError, AttributeError):
+        where = f"{module}:{attr}" if attr else module
+        raise ValueError(f"no match format {where} for {game.get_type().short_name}") from None

@@ -20,8 +20,8 @@ def play_game(game: pyspiel.Game, bots: list[pyspiel.Bot], seed: int) -> tuple[l
     """Plays one game, the deal fixed by `seed` (eval.chance.DealChance), with the
     harness's game loop. Returns (returns, decisions); a bot's error is raised as
     eval.play.BotFault naming its seat."""
-    chance = DealChance(seed)
-    return play_deal(game, bots, chance, Moves(game.num_players()), [0.0] * PROBE_SIZE, None)
+    state, decisions = play_deal(game, bots, DealChance(seed), Moves(game.num_players()), [0.0] * PROBE_SIZE, None)
+    return state.returns(), decisions
 
 
 @dataclass

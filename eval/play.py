@@ -44,7 +44,7 @@ class GameRecord:
     move_counts: list[int]
     move_seconds: list[float]
     move_max: list[float]
-    deal_returns: list[list[float]] | None = None
+    deal_records: list[list[float]] | None = None     # a match's record of each deal
     fault_seat: int | None = None
     fault_kind: str | None = None
     error: str | None = None
@@ -88,8 +88,8 @@ def _describe(e: BaseException) -> str:
 
 
 def play_deal(game: pyspiel.Game, bots: Sequence[pyspiel.Bot], chance: Callable[[pyspiel.State], int],
-              moves: Moves, probe: MutableSequence[float], time_limit: float | None) -> tuple[list[float], int]:
-    """Plays one deal to the end; returns (returns, decisions).
+              moves: Moves, probe: MutableSequence[float], time_limit: float | None) -> tuple[pyspiel.State, int]:
+    """Plays one deal to the end; returns (the final state, decisions).
 
     Chance outcomes come from `chance`. After each decision the other bots are
     told of it with inform_action; chance outcomes are not announced (a bot reads
@@ -131,7 +131,7 @@ def play_deal(game: pyspiel.Game, bots: Sequence[pyspiel.Bot], chance: Callable[
                 probe[PROBE_IS_MOVE] = 1
         state.apply_action(action)
         decisions += 1
-    return state.returns(), decisions
+    return state, decisions
 
 
 def forfeit_returns(game: pyspiel.Game, sides: Sequence[int], faulty_seat: int) -> list[float]:
@@ -178,27 +178,29 @@ class GamePlayer:
         history: list[list[float]] = []
         try:
             if self.match is None:
-                record.returns, record.length = self._play_one(self.game, task, task.chance_seed, moves, probe)
+                state, record.length = self._play_one(self.game, task, task.chance_seed, moves, probe)
+                record.returns = state.returns()
             else:
+                keep = getattr(self.match, "deal_record", None)     # what the format keeps of a deal
                 while (params := self.match.next_deal(history)) is not None:
                     game = self._deal_game(params)
                     seed = derive_seed(task.chance_seed, len(history))
-                    returns, length = self._play_one(game, task, seed, moves, probe)
-                    history.append(returns)
+                    state, length = self._play_one(game, task, seed, moves, probe)
+                    history.append(list(keep(state)) if keep else state.returns())
                     record.length += length
-                record.deal_returns = history
+                record.deal_records = history
                 record.returns = list(self.match.result(history))
         except BotFault as fault:
             record.fault_seat, record.fault_kind, record.error = fault.seat, fault.kind, str(fault)
             record.returns = forfeit_returns(self.game, self.sides, fault.seat)
-            record.deal_returns = history if self.match is not None else None
+            record.deal_records = history if self.match is not None else None
         except Exception as e:
             record.fault_kind, record.error = GAME_ERROR, f"game: {_describe(e)}"
         record.wall_seconds = time.perf_counter() - started
         return record
 
     def _play_one(self, game: pyspiel.Game, task: GameTask, chance_seed: int, moves: Moves,
-                  probe: MutableSequence[float]) -> tuple[list[float], int]:
+                  probe: MutableSequence[float]) -> tuple[pyspiel.State, int]:
         bots = [_call(probe, s, "make_bot", make_bot, self.specs[a], game, s, task.bot_seeds[s])
                 for s, a in enumerate(task.seats)]
         chance = DealChance(chance_seed)

@@ -38,7 +38,7 @@ CREATE TABLE games (
     move_counts TEXT NOT NULL,
     move_seconds TEXT NOT NULL,
     move_max TEXT NOT NULL,
-    deal_returns TEXT,
+    deal_records TEXT,
     fault_seat INTEGER,
     fault_kind TEXT,
     error TEXT,
@@ -49,9 +49,9 @@ CREATE TABLE games (
 """
 
 _COLUMNS = ("deal", "rotation", "seats", "chance_seed", "returns", "length", "move_counts",
-            "move_seconds", "move_max", "deal_returns", "fault_seat", "fault_kind", "error",
+            "move_seconds", "move_max", "deal_records", "fault_seat", "fault_kind", "error",
             "wall_seconds", "finished_at")
-_JSON = {"seats", "returns", "move_counts", "move_seconds", "move_max", "deal_returns"}
+_JSON = {"seats", "returns", "move_counts", "move_seconds", "move_max", "deal_records"}
 
 
 class ResultsFileError(ValueError):

@@ -29,7 +29,7 @@ PAGE_ONE = "python_page_one(players=4)"
 def outcome(record) -> tuple:
     """What a game decided (not how long it took)."""
     return (record.key, record.seats, record.chance_seed, record.returns, record.length,
-            record.move_counts, record.deal_returns, record.fault_seat, record.fault_kind)
+            record.move_counts, record.deal_records, record.fault_seat, record.fault_kind)
 
 
 def stored(path) -> list[tuple]:
@@ -135,9 +135,9 @@ def test_matches_of_several_deals_are_rated_by_their_result(tmp_path):
         records = list(db.games())
     assert records and summary.games == len(records)
     for r in records:
-        assert len(r.deal_returns) == 3
-        assert r.returns == pytest.approx([sum(d[s] for d in r.deal_returns) for s in range(4)])
-    assert len({tuple(map(tuple, r.deal_returns)) for r in records}) > 1
+        assert len(r.deal_records) == 3
+        assert r.returns == pytest.approx([sum(d[s] for d in r.deal_records) for s in range(4)])
+    assert len({tuple(map(tuple, r.deal_records)) for r in records}) > 1
 
 
 def test_partnerships_seat_one_agent_per_side_and_compare_only_opponents(tmp_path):
