@@ -356,3 +356,15 @@ def test_bad_agents_and_settings_get_clear_errors():
     with pytest.raises(ValueError, match="teams"):
         TournamentConfig.create(PAGE_ONE, ["random", "rules"], deals=1, teams="0,1 1,2")
     assert parse_agents(["b=rules", "fast=rules(seed_offset=1)", "random"])[0] == ("b", "rules")
+
+
+def test_a_games_match_format_is_found_as_a_factory_or_its_one_class():
+    import tests.harness_bots as module
+    from eval.config import _format_class, match_format
+    assert _format_class(module) is module.FixedDeals
+    game = pyspiel.load_game(PAGE_ONE)
+    assert match_format(game, "tests.harness_bots:fixed_deals(deals=2)").deals == 2
+    with pytest.raises(ValueError, match="bad match format settings"):
+        match_format(game, "tests.harness_bots:fixed_deals(rounds=2)")
+    with pytest.raises(ValueError, match="no match format games.page_one.match"):
+        match_format(game, "")
