@@ -178,30 +178,29 @@ class GamePlayer:
         history: list[list[float]] = []
         try:
             if self.match is None:
-                state, record.length = self._play_one(self.game, task, task.chance_seed, moves, probe)
+                state, record.length = self._play_one(self.game, task, 0, moves, probe)
                 record.returns = state.returns()
             else:
+                record.deal_records = history
                 keep = getattr(self.match, "deal_record", None)     # what the format keeps of a deal
                 while (params := self.match.next_deal(history)) is not None:
-                    game = self._deal_game(params)
-                    seed = derive_seed(task.chance_seed, len(history))
-                    state, length = self._play_one(game, task, seed, moves, probe)
+                    state, length = self._play_one(self._deal_game(params), task, len(history), moves, probe)
                     history.append(list(keep(state)) if keep else state.returns())
                     record.length += length
-                record.deal_records = history
                 record.returns = list(self.match.result(history))
         except BotFault as fault:
             record.fault_seat, record.fault_kind, record.error = fault.seat, fault.kind, str(fault)
             record.returns = forfeit_returns(self.game, self.sides, fault.seat)
-            record.deal_records = history if self.match is not None else None
         except Exception as e:
-            record.fault_kind, record.error = GAME_ERROR, f"game: {_describe(e)}"
+            record.fault_kind, record.error, record.returns = GAME_ERROR, f"game: {_describe(e)}", None
         record.wall_seconds = time.perf_counter() - started
         return record
 
-    def _play_one(self, game: pyspiel.Game, task: GameTask, chance_seed: int, moves: Moves,
+    def _play_one(self, game: pyspiel.Game, task: GameTask, index: int, moves: Moves,
                   probe: MutableSequence[float]) -> tuple[pyspiel.State, int]:
-        bots = [_call(probe, s, "make_bot", make_bot, self.specs[a], game, s, task.bot_seeds[s])
+        """Plays deal `index` of the task's match (0 for a single deal)."""
+        def seed(base: int) -> int:
+            return base if index == 0 else derive_seed(base, index)
+        bots = [_call(probe, s, "make_bot", make_bot, self.specs[a], game, s, seed(task.bot_seeds[s]))
                 for s, a in enumerate(task.seats)]
-        chance = DealChance(chance_seed)
-        return play_deal(game, bots, chance, moves, probe, self.config.time_limit)
+        return play_deal(game, bots, DealChance(seed(task.chance_seed)), moves, probe, self.config.time_limit)
