@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Any, Sequence
 
 import pyspiel
@@ -82,7 +82,7 @@ class TournamentConfig:
     mixed_partners: bool = False
     match: str | None = None
     time_limit: float | None = None
-    bot_modules: tuple[tuple[str, str], ...] = field(default=())
+    bot_modules: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def create(cls, game: str, agents: Sequence[str], deals: int, seed: int = 0, *,

@@ -218,10 +218,11 @@ def section_harness(seconds: float, repeats: int) -> None:
     widths: dict[bool, list[float]] = {True: [], False: []}
     estimates: dict[bool, list[float]] = {True: [], False: []}
     trials = max(4, repeats * 2)
+    played = []
     for trial in range(trials):
         duplicated = TournamentConfig.create(game_string, ["random", "rules"], deals=deals // 4, seed=1000 + trial)
-        games = len(planned_games(duplicated))
-        fresh = TournamentConfig.create(game_string, ["random", "rules"], deals=games, seed=1000 + trial,
+        played.append(len(planned_games(duplicated)))
+        fresh = TournamentConfig.create(game_string, ["random", "rules"], deals=played[-1], seed=1000 + trial,
                                         duplicate=False)
         for duplicate, cfg in ((True, duplicated), (False, fresh)):
             player = GamePlayer(cfg)
@@ -229,8 +230,8 @@ def section_harness(seconds: float, repeats: int) -> None:
             row = next(r for r in summary.rows if r.name == "rules")
             widths[duplicate].append(row.elo_high - row.elo_low)
             estimates[duplicate].append(row.elo)
-    print(f"  rules' Elo over random, {trials} tournaments of {deals // 4} duplicate deals each ({games} games) "
-          f"against {trials} of {games} games on fresh deals:")
+    print(f"  rules' Elo over random, {trials} tournaments of {deals // 4} duplicate deals each (about "
+          f"{statistics.mean(played):.0f} games) against {trials} of as many games on fresh deals:")
     for duplicate, label in ((True, "duplicate"), (False, "no duplicates")):
         print(f"  {label:<14} mean 95% interval width {statistics.mean(widths[duplicate]):6.1f} Elo; "
               f"spread of the estimates (SD) {statistics.stdev(estimates[duplicate]):5.1f} Elo")
