@@ -10,15 +10,16 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from agents import BOT_FACTORIES
+from agents import BOT_FACTORIES, parse_spec
 
 DEFAULT_GAME = "python_page_one(players=4)"
-# The default field: the floor, the rule bot, and the search bots where they exist.
-DEFAULT_AGENTS = ("random", "rules", "ismcts", "pimc")
+# The default field: the floor, the rule bot, and the search bots where they exist, with
+# budgets that let the default tournament finish in a few minutes on two cores.
+DEFAULT_AGENTS = ("random", "rules", "ismcts(iterations=300)", "pimc(worlds=10,iterations=30)")
 
 
 def default_agents() -> list[str]:
-    return [name for name in DEFAULT_AGENTS if name in BOT_FACTORIES]
+    return [spec for spec in DEFAULT_AGENTS if parse_spec(spec)[0] in BOT_FACTORIES]
 
 
 def _registrations(args: argparse.Namespace) -> list[tuple[str, str]]:
