@@ -96,8 +96,8 @@ class SprtResult:
     def describe(self) -> str:
         outcome = {H1: f"H1 accepted: {self.candidate} is stronger than {self.baseline} by at least "
                        f"{self.elo1:g} Elo",
-                   H0: f"H0 accepted: {self.candidate} is not stronger than {self.baseline} by "
-                       f"{self.elo1:g} Elo (at most {self.elo0:g})",
+                   H0: f"H0 accepted: {self.candidate} is not {self.elo1:g} Elo stronger than "
+                       f"{self.baseline}; the data favour a difference of {self.elo0:g} or less",
                    UNDECIDED: "no verdict yet: the deal limit was reached first"}[self.verdict]
         return (f"SPRT elo0={self.elo0:g} elo1={self.elo1:g} alpha={self.alpha:g} beta={self.beta:g}: "
                 f"LLR {self.llr:+.2f} in [{self.lower:.2f}, {self.upper:.2f}] after {self.deals} deals "
