@@ -118,8 +118,13 @@ def section_page_one(seconds: float, repeats: int) -> None:
           f"C++ crazy_eights clone {clones['crazy_eights']:.2f} us")
 
 
+def section_harness(seconds: float, repeats: int) -> None:
+    from scripts.bench_harness import section_harness as run
+    run(seconds, repeats)
+
 SECTIONS: dict[str, Callable[[float, int], None]] = {
     "page_one": section_page_one,
+    "harness": section_harness,
 }
 
 
