@@ -583,3 +583,51 @@ def test_the_chance_outcomes_are_kinds_weighted_by_the_stock():
     assert s.sample_chance_outcome(0.0) == 0 and s.sample_chance_outcome(0.9999) == BLACK_THREE
     assert s.is_chance_node() and s.current_player() == CHANCE
     assert TERMINAL == pyspiel.PlayerId.TERMINAL
+
+
+# ------------------------------------------------------------------ the match
+def test_a_match_feeds_running_scores_and_rotates_the_first_player():
+    from games.modern_canasta.match import ModernCanastaMatch
+    m = ModernCanastaMatch()
+    assert m.next_deal([]) == {"score0": 0, "score1": 0, "first_player": 0}
+    history = [[3100.0, -200.0], [2100.0, 900.0]]
+    params = m.next_deal(history)
+    assert params == {"score0": 5200, "score1": 700, "first_player": 2}
+    game = pyspiel.load_game(m.game_string(params))
+    assert game.rules.thresholds == (180, 125)
+    assert m.next_deal(history + [[3400.0, 100.0]]) is None          # 8600 >= 8500
+    assert m.result(history + [[3400.0, 100.0]]) == [1.0, -1.0, 1.0, -1.0]
+
+
+def test_a_match_ends_only_when_the_totals_differ_and_reports_the_winner():
+    from games.modern_canasta.match import ModernCanastaMatch
+    m = ModernCanastaMatch(target=2500)
+    tied = [[2600.0, 2600.0]]
+    assert m.next_deal(tied) is not None                             # equal: play on
+    assert m.result(tied + [[0.0, 50.0]]) == [-1.0, 1.0, -1.0, 1.0]
+    with pytest.raises(ValueError, match="not over"):
+        m.result([[100.0, 0.0]])
+    capped = ModernCanastaMatch(target=2500, max_hands=2)
+    assert capped.result([[-300.0, -300.0], [0.0, 0.0]]) == [0.0, 0.0, 0.0, 0.0]
+
+
+def test_a_match_rejects_bad_targets_and_plain_returns():
+    from games.modern_canasta.match import ModernCanastaMatch
+    with pytest.raises(ValueError, match="target=6000"):
+        ModernCanastaMatch(target=6000)
+    with pytest.raises(ValueError, match="deal_record"):
+        ModernCanastaMatch().next_deal([[1.2, -1.2, 1.2, -1.2]])
+
+
+def test_a_hands_record_is_each_sides_points():
+    from games.modern_canasta.match import ModernCanastaMatch
+    from games.protocol import deal_record
+    s = set_up(hands("K", "Q Q Q", "", "J J J"), phase=MELD,
+               canastas=[[(ACE, 7, 0, 0), (KING, 5, 1, 1)], []], melds={(1, QUEEN): (3, 0, 0)})
+    m = ModernCanastaMatch()
+    with pytest.raises(ValueError, match="not over"):
+        m.deal_record(s)
+    play(s, discard("K"))
+    record = deal_record(m, s)
+    assert record == [s.scores[0].total, s.scores[1].total]
+    assert record[0] - record[1] == pytest.approx(1000 * s.returns()[0])
