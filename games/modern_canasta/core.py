@@ -103,10 +103,13 @@ class CanastaRules:
 # --------------------------------------------------------------- meld options
 # The meld actions open to one slot depend only on the side's meld there, the
 # cards held of that rank and of the wild cards (two of each at most matter),
-# and two flags; they are computed once per combination and kept (the hottest
-# path of a playout): (actions, the most cards one uses, (action, used, completes)...).
+# and two flags; they are computed once per combination and kept in flat tables
+# indexed by small integers (the hottest path of a playout). An entry is
+# (actions, the most cards one uses, ((action, used, completes a canasta), ...)).
 SlotOptions = tuple[tuple[int, ...], int, tuple[tuple[int, int, int], ...]]
-_OPTIONS: dict[tuple, SlotOptions] = {}
+_NATURAL_TABLE_SIZE = NUM_NATURAL * 8 * 3 * 9     # slot, naturals, wild cards in the meld, held
+_NATURAL_TABLES: list[list[SlotOptions | None]] = [[None] * _NATURAL_TABLE_SIZE for _ in range(36)]
+_WILD_TABLE: list[SlotOptions | None] = [None] * (7 * 9 * 5)   # meld size, 2s held, Jokers held
 
 
 def _natural_options(slot: int, o_n: int, o_w: int, held: int, twos: int, jokers: int,
@@ -139,19 +142,28 @@ def _wild_options(size: int, twos: int, jokers: int) -> list[tuple[int, int, int
     return out
 
 
-def meld_options(key: tuple) -> SlotOptions:
-    """The options of one slot; key = (slot, o_n, o_w, held, twos, jokers, relaxed,
-    blocked), with twos and jokers capped at 2 for a natural slot."""
-    hit = _OPTIONS.get(key)
+def _pack_options(options: list[tuple[int, int, int]]) -> SlotOptions:
+    return (tuple(a for a, _, _ in options), max((u for _, u, _ in options), default=0),
+            tuple(options))
+
+
+def natural_entry(table: list, index: int, twos: int, jokers: int, relaxed: bool,
+                  blocked: bool) -> SlotOptions:
+    """Fills (once) and returns one entry of the table of the natural slots for one
+    combination of the wild cards held (capped at 2 each) and the two flags; the
+    entry's index is ((slot * 8 + naturals) * 3 + wild cards in the meld) * 9 + held."""
+    rest, held = divmod(index, 9)
+    rest, o_w = divmod(rest, 3)
+    slot, o_n = divmod(rest, 8)
+    table[index] = _pack_options(_natural_options(slot, o_n, o_w, held, twos, jokers, relaxed, blocked))
+    return table[index]
+
+
+def wild_entry(size: int, twos: int, jokers: int) -> SlotOptions:
+    index = (size * 9 + twos) * 5 + jokers
+    hit = _WILD_TABLE[index]
     if hit is None:
-        slot, o_n, o_w, held, twos, jokers, relaxed, blocked = key
-        if slot == WILD_SLOT:
-            options = _wild_options(o_w, twos, jokers)
-        else:
-            options = _natural_options(slot, o_n, o_w, held, twos, jokers, relaxed, blocked)
-        hit = (tuple(a for a, _, _ in options), max((u for _, u, _ in options), default=0),
-               tuple(options))
-        _OPTIONS[key] = hit
+        hit = _WILD_TABLE[index] = _pack_options(_wild_options(size, twos, jokers))
     return hit
 
 
@@ -424,21 +436,21 @@ class CanastaState:
         twos2 = twos if twos < 2 else 2
         jokers2 = jokers if jokers < 2 else 2
         closed = self.closed
-        options = _OPTIONS
+        table = _NATURAL_TABLES[((twos2 * 3 + jokers2) * 2 + relaxed) * 2 + blocked]
         acts = []
         for slot in slots:
             if slot == WILD_SLOT:
                 if not twos and not jokers:
                     continue
-                key = (WILD_SLOT, 0, wild_size, 0, twos, jokers, False, False)
+                hit = wild_entry(wild_size, twos, jokers)
             else:
                 held = hand[slot]
                 b = base + 3 * slot
                 o_n = melds[b]
                 if not held and (not o_n or not twos2 and not jokers2) or closed >> slot & 1:
                     continue
-                key = (slot, o_n, melds[b + 1] + melds[b + 2], held, twos2, jokers2, relaxed, blocked)
-            hit = options.get(key) or meld_options(key)
+                index = ((slot * 8 + o_n) * 3 + melds[b + 1] + melds[b + 2]) * 9 + held
+                hit = table[index] or natural_entry(table, index, twos2, jokers2, relaxed, blocked)
             if hit[1] <= free:
                 acts.extend(hit[0])
             else:
