@@ -22,7 +22,7 @@ import pyspiel
 import games  # noqa: F401  (registers the games)
 from agents import make_bot
 from games.modern_canasta.cards import DECK, JOKER, NUM_KINDS, RED_THREE, TWO, WILD_SLOT
-from games.modern_canasta.core import EV_ANSWER, EV_ASK, EV_END, EV_TAKE, EV_WITHDRAW, MELD, PICKUP
+from games.modern_canasta.core import EV_ANSWER, EV_ASK, EV_TAKE, EV_WITHDRAW, MELD, PICKUP
 
 END_NAMES = ("went out", "last card a 3", "stock exhausted")
 

@@ -494,6 +494,15 @@ def test_asking_is_offered_once_per_hand_right_after_drawing_and_the_partner_ans
     assert s.current_player() == 0 and ASK not in s.legal_actions()
 
 
+def test_a_player_left_one_card_by_the_pile_goes_out_without_asking():
+    # Taking the pile may leave one card when the side can go out; then that is the only move
+    # (a "no" would leave a card that can neither be melded nor discarded).
+    s = set_up(hands("K K", "5 5 5", "Q Q 8", "6 6 6"), melded=1, pile=[K("9"), K("K")],
+               canastas=[[(ACE, 7, 0, 0), (QUEEN, 5, 2, 0)], []])
+    play(s, TAKE)
+    assert s.hands[0] == C("9") and s.legal_actions() == [discard("9")]
+
+
 def test_no_forbids_going_out_that_turn_only():
     s = _ready_to_ask()
     play(s, DRAW, K("K"), ASK, NO)
@@ -555,6 +564,14 @@ def test_parameters_are_validated_with_clear_errors():
     game = pyspiel.load_game("python_modern_canasta(score0=5000,score1=-20,first_player=3)")
     assert game.rules.thresholds == (180, 125)
     assert game.new_initial_state().core.rules.first_player == 3
+
+
+def test_views_are_for_seats_only():
+    s = CanastaState()
+    with pytest.raises(ValueError, match="player -1"):
+        s.information_state_string(-1)
+    with pytest.raises(ValueError, match="player 4"):
+        s.observation_string(4)
 
 
 def test_illegal_actions_fail_naming_the_action():

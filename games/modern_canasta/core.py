@@ -21,11 +21,11 @@ from typing import Any, Callable, Mapping, Sequence
 
 from games.modern_canasta.actions import (ASK, COMMIT, DISCARD_BASE, DRAW, MELD_BASE, MELD_PARTS,
                                           NATURAL_WILDS, NO, TAKE, WILD_BASE, WILD_COMBOS,
-                                          WITHDRAW, YES, action_to_string, meld_action)
+                                          WITHDRAW, YES, action_to_string)
 from games.modern_canasta.cards import (ACE, DECK, DECK_SIZE, JOKER, KIND_NAMES, NUM_KINDS,
                                         NUM_NATURAL, NUM_SLOTS, RED_THREE, SEVEN, TWO, VALUES,
                                         WILD_SLOT, counts_str, pack)
-from games.modern_canasta.scoring import SideScore, side_score
+from games.modern_canasta.scoring import side_score
 from games.params import int_param
 from games.protocol import CHANCE, TERMINAL
 
@@ -401,8 +401,8 @@ class CanastaState:
         actor = self.actor
         acts = []
         valid = not self.short
-        if self.fresh and not self.asked >> actor & 1:
-            acts.append(ASK)
+        if self.fresh and not self.asked >> actor & 1 and self.sizes[actor] >= 2:
+            acts.append(ASK)     # (with one card, its only move is going out: nothing to ask)
         if self.short:
             acts.append(WITHDRAW)
         if self.phase == PICKUP:
@@ -686,7 +686,7 @@ class CanastaState:
 
     def _ask(self) -> None:
         actor = self.actor
-        if not self.fresh or self.asked >> actor & 1:
+        if not self.fresh or self.asked >> actor & 1 or self.sizes[actor] < 2:
             self._illegal(ASK)
         self.asked |= 1 << actor
         self.fresh = False
@@ -800,6 +800,7 @@ class CanastaState:
     def information_state_string(self, player: int, private: bool = True) -> str:
         """Everything `player` has seen, in order (perfect recall); with private
         False, only what every player has seen."""
+        _check_seat(player)
         viewer = player if private else -1
         parts = [f"p{player} hand: {counts_str(self.hands[player])}"] if private else []
         parts.append(f"scores before the hand: {self.rules.score0} / {self.rules.score1}")
@@ -812,6 +813,7 @@ class CanastaState:
     def observation_string(self, player: int, private: bool = True) -> str:
         """What `player` sees now: its hand (with private), the table, the pile,
         counts and flags."""
+        _check_seat(player)
         lines = []
         if private:
             lines.append(f"p{player} hand: {counts_str(self.hands[player])}")
@@ -839,7 +841,8 @@ class CanastaState:
         if known:
             lines.append("known in hands: " + "; ".join(known))
         # Whether a player told "yes" must go out depends on its hand: only it sees that.
-        flags = [name for name, on in (("may ask", self.fresh and not self.asked >> self.actor & 1),
+        may_ask = self.fresh and not self.asked >> self.actor & 1 and self.sizes[self.actor] >= 2
+        flags = [name for name, on in (("may ask", may_ask),
                                        ("no going out", self.forbid_out),
                                        ("withdrawn", self.withdrawn)) if on]
         lines.append("asked: " + (" ".join(f"p{s}" for s in range(PLAYERS) if self.asked >> s & 1) or "-")
@@ -863,20 +866,23 @@ class CanastaState:
         return "\n".join(lines + self._public_lines())
 
 
+def _check_seat(player: int) -> None:
+    if not isinstance(player, int) or not 0 <= player < PLAYERS:
+        raise ValueError(f"player {player!r}: a view is for a seat 0..{PLAYERS - 1}")
+
+
 def event_action(kind: int, value: int) -> int | None:
     """The action (or chance outcome) an event records; None for bookkeeping."""
-    if kind <= EV_DRAW:
-        return value
-    if kind == EV_MELD:
+    if kind <= EV_DRAW or kind == EV_MELD:
         return value
     if kind == EV_DISCARD:
         return DISCARD_BASE + (value & 15)
-    return _EVENT_ACTIONS.get(kind, (lambda v: None))(value)
+    if kind == EV_ANSWER:
+        return YES if value else NO
+    return _FIXED_ACTIONS.get(kind)
 
 
-_EVENT_ACTIONS = {EV_STOCK: lambda v: DRAW, EV_TAKE: lambda v: TAKE, EV_ASK: lambda v: ASK,
-                  EV_ANSWER: lambda v: YES if v else NO, EV_WITHDRAW: lambda v: WITHDRAW,
-                  EV_COMMIT: lambda v: COMMIT}
+_FIXED_ACTIONS = {EV_STOCK: DRAW, EV_TAKE: TAKE, EV_ASK: ASK, EV_WITHDRAW: WITHDRAW, EV_COMMIT: COMMIT}
 
 
 def _event_str(kind: int, seat: int, value: int, viewer: int) -> str:
@@ -977,5 +983,4 @@ def set_up(hands: Sequence[Sequence[int]], *, actor: int = 0, phase: int = TURN,
     return s
 
 
-__all__ = ["CanastaRules", "CanastaState", "DEFAULT_PARAMS", "deal", "set_up", "meld_action",
-           "threshold_for", "SideScore"]
+__all__ = ["CanastaRules", "CanastaState", "DEFAULT_PARAMS", "deal", "set_up", "threshold_for"]
