@@ -802,13 +802,26 @@ class CanastaState:
         False, only what every player has seen."""
         _check_seat(player)
         viewer = player if private else -1
-        parts = [f"p{player} hand: {counts_str(self.hands[player])}"] if private else []
-        parts.append(f"scores before the hand: {self.rules.score0} / {self.rules.score1}")
-        for kind, seat, value in self.events():
-            text = _event_str(kind, seat, value, viewer)
+        texts = []
+        cell = self.log
+        known = _EVENT_TEXT
+        while cell is not None:
+            cell, kind, seat, value = cell
+            if kind == EV_DISCARD or kind == EV_TAKE:
+                value &= 15
+            elif kind == EV_WITHDRAW or kind == EV_COMMIT:
+                value = 0
+            key = (kind, seat, value, seat == viewer)
+            text = known.get(key)
+            if text is None:
+                text = known[key] = _event_str(kind, seat, value, viewer)
             if text:
-                parts.append(text)
-        return "\n".join(parts)
+                texts.append(text)
+        texts.append(f"scores before the hand: {self.rules.score0} / {self.rules.score1}")
+        if private:
+            texts.append(f"p{player} hand: {counts_str(self.hands[player])}")
+        texts.reverse()
+        return "\n".join(texts)
 
     def observation_string(self, player: int, private: bool = True) -> str:
         """What `player` sees now: its hand (with private), the table, the pile,
@@ -883,6 +896,11 @@ def event_action(kind: int, value: int) -> int | None:
 
 
 _FIXED_ACTIONS = {EV_STOCK: DRAW, EV_TAKE: TAKE, EV_ASK: ASK, EV_WITHDRAW: WITHDRAW, EV_COMMIT: COMMIT}
+
+
+# The text of an event, by (kind, seat, value with what the text ignores dropped,
+# whether the viewer is the seat): a few thousand keys at most.
+_EVENT_TEXT: dict[tuple[int, int, int, bool], str] = {}
 
 
 def _event_str(kind: int, seat: int, value: int, viewer: int) -> str:
