@@ -284,6 +284,39 @@ def test_the_going_out_search_agrees_with_brute_force():
     assert outcomes[True] >= 20 and outcomes[False] >= 20, outcomes
 
 
+def random_opening(rng: random.Random) -> CanastaState:
+    """A side without its initial meld to move, holding 15-17 cards bunched in a few
+    ranks: going out means laying the initial meld and two canastas at once."""
+    left = list(DECK)
+    hand = [0] * NUM_KINDS
+    for slot in rng.sample(range(NUM_NATURAL), rng.randint(2, 3)):
+        k = rng.randint(4, 7)
+        hand[slot] += k
+        left[slot] -= k
+    size = rng.randint(15, 17)
+    for k in [TWO] * rng.randint(0, 3) + [JOKER] * rng.randint(0, 2):
+        hand[k] += 1
+        left[k] -= 1
+    while sum(hand) < size:
+        k = rng.choice([k for k in range(PLAYABLE) if left[k]])
+        hand[k] += 1
+        left[k] -= 1
+    empty = [0] * NUM_KINDS
+    return set_up([hand, empty, empty, empty], phase=MELD, melded=0,
+                  rules=CanastaRules(score0=rng.choice([0, 3000, 5000])))
+
+
+def test_the_going_out_search_agrees_with_brute_force_in_an_initial_meld():
+    rng = random.Random(5)
+    outcomes = Counter()
+    for _ in range(30):
+        s = random_opening(rng)
+        expected = brute_force_can_go_out(s, {})
+        assert can_go_out(s) == expected, str(s)
+        outcomes[expected] += 1
+    assert outcomes[True] >= 5 and outcomes[False] >= 5, outcomes
+
+
 def test_after_a_yes_every_legal_move_keeps_going_out_open():
     rng = random.Random(12)
     checked = 0
