@@ -34,7 +34,7 @@ from games.modern_canasta.actions import MELD_PARTS
 from games.modern_canasta.cards import DECK, JOKER, NUM_KINDS, PLAYABLE, TWO, WILD_SLOT, unpack
 from games.modern_canasta.core import (EV_ANSWER, EV_COMMIT, EV_DEAL, EV_DISCARD, EV_DRAW, EV_MELD,
                                        EV_TAKE, EV_WITHDRAW, OVER, PLAYERS, CanastaState)
-from games.sampling import ConstrainedDeal, HiddenHand, Interval, match_slots
+from games.sampling import ConstrainedDeal, HiddenHand, Interval, acquisition_window, match_slots
 
 MAX_REJECTIONS = 100_000
 
@@ -44,6 +44,7 @@ class _Hidden:
 
     def __init__(self) -> None:
         self.slot_events: list[int] = []        # log index of each hidden deal or draw
+        self.slot_epochs: list[int] = []        # all 0: the stock is never rebuilt
         self.voids: list[tuple[int, int]] = []   # (time, mask of kinds it showed it lacked)
         self.played: list[tuple[int, int]] = []  # (time, kind) played from hiding
         self.known = [0] * NUM_KINDS
@@ -56,14 +57,7 @@ class _Hidden:
     def window(self, kind: int, until: int) -> Interval:
         """The slots a card of `kind`, gone from hiding at `until`, could come from."""
         last_void = max((t for t, mask in self.voids if t < until and mask >> kind & 1), default=-1)
-        times = self.slot_events
-        lo = 0
-        while lo < len(times) and 2 * times[lo] <= last_void:
-            lo += 1
-        hi = lo
-        while hi < len(times) and 2 * times[hi] < until:
-            hi += 1
-        return lo, hi
+        return acquisition_window(self.slot_events, self.slot_epochs, last_void, 0, until)
 
 
 class BeliefView:
@@ -85,6 +79,7 @@ class BeliefView:
             if kind == EV_DEAL or kind == EV_DRAW:
                 if value < PLAYABLE:
                     h.slot_events.append(i)
+                    h.slot_epochs.append(0)
             elif kind == EV_MELD:
                 slot, n, t, j = MELD_PARTS[value]
                 if n:
@@ -128,7 +123,7 @@ class BeliefView:
             h = hidden[s]
             windows = [h.window(kind, t) for t, kind in h.played]
             self.played_windows.append(windows)
-            hands.append(HiddenHand([0] * len(h.slot_events), windows))
+            hands.append(HiddenHand(h.slot_epochs, windows))
             size = state.sizes[s] - sum(state.known[s])
             if hands[-1].size != size:
                 raise AssertionError(f"belief: p{s} has {hands[-1].size} hidden slots for {size} cards")
