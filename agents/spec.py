@@ -27,6 +27,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     Raises ValueError naming the problem: no name, unbalanced parentheses, an
     argument without `=`, or a repeated key.
     """
+    if spec.count("(") != spec.count(")"):
+        raise ValueError(f"malformed bot spec {spec!r}: unbalanced parentheses")
     m = _SPEC.match(spec)
     if not m:
         raise ValueError(f"malformed bot spec {spec!r}: expected name or name(key=value,...)")

@@ -355,7 +355,9 @@ class PageOneState:
 
     def _play(self, action: int) -> None:
         seat = self.actor
-        hand = self.hands[seat]
+        hands = self.hands
+        hand = hands[seat]
+        led = self.led
         if action < PLAY_JOKER:
             card = action
             suit = action // NUM_RANKS
@@ -365,14 +367,14 @@ class PageOneState:
             card += 52
             rank = JOKER_RANK
         bit = 1 << card
-        if not hand & bit or (self.led >= 0 and suit != self.led):
+        if not hand & bit or (led >= 0 and suit != led):
             raise ValueError(f"illegal action {action_to_string(action)} for p{seat}: "
                              f"legal are {[action_to_string(a) for a in self.legal_actions()]}")
         hand ^= bit
-        self.hands[seat] = hand
+        hands[seat] = hand
         self.table |= bit
-        if self.led < 0:
-            self.led = suit
+        if led < 0:
+            self.led = led = suit
             self.best_rank = rank
             self.log = (self.log, EV_LEAD, seat, action)
         else:
@@ -382,7 +384,23 @@ class PageOneState:
             self.log = (self.log, EV_FOLLOW, seat, action)
         if not hand and self._goes_out(seat):
             return
-        self._next_turn(seat)
+        # The next seat still in this trick (inlined: this is the hottest path).
+        n, out, leader = self.n, self.out, self.leader
+        while True:
+            seat += 1
+            if seat == n:
+                seat = 0
+            if seat == leader:
+                self._end_trick(self.best)
+                return
+            if not out or seat not in out:
+                break
+        self.actor = seat
+        hand = hands[seat]
+        if hand & JOKER_MASK or (hand >> (NUM_RANKS * led)) & 0x1FFF:
+            self.to_move = seat
+        else:
+            self._cannot_follow(seat)
 
     def _goes_out(self, seat: int) -> bool:
         """Records that `seat` emptied its hand; True when that ends the game."""
@@ -406,15 +424,17 @@ class PageOneState:
                 return
             if seat not in out:
                 break
-        self._follow_or_draw(seat)
-
-    def _follow_or_draw(self, seat: int) -> None:
         self.actor = seat
         hand = self.hands[seat]
         if hand & JOKER_MASK or (hand >> (NUM_RANKS * self.led)) & 0x1FFF:
             self.phase = PLAY
             self.to_move = seat
-            return
+        else:
+            self._cannot_follow(seat)
+
+    def _cannot_follow(self, seat: int) -> None:
+        """`seat` holds neither the led suit nor a joker: it draws, or the
+        empty-stock rule applies."""
         if not self.stock:
             rule = self.rules.empty_stock
             if rule == "take":
@@ -433,12 +453,17 @@ class PageOneState:
 
     def _draw(self, card: int) -> None:
         seat = self.actor
-        if not self.stock >> card & 1:
+        stock = self.stock
+        if not stock >> card & 1:
             raise ValueError(f"chance outcome {card_str(card)} is not in the stock")
-        self.stock &= ~(1 << card)
+        self.stock = stock & ~(1 << card)
         self.hands[seat] |= 1 << card
         self.log = (self.log, EV_DRAW, seat, card)
-        self._follow_or_draw(seat)
+        if card >= 52 or card // NUM_RANKS == self.led:
+            self.phase = PLAY        # it was void before: this card is its only play
+            self.to_move = seat
+        elif not self.stock:
+            self._cannot_follow(seat)
 
     def _take(self, seat: int) -> None:
         taken = self.table
@@ -488,33 +513,11 @@ class PageOneState:
         out.reverse()
         return out
 
-    def public_memory(self) -> tuple[list[int], list[int], list[int]]:
-        """What every player knows from the public play, per seat: the cards it has
-        played, the cards known to be in its hand (taken with a trick), and the suits
-        it is known to lack now (bit s for suit s, bit 4 for jokers)."""
-        n = self.n
-        played, held, lacks = [0] * n, [0] * n, [0] * n
-        events = self.events()
-        led = -1
-        for i, (kind, seat, value) in enumerate(events):
-            if kind == EV_LEAD:
-                led = played_suit(value)
-            if kind == EV_LEAD or kind == EV_FOLLOW:
-                card = played_card(value)
-                played[seat] |= 1 << card
-                held[seat] &= ~(1 << card)
-            elif kind == EV_DRAW:
-                final = i + 1 < len(events) and events[i + 1][:2] == (EV_FOLLOW, seat)
-                void = 1 << led | 16
-                # A kept card is not of the led suit but may be of any other.
-                lacks[seat] = (lacks[seat] | void) if final else void
-            elif kind == EV_PASS:
-                lacks[seat] |= 1 << value | 16
-            elif kind == EV_TAKE:
-                lacks[seat] |= 1 << led | 16
-                held[seat] |= value
-                lacks[seat] &= ~_suits_of(value)
-        return played, held, lacks
+    def public_memory(self) -> "PublicMemory":
+        """What every player knows from the public play (see PublicMemory)."""
+        memory = PublicMemory(self.n)
+        memory.update(self)
+        return memory
 
     def history(self) -> list[int]:
         """Every action applied so far (chance outcomes included), as pyspiel records them."""
@@ -575,6 +578,63 @@ class PageOneState:
         if self.result is not None:
             lines.append("result: " + " ".join(f"{r:+.3f}" for r in self.result))
         return "\n".join(lines)
+
+
+class PublicMemory:
+    """What every player knows from the public play, per seat: `played`, the cards
+    it has played; `held`, the cards known to be in its hand (taken with a trick);
+    `lacks`, the suits it is known to lack now (bit s for suit s, bit 4 for jokers).
+
+    `update(state)` reads only the events logged since the last update, so a bot
+    that keeps one across a game pays for each event once."""
+
+    __slots__ = ("played", "held", "lacks", "cell", "led", "after_draw")
+
+    def __init__(self, players: int):
+        self.played = [0] * players
+        self.held = [0] * players
+        self.lacks = [0] * players
+        self.cell = None          # the last log cell taken in
+        self.led = -1
+        self.after_draw = None    # (seat, its lacks before its last draw)
+
+    def update(self, state: "PageOneState") -> "PublicMemory":
+        new = []
+        cell = state.log
+        while cell is not self.cell:
+            if cell is None:      # another game or branch: start again
+                self.__init__(len(self.played))
+                return self.update(state)
+            new.append(cell)
+            cell = cell[0]
+        for _, kind, seat, value in reversed(new):
+            self._take_in(kind, seat, value)
+        self.cell = state.log
+        return self
+
+    def _take_in(self, kind: int, seat: int, value: int) -> None:
+        lacks = self.lacks
+        if kind == EV_LEAD:
+            self.led = played_suit(value)
+        if kind == EV_LEAD or kind == EV_FOLLOW:
+            card = played_card(value)
+            self.played[seat] |= 1 << card
+            self.held[seat] &= ~(1 << card)
+            if self.after_draw is not None and self.after_draw[0] == seat:
+                # The card just drawn, played at once: the hand is as before the draw.
+                lacks[seat] = self.after_draw[1] | 1 << self.led | 16
+        elif kind == EV_DRAW:
+            before = lacks[seat]
+            # Until it is played, the new card may be of any suit but the led one.
+            lacks[seat] = 1 << self.led | 16
+            self.after_draw = (seat, before)
+            return
+        elif kind == EV_PASS:
+            lacks[seat] |= 1 << value | 16
+        elif kind == EV_TAKE:
+            lacks[seat] = (lacks[seat] | 1 << self.led | 16) & ~_suits_of(value)
+            self.held[seat] |= value
+        self.after_draw = None
 
 
 def _suits_of(mask: int) -> int:

@@ -214,7 +214,8 @@ class PageOneObserver:
     def _set_memory(self, core: PageOneState, player: int) -> None:
         n = core.n
         played, known, void = self.dict["played"], self.dict["known"], self.dict["void"]
-        cards_played, held, lacks = core.public_memory()
+        memory = core.public_memory()
+        cards_played, held, lacks = memory.played, memory.held, memory.lacks
         for seat in range(n):
             rel = (seat - player) % n
             _set_cards(played[rel], cards_played[seat])
