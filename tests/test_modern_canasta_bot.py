@@ -100,3 +100,32 @@ def test_it_plays_whole_hands_against_itself():
         returns, decisions = play_game(game, bots, 100 + k)
         assert decisions > 0 and returns[0] == -returns[1]
     assert isinstance(game.new_initial_state().core, CanastaState)
+
+
+def test_it_does_not_read_hidden_cards():
+    import random
+
+    from tests import conformance
+    from tests.test_modern_canasta_shared import swap_hidden
+    game = pyspiel.load_game("python_modern_canasta")
+    rng = random.Random(9)
+    checked = 0
+    for state in conformance.random_states(game, 150, 9):
+        core = state.core
+        me = core.current_player()
+        other = swap_hidden(core, me, rng)
+        if other is None:
+            continue
+        assert make_bot("rules", game, me).step(core) == make_bot("rules", game, me).step(other)
+        checked += 1
+    assert checked > 120
+
+
+def test_it_works_with_openspiel_evaluate_bots():
+    import numpy as np
+    from open_spiel.python.algorithms import evaluate_bots
+    game = pyspiel.load_game("python_modern_canasta")
+    for seed in range(3):
+        bots = [make_bot(spec, game, p, seed) for p, spec in enumerate(["rules", "random"] * 2)]
+        returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(seed))
+        assert returns[0] == -returns[1] == returns[2]
