@@ -16,8 +16,6 @@ from agents import BOT_FACTORIES, make_bot, parse_spec
 from eval.schedule import Sides, check_sides, format_sides
 from games.protocol import MatchFormat
 
-# Partnerships of games that do not declare them as a `teams` attribute of their Game.
-KNOWN_TEAMS: dict[str, Sides] = {"python_modern_canasta": ((0, 2), (1, 3))}
 
 _NAMED = re.compile(r"^\s*([A-Za-z_][\w.-]*)\s*=(.*)$", re.S)
 
@@ -103,7 +101,7 @@ class TournamentConfig:
         if isinstance(teams, str):
             teams = parse_teams(teams)
         if teams is None:
-            teams = getattr(loaded, "teams", KNOWN_TEAMS.get(loaded.get_type().short_name))
+            teams = getattr(loaded, "teams", None)     # a partnership game declares its sides
         if teams is not None:
             teams = tuple(tuple(side) for side in teams)
             check_sides(loaded.num_players(), teams)

@@ -20,6 +20,7 @@ from agents.base import CardBot
 from eval.chance import DealChance
 from eval.config import TournamentConfig, load_game, match_format, register_bots
 from eval.schedule import GameTask, derive_seed, side_of_seat
+from games.protocol import deal_record
 
 # Fault kinds.
 RAISED, ILLEGAL, TIMEOUT, CRASHED, GAME_ERROR = "raised", "illegal", "timeout", "crashed", "game error"
@@ -182,10 +183,9 @@ class GamePlayer:
                 record.returns = state.returns()
             else:
                 record.deal_records = history
-                keep = getattr(self.match, "deal_record", None)     # what the format keeps of a deal
                 while (params := self.match.next_deal(history)) is not None:
                     state, length = self._play_one(self._deal_game(params), task, len(history), moves, probe)
-                    history.append(list(keep(state)) if keep else state.returns())
+                    history.append(deal_record(self.match, state))
                     record.length += length
                 record.returns = list(self.match.result(history))
         except BotFault as fault:
