@@ -145,7 +145,8 @@ def _identity(metadata: dict[str, str], path: Path) -> GameIdentity:
 
 def check_game(identity: GameIdentity, game: GameIdentity, path: Path | str,
                strict_params: bool = True) -> None:
-    """Raises BotFileError unless a bot made for `identity` can play `game`."""
+    """Raises BotFileError unless a bot made for `identity` can play `game`.
+    Parameters a match changes between deals (GameIdentity.deal_parameters) may differ."""
     if identity.short_name != game.short_name:
         raise BotFileError(f"{path} was made for game {identity.short_name!r}, not {game.short_name!r}")
     if (identity.tensor_size, identity.num_actions) != (game.tensor_size, game.num_actions):
@@ -153,9 +154,9 @@ def check_game(identity: GameIdentity, game: GameIdentity, path: Path | str,
             f"{path} was made for {identity.game_string} (information-state tensor of "
             f"{identity.tensor_size}, {identity.num_actions} actions); {game.game_string} has "
             f"{game.tensor_size} and {game.num_actions}")
-    if strict_params and identity.parameters != game.parameters:
-        diff = sorted(k for k in set(identity.parameters) | set(game.parameters)
-                      if identity.parameters.get(k) != game.parameters.get(k))
+    diff = sorted(k for k in set(identity.parameters) | set(game.parameters)
+                  if identity.parameters.get(k) != game.parameters.get(k) and k not in game.deal_parameters)
+    if strict_params and diff:
         shown = ", ".join(f"{k}: {identity.parameters.get(k)!r} vs {game.parameters.get(k)!r}" for k in diff)
         raise BotFileError(f"{path} was trained on other game parameters ({shown}); pass "
                            f"strict_params=false to play it anyway")

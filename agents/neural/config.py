@@ -46,6 +46,10 @@ NETWORK_CONFIGS: dict[str, NetworkConfig] = {
     # 749 inputs (4 players), 60 actions, about 13 real decisions a game: two
     # layers of 256 learn it in minutes and decide in well under 1 ms.
     "python_page_one": NetworkConfig(hidden=(256, 256)),
+    # 355 inputs, 577 actions (draw, take the pile, each meld, lay-off and
+    # discard), about 65 real decisions a hand: the same trunk; the policy head
+    # is most of its 304k parameters.
+    "python_modern_canasta": NetworkConfig(hidden=(256, 256)),
 }
 
 DEFAULT_CONFIG = NetworkConfig(hidden=(256, 256))

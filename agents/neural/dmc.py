@@ -10,7 +10,8 @@ Read it top to bottom:
    games the rule-based bot sits in alternate seats as a sparring partner; the
    rest are pure self-play.
 2. When a game ends, each network decision in it becomes a sample:
-   (information-state tensor, action taken, that seat's final return). These
+   (information-state tensor, action taken, that seat's final return, divided
+   by the game's largest return so that scores lie in [-1, 1]). These
    are plain Monte-Carlo returns: no bootstrapping, no discount (the games
    reward only at the end).
 3. The learner keeps samples in a replay buffer and regresses the score of the
@@ -130,9 +131,10 @@ def play_batch(game: pyspiel.Game, net: PolicyValueNet, encoder: InfoStateEncode
         for slot in active:
             if slot["state"].is_terminal():
                 returns = slot["state"].returns()
+                scale = return_scale(game)
                 done_obs += slot["obs"]
                 done_actions += slot["actions"]
-                done_returns += [returns[s] for s in slot["seats"]]
+                done_returns += [returns[s] / scale for s in slot["seats"]]
             else:
                 still.append(slot)
         active = still
@@ -141,6 +143,12 @@ def play_batch(game: pyspiel.Game, net: PolicyValueNet, encoder: InfoStateEncode
                 np.zeros(0, np.float32), len(slots))
     return (np.stack(done_obs), np.array(done_actions, np.int64),
             np.array(done_returns, np.float32), len(slots))
+
+
+def return_scale(game: pyspiel.Game) -> float:
+    """Returns are divided by this for training, so that scores lie in [-1, 1]
+    whatever the game's units (Canasta's hands are worth up to 32 points)."""
+    return max(abs(game.min_utility()), abs(game.max_utility()), 1e-9)
 
 
 def _record(slot: dict, obs: np.ndarray, action: int, player: int) -> None:

@@ -25,6 +25,7 @@ class GameIdentity:
     parameters: dict[str, Any]
     tensor_size: int
     num_actions: int
+    deal_parameters: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, game: pyspiel.Game) -> "GameIdentity":
@@ -32,7 +33,19 @@ class GameIdentity:
                    game_string=str(game),
                    parameters=dict(game.get_parameters()),
                    tensor_size=InfoStateEncoder(game).size,
-                   num_actions=game.num_distinct_actions())
+                   num_actions=game.num_distinct_actions(),
+                   deal_parameters=deal_parameters(game))
+
+
+def deal_parameters(game: pyspiel.Game) -> frozenset[str]:
+    """The parameters a match changes from deal to deal (a Canasta hand's running
+    scores and first player): every deal of a match is the same game to a bot."""
+    from eval.config import match_format
+    try:
+        first = match_format(game, "").next_deal([])
+    except ValueError:          # the game has no match format: one deal is the match
+        return frozenset()
+    return frozenset(first or {})
 
 
 class InfoStateEncoder:
