@@ -155,6 +155,13 @@ def test_bot_file_for_another_game_or_shape_is_refused(bot_file):
     assert make_bot(f"neural(path={bot_file},strict_params=false)", other_params, 0) is not None
 
 
+def test_a_match_may_change_the_deal_parameters(tmp_path):
+    hand = pyspiel.load_game("python_modern_canasta")
+    path = save_bot(tmp_path / "canasta.safetensors", small_net(hand), GameIdentity.of(hand))
+    later_hand = pyspiel.load_game("python_modern_canasta(score0=1500,score1=-200,first_player=2)")
+    assert make_bot(f"neural(path={path})", later_hand, 1) is not None
+
+
 def test_truncated_and_tampered_bot_files_are_refused(bot_file, tmp_path):
     data = bot_file.read_bytes()
     for size in (0, 5, 100, len(data) // 2, len(data) - 1):
