@@ -53,7 +53,7 @@ from agents.base import rules_core
 from agents.neural.botfile import save_bot
 from agents.neural.config import NetworkConfig, TrainConfig
 from agents.neural.encoding import GameIdentity, InfoStateEncoder
-from agents.neural.evaluate import duplicate_match
+from agents.neural.evaluate import harness_match
 from agents.neural.network import PolicyValueNet
 from agents.neural.symmetry import symmetry_for
 from games.protocol import chance_sampler
@@ -62,7 +62,7 @@ CHECKPOINT_NAME = "checkpoint.pt"
 CURVE_CSV = "curve.csv"
 CURVE_PNG = "curve.png"
 CSV_FIELDS = ["minutes", "cpu_minutes", "games", "samples", "steps", "loss", "eval_games", "mean_return",
-              "mean_return_ci", "win_rate", "win_rate_ci"]
+              "return_low", "return_high", "elo", "elo_low", "elo_high"]
 
 
 # ----------------------------------------------------------------------------- 1. actors
@@ -272,8 +272,8 @@ def append_curve(out: Path, row: dict) -> None:
 
 
 def plot_curve(csv_path: Path, png_path: Path, title: str) -> None:
-    """Mean return and win rate against the rule-based bot, with 95% intervals,
-    over training time on 2 cores (CPU minutes of learner and actors / 2): on a
+    """Mean return and Elo against the rule-based bot, with 95% intervals, over
+    training time on 2 cores (CPU minutes of learner and actors / 2): on a
     shared machine wall time says more about the neighbours than the training."""
     import matplotlib
     matplotlib.use("Agg")
@@ -284,20 +284,20 @@ def plot_curve(csv_path: Path, png_path: Path, title: str) -> None:
         return
     x = np.array([float(r["cpu_minutes"]) / 2 for r in rows])
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
-    for ax, key, base, label in ((axes[0], "mean_return", 0.0, "mean return per seat"),
-                                 (axes[1], "win_rate", 0.5, "share of games won")):
-        y = np.array([float(r[key]) for r in rows])
-        ci = np.array([float(r[key + "_ci"]) for r in rows])
+    for ax, key, low, high, label in ((axes[0], "mean_return", "return_low", "return_high",
+                                       "mean return per seat"),
+                                      (axes[1], "elo", "elo_low", "elo_high", "Elo over the rule bot")):
+        y, lo, hi = (np.array([float(r[k]) for r in rows]) for k in (key, low, high))
         ax.plot(x, y, marker="o", ms=3, label="network (greedy)")
-        ax.fill_between(x, y - ci, y + ci, alpha=0.25, label="95% interval")
-        ax.axhline(base, color="grey", ls="--", lw=1, label="even with the rule bot")
+        ax.fill_between(x, lo, hi, alpha=0.25, label="95% interval")
+        ax.axhline(0.0, color="grey", ls="--", lw=1, label="even with the rule bot")
         ax.set_xlabel("training minutes on 2 cores (CPU minutes / 2)")
         ax.set_ylabel(label)
         ax.grid(alpha=0.3)
     axes[0].legend(fontsize=8)
-    games_played = int(float(rows[-1]["games"]))
-    fig.suptitle(f"{title}: vs the rule-based bot, duplicate deals ({rows[-1]['eval_games']} games "
-                 f"per point); {games_played:,} self-play games", fontsize=9)
+    fig.suptitle(f"{title}: vs the rule-based bot, tournament harness on duplicate deals "
+                 f"({rows[-1]['eval_games']} games per point); {int(float(rows[-1]['games'])):,} "
+                 f"self-play games", fontsize=9)
     fig.tight_layout()
     fig.savefig(png_path, dpi=110)
     plt.close(fig)
@@ -450,17 +450,16 @@ def _checkpoint_and_evaluate(out: Path, net: PolicyValueNet, optimizer: torch.op
     cpu_net.load_state_dict({k: v.cpu() for k, v in net.state_dict().items()})
     cpu_net.eval()
     # The same deals at every point: differences between points are then the network's.
-    result = duplicate_match(game, cpu_net, "rules", cfg.eval_deals, seed=cfg.seed * 1_000 + 1)
+    r = harness_match(game, cpu_net, "rules", cfg.eval_deals, cfg.seed * 1_000 + 1, out)
     append_curve(out, {"minutes": round(stats["elapsed_s"] / 60, 3),
                        "cpu_minutes": round(stats["cpu_s"] / 60, 3), "games": stats["games"],
                        "samples": stats["samples"], "steps": stats["steps"],
                        "loss": round(float(np.mean(losses)), 5) if losses else math.nan,
-                       "eval_games": result.games,
-                       "mean_return": round(result.mean_return, 5),
-                       "mean_return_ci": round(result.mean_return_ci, 5),
-                       "win_rate": round(result.win_rate, 5), "win_rate_ci": round(result.win_rate_ci, 5)})
+                       "eval_games": r.games, "mean_return": round(r.mean_return, 5),
+                       "return_low": round(r.return_low, 5), "return_high": round(r.return_high, 5),
+                       "elo": round(r.elo, 1), "elo_low": round(r.elo_low, 1), "elo_high": round(r.elo_high, 1)})
     plot_curve(out / CURVE_CSV, out / CURVE_PNG, cfg.game)
-    return f"vs rules {result.mean_return:+.3f}±{result.mean_return_ci:.3f}"
+    return f"vs rules {r.mean_return:+.3f} [{r.return_low:+.3f}, {r.return_high:+.3f}]"
 
 
 def export(checkpoint: str | Path, out: str | Path, onnx: bool = True) -> list[Path]:

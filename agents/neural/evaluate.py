@@ -1,23 +1,58 @@
-"""A neural network against another bot on duplicate deals, for the learning curve.
+"""A neural network against another bot on duplicate deals.
 
-Each deal is played twice with the same chance seed: first with the network in
-the even seats and the opponent in the odd ones, then the other way round, so
-both sides meet the same cards from the same seats. A deal's score is the
-network's mean return over its seats in both games; the interval is over deals.
+`harness_match` (the learning curve) writes the network to a bot file and plays
+it with the tournament harness (eval.tournament): duplicate deals, every
+rotation of each lineup, Elo and mean return with bootstrap intervals.
+
+`duplicate_match` (`python -m agents.neural.evaluate`) is the plain version
+for one fixed seating: each deal is played twice with the same chance seed,
+first with the network in the even seats and the opponent in the odd ones, then
+the other way round. A deal's score is the network's mean return over its
+seats in both games; the interval is over deals.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pyspiel
 
 from agents import make_bot
 from agents.neural.bot import NeuralBot
+from agents.neural.botfile import save_bot
+from agents.neural.encoding import GameIdentity
 from agents.neural.network import PolicyValueNet
 from eval.match import play_game
+
+
+@dataclass(frozen=True)
+class HarnessResult:
+    games: int
+    mean_return: float
+    return_low: float
+    return_high: float
+    elo: float                 # over the opponent
+    elo_low: float
+    elo_high: float
+
+
+def harness_match(game: pyspiel.Game, net: PolicyValueNet, opponent: str, deals: int, seed: int,
+                  workdir: Path) -> HarnessResult:
+    """The greedy policy of `net` against the bot spec `opponent`, in the harness."""
+    from eval.tournament import TournamentConfig, run_tournament
+    bot_path = save_bot(workdir / "eval_bot.safetensors", net, GameIdentity.of(game))
+    results = workdir / "eval_results.db"
+    results.unlink(missing_ok=True)       # the network changed: a new tournament
+    config = TournamentConfig.create(str(game), [f"network=neural(path={bot_path})",
+                                                 f"opponent={opponent}"], deals, seed)
+    summary = run_tournament(config, results, workers=1, progress=False, anchor="opponent",
+                             bootstrap=200)
+    row = next(r for r in summary.rows if r.name == "network")
+    return HarnessResult(summary.games, row.mean_return, row.return_low, row.return_high,
+                         row.elo, row.elo_low, row.elo_high)
 
 
 @dataclass(frozen=True)
