@@ -136,9 +136,9 @@ def section_neural(seconds: float, repeats: int) -> None:
         bot_file = load_bot(path)
         game = pyspiel.load_game(bot_file.identity.game_string)
         print(f"== neural bot {path.name} on {game} ==")
-        states = [mid_game_state(game, seed, steps) for seed in range(200) for steps in (25, 45)]
+        states = [mid_game_state(game, seed, steps) for seed in range(60) for steps in range(6, 400, 12)]
         states = [s for s in states if not s.is_terminal() and not s.is_chance_node()
-                  and len(s.legal_actions()) > 1]
+                  and len(s.legal_actions()) > 1][:150]
         torch.set_num_threads(1)
         bots = {"neural": make_bot(f"neural(path={path})", game, 0), "rules": make_bot("rules", game, 0)}
 
