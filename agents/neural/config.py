@@ -64,7 +64,9 @@ def network_config_for(short_name: str) -> NetworkConfig:
 class TrainConfig:
     """Settings of a deep Monte-Carlo training run (agents/neural/dmc.py).
 
-    The defaults are the ones the shipped Page One bot was trained with."""
+    The defaults are the settings the shipped Page One bot was trained with,
+    except that its first 40 minutes ran at a constant learning rate (the decay
+    came in when it was resumed; docs/neural.md)."""
 
     game: str = "python_page_one(players=4)"
     out: str = "runs/page_one"
