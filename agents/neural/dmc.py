@@ -8,14 +8,16 @@ Read it top to bottom:
    every chance event, is played without the network. The network acts
    epsilon-greedily on its action scores. In a fraction `rules_games` of the
    games the rule-based bot sits in alternate seats as a sparring partner; the
-   rest are pure self-play.
+   rest are pure self-play. For the first `guide_minutes` the rule bot makes
+   the network seats' moves too, less and less (a warm start).
 2. When a game ends, each network decision in it becomes a sample:
    (information-state tensor, action taken, that seat's final return, divided
    by the game's largest return so that scores lie in [-1, 1]). These
    are plain Monte-Carlo returns: no bootstrapping, no discount (the games
    reward only at the end).
 3. The learner keeps samples in a replay buffer and regresses the score of the
-   action taken, and the value, on the return (mean squared error, Adam). A
+   action taken, and the value, on the return (mean squared error, Adam, the
+   learning rate decaying linearly over the run). A
    replay ratio caps how often, on average, a sample is trained on, so a slow
    actor cannot make the learner overfit stale data. Where the game declares a
    suit symmetry (agents/neural/symmetry.py), each sample is relabelled by a
@@ -23,8 +25,8 @@ Read it top to bottom:
 4. The learner publishes its weights to shared memory every `sync_steps`
    steps; actors pick them up before each batch of games.
 5. Every `checkpoint_minutes`: a resumable checkpoint, an evaluation of the
-   greedy policy against the rule-based bot on duplicate deals, a CSV row, and
-   the PNG learning curve.
+   greedy policy against the rule-based bot with the tournament harness on
+   duplicate deals, a CSV row, and the PNG learning curve.
 
 Actors always run on the CPU; `device` places the learner (e.g. "cuda").
 `cardarena train` is the command line; docs/neural.md the figures.
