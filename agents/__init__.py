@@ -16,6 +16,7 @@ from agents.spec import parse_spec
 BOT_FACTORIES: dict[str, str] = {
     "random": "agents.random_bot:RandomBot",
     "rules": "agents.rules:make_rules_bot",
+    "neural": "agents.neural.bot:make_neural_bot",
 }
 
 

@@ -123,6 +123,91 @@ def section_page_one(seconds: float, repeats: int) -> None:
           f"C++ crazy_eights clone {clones['crazy_eights']:.2f} us")
 
 
+def section_neural(seconds: float, repeats: int) -> None:
+    """Neural bots: one decision on one core (the rule bot's decision is the
+    reference), and batched inference throughput of the network alone, through
+    torch on 2 threads and through onnxruntime, and of encoding plus network."""
+    import torch
+    from agents import make_bot
+    from agents.neural.bot import SHIPPED_BOTS
+    from agents.neural.botfile import load_bot
+    from agents.neural.onnx_export import sample_states
+    for path in sorted(SHIPPED_BOTS.glob("*.safetensors")):
+        bot_file = load_bot(path)
+        game = pyspiel.load_game(bot_file.identity.game_string)
+        print(f"== neural bot {path.name} on {game} ==")
+        states = [mid_game_state(game, seed, steps) for seed in range(60) for steps in range(6, 400, 12)]
+        states = [s for s in states if not s.is_terminal() and not s.is_chance_node()
+                  and len(s.legal_actions()) > 1][:150]
+        torch.set_num_threads(1)
+        bots = {"neural": make_bot(f"neural(path={path})", game, 0), "rules": make_bot("rules", game, 0)}
+
+        def decision_us(bot) -> Callable[[], float]:
+            def f() -> float:
+                n, start = 0, time.perf_counter()
+                while time.perf_counter() - start < seconds / 2:
+                    for s in states:
+                        bot.step(s)
+                    n += len(states)
+                return (time.perf_counter() - start) / n * 1e6
+            return f
+        med = rounds({k: decision_us(b) for k, b in bots.items()}, repeats)
+        print(f"  one decision, 1 core: neural {med['neural']:.0f} us, rule bot {med['rules']:.0f} us "
+              f"({med['neural'] / med['rules']:.1f}x); {len(states)} mid-game states with a choice")
+        obs, mask = sample_states(game, 4096, seed=1)
+        net = bot_file.net
+
+        def batched(threads: int) -> Callable[[], float]:
+            def f() -> float:
+                torch.set_num_threads(threads)
+                n, start = 0, time.perf_counter()
+                with torch.inference_mode():
+                    while time.perf_counter() - start < seconds / 2:
+                        for i in range(0, len(obs), 1024):
+                            net(torch.from_numpy(obs[i:i + 1024]), torch.from_numpy(mask[i:i + 1024]))
+                        n += len(obs)
+                return n / (time.perf_counter() - start)
+            return f
+
+        def encode_rate() -> float:
+            from agents.neural.encoding import InfoStateEncoder
+            encoder = InfoStateEncoder(game)
+            legal = [s.legal_actions() for s in states]
+            cores = [s.core for s in states]
+            n, start = 0, time.perf_counter()
+            while time.perf_counter() - start < seconds / 2:
+                encoder.batch(cores, legal)
+                n += len(cores)
+            return n / (time.perf_counter() - start)
+
+        measures = {"torch_1": batched(1), "torch_2": batched(2), "encode_1": encode_rate}
+        onnx_path = path.with_suffix(".onnx")
+        if onnx_path.exists():
+            import onnxruntime
+            options = onnxruntime.SessionOptions()
+            options.intra_op_num_threads = 2
+            session = onnxruntime.InferenceSession(str(onnx_path), options, providers=["CPUExecutionProvider"])
+
+            def onnx_rate() -> float:
+                n, start = 0, time.perf_counter()
+                while time.perf_counter() - start < seconds / 2:
+                    for i in range(0, len(obs), 1024):
+                        session.run(None, {"obs": obs[i:i + 1024], "mask": mask[i:i + 1024]})
+                    n += len(obs)
+                return n / (time.perf_counter() - start)
+            measures["onnx_2"] = onnx_rate
+        rates = rounds(measures, repeats)
+        torch.set_num_threads(1)
+        line = (f"  batched inference (batches of 1024), network only: torch {rates['torch_1']:,.0f} "
+                f"states/s on 1 thread, {rates['torch_2']:,.0f} on 2")
+        if "onnx_2" in rates:
+            line += f", onnxruntime {rates['onnx_2']:,.0f} on 2"
+        print(line)
+        end_to_end = 1 / (1 / rates["encode_1"] + 1 / rates["torch_1"])
+        print(f"  encoding information states from rules cores: {rates['encode_1']:,.0f} states/s on 1 core; "
+              f"encoding + network: {end_to_end:,.0f} states/s per core")
+
+
 def section_modern_canasta(seconds: float, repeats: int) -> None:
     from games.modern_canasta.core import CanastaState
     print("== Modern American Canasta against OpenSpiel C++ crazy_eights(players=4) ==")
@@ -173,6 +258,7 @@ def section_harness(seconds: float, repeats: int) -> None:
 
 SECTIONS: dict[str, Callable[[float, int], None]] = {
     "page_one": section_page_one,
+    "neural": section_neural,
     "modern_canasta": section_modern_canasta,
     "harness": section_harness,
 }

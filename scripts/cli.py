@@ -12,6 +12,16 @@ def _match(args: argparse.Namespace) -> None:
     print(format_table(rows))
 
 
+def _train(args: argparse.Namespace) -> None:
+    from agents.neural.train_cli import run_train
+    run_train(args)
+
+
+def _export(args: argparse.Namespace) -> None:
+    from agents.neural.train_cli import run_export
+    run_export(args)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="cardarena", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -29,6 +39,16 @@ def main(argv: list[str] | None = None) -> None:
     p = sub.add_parser("bench", help="speed benchmarks against OpenSpiel references")
     p.add_argument("rest", nargs=argparse.REMAINDER)
     p.set_defaults(func=lambda a: __import__("scripts.bench", fromlist=["main"]).main(a.rest))
+
+    p = sub.add_parser("train", help="train a neural bot by deep Monte-Carlo self-play")
+    __import__("agents.neural.train_cli", fromlist=["add_train_arguments"]).add_train_arguments(p)
+    p.set_defaults(func=_train)
+
+    p = sub.add_parser("export", help="write a safe bot file (and ONNX) from a training checkpoint")
+    p.add_argument("checkpoint", help="a training checkpoint (runs/.../checkpoint.pt)")
+    p.add_argument("out", help="the bot file to write, e.g. bots/python_page_one.safetensors")
+    p.add_argument("--no-onnx", action="store_true", help="skip the ONNX export and its check")
+    p.set_defaults(func=_export)
 
     args = parser.parse_args(argv)
     if getattr(args, "agent", None) is None and args.command == "match":

@@ -1,0 +1,118 @@
+"""`make_bot("neural(path=...)")`: a bot that plays a trained network's policy.
+
+Settings:
+    path           a bot file (`cardarena export`); left out, the bot shipped in
+                   bots/ for this game (bots/<game short name>.safetensors)
+    policy         "greedy" (default): the legal action with the highest score,
+                   the strongest play, and deterministic; "sample": draw from
+                   softmax(scores / temperature), for varied play against people
+    temperature    for policy=sample (default 0.1: scores are returns in [-1, 1])
+    strict_params  false lets a bot play game parameters other than those it was
+                   trained on (same tensor shape only)
+
+The bot sees only the information-state tensor of its own seat.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pyspiel
+import torch
+
+from agents.base import CardBot, rules_core
+from agents.neural.botfile import BotFile, load_bot
+from agents.neural.encoding import GameIdentity, InfoStateEncoder
+from agents.neural.network import PolicyValueNet
+
+SHIPPED_BOTS = Path(__file__).resolve().parents[2] / "bots"
+POLICIES = ("greedy", "sample")
+
+# (path, size, mtime, game, strict) -> loaded bot: a match makes new bots for every game.
+_cache: dict[tuple, BotFile] = {}
+
+
+def shipped_bot_path(short_name: str) -> Path:
+    path = SHIPPED_BOTS / f"{short_name}.safetensors"
+    if not path.is_file():
+        have = sorted(p.stem for p in SHIPPED_BOTS.glob("*.safetensors"))
+        raise ValueError(f"no shipped neural bot for game {short_name!r} (shipped: "
+                         f"{', '.join(have) or 'none'}); pass path=... to a bot file")
+    return path
+
+
+def load_cached(path: Path, identity: GameIdentity, strict_params: bool) -> BotFile:
+    stat = path.stat()
+    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns, identity.game_string, strict_params)
+    if key not in _cache:
+        _cache[key] = load_bot(path, identity, strict_params)
+    return _cache[key]
+
+
+def numpy_layers(net: PolicyValueNet) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The network's weights as numpy (transposed, for x @ W): one decision in
+    numpy costs a fraction of a torch call, whose fixed overhead dominates at
+    batch size 1. The last pair is the policy head."""
+    linears = [m for m in net.trunk if isinstance(m, torch.nn.Linear)] + [net.policy_head]
+    return [(m.weight.detach().cpu().numpy().T.copy(), m.bias.detach().cpu().numpy().copy())
+            for m in linears]
+
+
+def legal_scores(layers: list[tuple[np.ndarray, np.ndarray]], obs: np.ndarray,
+                 legal: list[int]) -> np.ndarray:
+    """The policy head's scores of the legal actions, as PolicyValueNet.forward."""
+    h = obs
+    for w, b in layers[:-1]:
+        h = np.maximum(h @ w + b, 0.0)
+    w, b = layers[-1]
+    return h @ w[:, legal] + b[legal]
+
+
+def check_settings(policy: str, temperature: float) -> None:
+    if policy not in POLICIES:
+        raise ValueError(f"policy={policy!r}: must be one of {', '.join(POLICIES)}")
+    if isinstance(temperature, bool) or not isinstance(temperature, (int, float)) or not temperature > 0:
+        raise ValueError(f"temperature={temperature!r}: must be a number > 0")
+
+
+class NeuralBot(CardBot):
+    def __init__(self, game: pyspiel.Game, player: int, seed: int, net: PolicyValueNet,
+                 policy: str = "greedy", temperature: float = 0.1):
+        super().__init__(player)
+        check_settings(policy, temperature)
+        self.layers = numpy_layers(net)
+        self.encoder = InfoStateEncoder(game)
+        self.policy = policy
+        self.temperature = float(temperature)
+        self.rng = random.Random(seed)
+        self.obs = np.zeros((1, self.encoder.size), np.float32)
+
+    def step(self, state) -> int:
+        core = rules_core(state)
+        legal = core.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        self.encoder.encode(core, core.current_player(), legal, self.obs[0])
+        scores = legal_scores(self.layers, self.obs[0], legal)
+        if self.policy == "greedy":
+            return legal[int(scores.argmax())]
+        z = (scores - scores.max()) / self.temperature
+        probs = np.exp(z) / np.exp(z).sum()
+        return legal[min(int(np.searchsorted(np.cumsum(probs), self.rng.random(), side="right")),
+                         len(legal) - 1)]
+
+
+def make_neural_bot(game: pyspiel.Game, player: int, seed: int = 0, path: str | None = None,
+                    policy: str = "greedy", temperature: float = 0.1,
+                    strict_params: bool = True) -> NeuralBot:
+    """The make_bot factory for `neural(...)`; see the module docstring."""
+    # One intra-op thread: the network is small, and threads only contend (ten
+    # times slower measured on a loaded 2-core machine).
+    torch.set_num_threads(1)
+    check_settings(policy, temperature)
+    identity = GameIdentity.of(game)
+    file = Path(path) if path is not None else shipped_bot_path(identity.short_name)
+    bot = load_cached(file, identity, strict_params)
+    return NeuralBot(game, player, seed, bot.net, policy, temperature)

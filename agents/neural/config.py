@@ -1,0 +1,125 @@
+"""Network sizes per game, and the training settings: plain data, no torch.
+
+A network config is written into a bot file's metadata as JSON and checked when
+the file is read back; the training config into each checkpoint.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field, fields
+
+
+@dataclass(frozen=True)
+class NetworkConfig:
+    """A multilayer perceptron trunk of `hidden` ReLU layers, then two heads:
+    one score per distinct action (the policy head) and one value."""
+
+    hidden: tuple[int, ...] = (256, 256)
+
+    def __post_init__(self) -> None:
+        if not self.hidden or any(not isinstance(h, int) or isinstance(h, bool) or not 1 <= h <= 4096
+                                  for h in self.hidden):
+            raise ValueError(f"network hidden sizes must be 1-4096 integers, at least one; got {self.hidden!r}")
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> "NetworkConfig":
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise ValueError(f"network config must be a JSON object; got {text!r}")
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise ValueError(f"unknown network config key(s) {sorted(unknown)}; known: {sorted(known)}")
+        if "hidden" in data:
+            if not isinstance(data["hidden"], list):
+                raise ValueError(f"network config 'hidden' must be a list of sizes; got {data['hidden']!r}")
+            data["hidden"] = tuple(data["hidden"])
+        return cls(**data)
+
+
+# Game short name -> its network. docs/neural.md gives the reasons for each size.
+NETWORK_CONFIGS: dict[str, NetworkConfig] = {
+    # 749 inputs (4 players), 60 actions, about 13 real decisions a game: two
+    # layers of 256 learn it in minutes and decide in well under 1 ms.
+    "python_page_one": NetworkConfig(hidden=(256, 256)),
+    # 355 inputs, 577 actions (draw, take the pile, each meld, lay-off and
+    # discard), about 65 real decisions a hand: the same trunk; the policy head
+    # is most of its 304k parameters.
+    "python_modern_canasta": NetworkConfig(hidden=(256, 256)),
+}
+
+DEFAULT_CONFIG = NetworkConfig(hidden=(256, 256))
+
+
+def network_config_for(short_name: str) -> NetworkConfig:
+    """The documented network config of a game, or the default for games not listed."""
+    return NETWORK_CONFIGS.get(short_name, DEFAULT_CONFIG)
+
+
+@dataclass
+class TrainConfig:
+    """Settings of a deep Monte-Carlo training run (agents/neural/dmc.py).
+
+    The defaults are the settings the shipped Page One bot was trained with,
+    except that its first 40 minutes ran at a constant learning rate (the decay
+    came in when it was resumed; docs/neural.md)."""
+
+    game: str = "python_page_one(players=4)"
+    out: str = "runs/page_one"
+    minutes: float = 30.0            # training wall time, this run and resumed ones together
+    actors: int = 2
+    games_per_batch: int = 32        # games each actor plays at once (its inference batch)
+    buffer_size: int = 200_000       # replay buffer, in samples
+    batch_size: int = 512
+    lr: float = 5e-4
+    lr_final: float = 0.1            # the learning rate falls linearly to lr * lr_final at the end
+    replay_ratio: float = 4.0        # trainings per sample received, at most, on average
+    epsilon: float = 0.05            # exploration of the actors
+    rules_games: float = 0.75        # fraction of games with the rule bot in alternate seats
+    guide_minutes: float = 8.0       # the rule bot guides network seats, less and less, this long
+    guide_epsilon: float = 0.2       # exploration of the guided moves
+    symmetry: bool = True            # relabel samples by random suit permutations, where declared
+    sync_steps: int = 10             # learner steps between weight publications
+    checkpoint_minutes: float = 3.0
+    eval_deals: int = 200            # duplicate deals per evaluation (two games each)
+    seed: int = 0
+    device: str = "cpu"
+    hidden: list[int] = field(default_factory=list)   # empty: the game's documented config
+
+    def __post_init__(self) -> None:
+        checks = [("minutes", self.minutes > 0), ("actors", self.actors >= 1),
+                  ("games_per_batch", self.games_per_batch >= 1),
+                  ("buffer_size", self.buffer_size >= 4 * self.batch_size),
+                  ("batch_size", self.batch_size >= 1), ("lr", self.lr > 0),
+                  ("lr_final", 0 < self.lr_final <= 1),
+                  ("replay_ratio", self.replay_ratio > 0), ("epsilon", 0 <= self.epsilon <= 1),
+                  ("rules_games", 0 <= self.rules_games <= 1), ("guide_minutes", self.guide_minutes >= 0),
+                  ("guide_epsilon", 0 <= self.guide_epsilon <= 1), ("sync_steps", self.sync_steps >= 1),
+                  ("checkpoint_minutes", self.checkpoint_minutes > 0), ("eval_deals", self.eval_deals >= 2)]
+        bad = [name for name, ok in checks if not ok]
+        if bad:
+            raise ValueError("bad training setting(s): " + ", ".join(f"{b}={getattr(self, b)!r}" for b in bad)
+                             + " (buffer_size must hold at least 4 batches; fractions lie in [0, 1])")
+        if self.hidden:
+            NetworkConfig(tuple(self.hidden))
+
+    def guide_at(self, elapsed_s: float) -> float:
+        """How often the rule bot makes a network seat's move: 1 at the start,
+        falling linearly to 0 at guide_minutes (a warm start: the network first
+        learns the action values of the rule bot's play, then of its own)."""
+        if self.guide_minutes <= 0:
+            return 0.0
+        return max(0.0, 1.0 - elapsed_s / (60 * self.guide_minutes))
+
+    def lr_at(self, elapsed_s: float) -> float:
+        """Linear decay over the run: late steps average out the noise of
+        Monte-Carlo returns instead of chasing it."""
+        done = min(1.0, elapsed_s / (60 * self.minutes))
+        return self.lr * (1.0 - (1.0 - self.lr_final) * done)
+
+    def network_config(self, short_name: str) -> NetworkConfig:
+        return NetworkConfig(tuple(self.hidden)) if self.hidden else network_config_for(short_name)

@@ -1,0 +1,481 @@
+"""Deep Monte-Carlo self-play training (DouZero: Zha et al., ICML 2021), in one file.
+
+Read it top to bottom:
+
+1. Actors, in their own processes, each play `games_per_batch` games at once
+   with a copy of the network, one batched forward pass for every decision
+   that is pending across those games. A decision with one legal action, and
+   every chance event, is played without the network. The network acts
+   epsilon-greedily on its action scores. In a fraction `rules_games` of the
+   games the rule-based bot sits in alternate seats as a sparring partner; the
+   rest are pure self-play. For the first `guide_minutes` the rule bot makes
+   the network seats' moves too, less and less (a warm start).
+2. When a game ends, each network decision in it becomes a sample:
+   (information-state tensor, action taken, that seat's final return, divided
+   by the game's largest return so that scores lie in [-1, 1]). These
+   are plain Monte-Carlo returns: no bootstrapping, no discount (the games
+   reward only at the end).
+3. The learner keeps samples in a replay buffer and regresses the score of the
+   action taken, and the value, on the return (mean squared error, Adam, the
+   learning rate decaying linearly over the run). A
+   replay ratio caps how often, on average, a sample is trained on, so a slow
+   actor cannot make the learner overfit stale data. Where the game declares a
+   suit symmetry (agents/neural/symmetry.py), each sample is relabelled by a
+   random suit permutation as it is drawn.
+4. The learner publishes its weights to shared memory every `sync_steps`
+   steps; actors pick them up before each batch of games.
+5. Every `checkpoint_minutes`: a resumable checkpoint, an evaluation of the
+   greedy policy against the rule-based bot with the tournament harness on
+   duplicate deals, a CSV row, and the PNG learning curve.
+
+Actors always run on the CPU; `device` places the learner (e.g. "cuda").
+`cardarena train` is the command line; docs/neural.md the figures.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import math
+import os
+import queue as queue_module
+import random
+import time
+from pathlib import Path
+
+import numpy as np
+import pyspiel
+import torch
+import torch.multiprocessing as mp
+from tqdm import tqdm
+
+import games  # noqa: F401  (registers our games)
+from agents import make_bot
+from agents.base import rules_core
+from agents.neural.botfile import save_bot
+from agents.neural.config import NetworkConfig, TrainConfig
+from agents.neural.encoding import GameIdentity, InfoStateEncoder
+from agents.neural.evaluate import harness_match
+from agents.neural.network import PolicyValueNet
+from agents.neural.symmetry import symmetry_for
+from games.protocol import chance_sampler
+
+CHECKPOINT_NAME = "checkpoint.pt"
+CURVE_CSV = "curve.csv"
+CURVE_PNG = "curve.png"
+CSV_FIELDS = ["minutes", "cpu_minutes", "games", "samples", "steps", "loss", "eval_games", "mean_return",
+              "return_low", "return_high", "elo", "elo_low", "elo_high"]
+
+
+# ----------------------------------------------------------------------------- 1. actors
+def play_batch(game: pyspiel.Game, net: PolicyValueNet, encoder: InfoStateEncoder,
+               rules_bots: list[list[pyspiel.Bot]], rng: random.Random, epsilon: float,
+               rules_games: float, guide: float = 0.0,
+               guide_epsilon: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Plays len(rules_bots) games at once; returns (obs, actions, returns, games)
+    for every network-seat decision that had a choice. With probability `guide`
+    such a decision is the rule bot's instead (explored with `guide_epsilon`)."""
+    n = game.num_players()
+    slots = []
+    for bots in rules_bots:
+        state = rules_core(game.new_initial_state())
+        if rng.random() < rules_games:
+            offset = rng.randrange(2)
+            network_seat = [(s + offset) % 2 == 0 for s in range(n)]
+        else:
+            network_seat = [True] * n
+        for bot in bots:
+            bot.restart_at(state)
+        slots.append({"state": state, "network": network_seat, "bots": bots, "obs": [],
+                      "actions": [], "seats": []})
+    sample = chance_sampler(slots[0]["state"])
+    done_obs, done_actions, done_returns = [], [], []
+    active = slots
+    while active:
+        pending = []
+        for slot in active:
+            state = slot["state"]
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    state.apply_action(sample(state, rng.random()))
+                    continue
+                player = state.current_player()
+                legal = state.legal_actions()
+                if not slot["network"][player]:
+                    action = slot["bots"][player].step(state)
+                elif len(legal) == 1:
+                    action = legal[0]
+                elif rng.random() < guide:
+                    action = slot["bots"][player].step(state)
+                    if rng.random() < guide_epsilon:
+                        action = legal[rng.randrange(len(legal))]
+                    obs = np.zeros(encoder.size, np.float32)
+                    encoder.encode(state, player, legal, obs)
+                    _record(slot, obs, action, player)
+                else:
+                    pending.append((slot, player, legal))
+                    break
+                _inform(slot, player, action)
+                state.apply_action(action)
+        if pending:
+            obs = np.zeros((len(pending), encoder.size), np.float32)
+            mask = np.zeros((len(pending), encoder.num_actions), np.float32)
+            for i, (slot, player, legal) in enumerate(pending):
+                encoder.encode(slot["state"], player, legal, obs[i], mask[i])
+            with torch.inference_mode():
+                best = net(torch.from_numpy(obs), torch.from_numpy(mask))[0].argmax(dim=1).tolist()
+            for i, (slot, player, legal) in enumerate(pending):
+                action = legal[rng.randrange(len(legal))] if rng.random() < epsilon else best[i]
+                _record(slot, obs[i], action, player)
+                _inform(slot, player, action)
+                slot["state"].apply_action(action)
+        still = []
+        for slot in active:
+            if slot["state"].is_terminal():
+                returns = slot["state"].returns()
+                scale = return_scale(game)
+                done_obs += slot["obs"]
+                done_actions += slot["actions"]
+                done_returns += [returns[s] / scale for s in slot["seats"]]
+            else:
+                still.append(slot)
+        active = still
+    if not done_obs:
+        return (np.zeros((0, encoder.size), np.float16), np.zeros(0, np.int64),
+                np.zeros(0, np.float32), len(slots))
+    return (np.stack(done_obs), np.array(done_actions, np.int64),
+            np.array(done_returns, np.float32), len(slots))
+
+
+def return_scale(game: pyspiel.Game) -> float:
+    """Returns are divided by this for training, so that scores lie in [-1, 1]
+    whatever the game's units (Canasta's hands are worth up to 32 points)."""
+    return max(abs(game.min_utility()), abs(game.max_utility()), 1e-9)
+
+
+def _record(slot: dict, obs: np.ndarray, action: int, player: int) -> None:
+    slot["obs"].append(obs.astype(np.float16))
+    slot["actions"].append(action)
+    slot["seats"].append(player)
+
+
+def _inform(slot: dict, player: int, action: int) -> None:
+    """Tells the rule bots of this game about a move, as pyspiel bots expect."""
+    for seat, bot in enumerate(slot["bots"]):
+        if seat != player:
+            bot.inform_action(slot["state"], player, action)
+
+
+def actor_main(actor_id: int, cfg: TrainConfig, games_before: int, shared: PolicyValueNet,
+               version, lock, guide, out_queue, stop) -> None:
+    """An actor process: fetch weights, play a batch of games, send the samples.
+    Its seed mixes in the games played before, so a resumed run plays new deals."""
+    torch.set_num_threads(1)
+    game = pyspiel.load_game(cfg.game)
+    encoder = InfoStateEncoder(game)
+    net = PolicyValueNet(shared.input_size, shared.num_actions, shared.config)
+    net.eval()
+    rng = random.Random(f"{cfg.seed}/{actor_id}/{games_before}")
+    rules_bots = [[make_bot("rules", game, s, rng.randrange(1 << 30)) for s in range(game.num_players())]
+                  for _ in range(cfg.games_per_batch)]
+    seen = -1
+    parent = os.getppid()
+    while not stop.is_set() and os.getppid() == parent:     # ends with a killed learner too
+        if version.value != seen:
+            with lock:
+                seen = version.value
+                net.load_state_dict(shared.state_dict())
+        batch = play_batch(game, net, encoder, rules_bots, rng, cfg.epsilon, cfg.rules_games,
+                           guide.value, cfg.guide_epsilon)
+        while not stop.is_set() and os.getppid() == parent:
+            try:
+                out_queue.put(batch, timeout=1.0)
+                break
+            except queue_module.Full:
+                continue
+
+
+# ----------------------------------------------------------------------------- 2-3. learner
+class ReplayBuffer:
+    """A ring of the latest samples; uniform sampling."""
+
+    def __init__(self, capacity: int, obs_size: int):
+        self.obs = np.zeros((capacity, obs_size), np.float16)
+        self.actions = np.zeros(capacity, np.int64)
+        self.returns = np.zeros(capacity, np.float32)
+        self.capacity = capacity
+        self.size = 0
+        self.next = 0
+
+    def add(self, obs: np.ndarray, actions: np.ndarray, returns: np.ndarray) -> None:
+        for start in range(0, len(actions), self.capacity):
+            o, a, r = (x[start:start + self.capacity] for x in (obs, actions, returns))
+            idx = (self.next + np.arange(len(a))) % self.capacity
+            self.obs[idx], self.actions[idx], self.returns[idx] = o, a, r
+            self.next = int((self.next + len(a)) % self.capacity)
+            self.size = min(self.capacity, self.size + len(a))
+
+    def sample(self, batch: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        idx = rng.integers(0, self.size, batch)
+        return self.obs[idx].astype(np.float32), self.actions[idx], self.returns[idx]
+
+
+def train_step(net: PolicyValueNet, optimizer: torch.optim.Optimizer, obs: torch.Tensor,
+               actions: torch.Tensor, returns: torch.Tensor) -> float:
+    """One regression step of the taken action's score and the value on the return."""
+    scores, value = net.action_values(obs)
+    taken = scores.gather(1, actions.unsqueeze(1)).squeeze(1)
+    loss = torch.nn.functional.mse_loss(taken, returns) + torch.nn.functional.mse_loss(value, returns)
+    optimizer.zero_grad(set_to_none=True)
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(net.parameters(), 10.0)
+    optimizer.step()
+    return loss.item()
+
+
+# ----------------------------------------------------------------------------- 5. checkpoints
+def save_checkpoint(path: Path, net: PolicyValueNet, optimizer: torch.optim.Optimizer,
+                    cfg: TrainConfig, stats: dict) -> None:
+    """Everything to resume: weights, optimizer, config and counters; plain data
+    only, so it reads back with torch.load(weights_only=True)."""
+    tmp = path.with_suffix(".tmp")
+    torch.save({"model": {k: v.cpu() for k, v in net.state_dict().items()},
+                "optimizer": optimizer.state_dict(),
+                "config": dataclasses.asdict(cfg),
+                "network": net.config.to_json(),
+                "input_size": net.input_size,
+                "num_actions": net.num_actions,
+                "stats": stats}, tmp)
+    tmp.replace(path)     # never leave a half-written checkpoint
+
+
+def load_checkpoint(path: str | Path) -> dict:
+    """A training checkpoint, read without unpickling anything but plain data."""
+    try:
+        return torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as e:  # torch raises several kinds for a bad or unsafe file
+        raise ValueError(f"cannot read training checkpoint {path}: {e}") from e
+
+
+def network_from_checkpoint(ckpt: dict) -> PolicyValueNet:
+    net = PolicyValueNet(ckpt["input_size"], ckpt["num_actions"], NetworkConfig.from_json(ckpt["network"]))
+    net.load_state_dict(ckpt["model"])
+    return net
+
+
+def append_curve(out: Path, row: dict) -> None:
+    path = out / CURVE_CSV
+    new = not path.exists()
+    with open(path, "a", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=CSV_FIELDS)
+        if new:
+            writer.writeheader()
+        writer.writerow(row)
+
+
+def plot_curve(csv_path: Path, png_path: Path, title: str) -> None:
+    """Mean return and Elo against the rule-based bot, with 95% intervals, over
+    training time on 2 cores (CPU minutes of learner and actors / 2): on a
+    shared machine wall time says more about the neighbours than the training."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    with open(csv_path) as f:
+        rows = list(csv.DictReader(f))
+    if not rows:
+        return
+    x = np.array([float(r["cpu_minutes"]) / 2 for r in rows])
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+    for ax, key, low, high, label in ((axes[0], "mean_return", "return_low", "return_high",
+                                       "mean return per seat"),
+                                      (axes[1], "elo", "elo_low", "elo_high", "Elo over the rule bot")):
+        y, lo, hi = (np.array([float(r[k]) for r in rows]) for k in (key, low, high))
+        ax.plot(x, y, marker="o", ms=3, label="network (greedy)")
+        ax.fill_between(x, lo, hi, alpha=0.25, label="95% interval")
+        ax.axhline(0.0, color="grey", ls="--", lw=1, label="even with the rule bot")
+        ax.set_xlabel("training minutes on 2 cores (CPU minutes / 2)")
+        ax.set_ylabel(label)
+        ax.grid(alpha=0.3)
+    axes[0].legend(fontsize=8)
+    fig.suptitle(f"{title}: vs the rule-based bot, tournament harness on duplicate deals "
+                 f"({rows[-1]['eval_games']} games per point); {int(float(rows[-1]['games'])):,} "
+                 f"self-play games", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(png_path, dpi=110)
+    plt.close(fig)
+
+
+class CpuClock:
+    """CPU seconds used by the learner and the actors, and by earlier runs
+    resumed from: on a shared machine, the honest measure of training cost."""
+
+    def __init__(self, actor_pids: list[int], before: float):
+        self.pids = actor_pids
+        self.before = before - time.process_time()
+        self.actor_s = dict.fromkeys(actor_pids, 0.0)
+
+    def seconds(self) -> float:
+        for pid in self.pids:
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                self.actor_s[pid] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            except (OSError, IndexError, ValueError):
+                pass          # no /proc (not Linux) or the actor has exited: keep the last reading
+        return self.before + time.process_time() + sum(self.actor_s.values())
+
+
+# ----------------------------------------------------------------------------- the loop
+def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = True) -> Path:
+    """Trains until cfg.minutes of training time; returns the checkpoint path."""
+    if cfg.device.startswith("cuda") and not torch.cuda.is_available():
+        raise ValueError(f"device={cfg.device!r}: torch here has no CUDA device (a CPU build, or no GPU)")
+    out = Path(cfg.out)
+    out.mkdir(parents=True, exist_ok=True)
+    torch.manual_seed(cfg.seed)
+    game = pyspiel.load_game(cfg.game)
+    identity = GameIdentity.of(game)
+    stats = {"elapsed_s": 0.0, "cpu_s": 0.0, "games": 0, "samples": 0, "steps": 0}
+    ckpt = None
+    if resume is not None:
+        ckpt = load_checkpoint(resume)
+        if str(pyspiel.load_game(ckpt["config"]["game"])) != str(game):
+            raise ValueError(f"checkpoint {resume} is for {ckpt['config']['game']}, not {cfg.game}")
+        stats.update(ckpt["stats"])
+        net = network_from_checkpoint(ckpt)
+    else:
+        net = PolicyValueNet(identity.tensor_size, identity.num_actions,
+                             cfg.network_config(identity.short_name))
+    device = torch.device(cfg.device)
+    if device.type == "cpu":
+        torch.set_num_threads(1)     # the actors have the other cores
+    net.to(device)
+    optimizer = torch.optim.Adam(net.parameters(), lr=cfg.lr)
+    if ckpt is not None:
+        optimizer.load_state_dict(ckpt["optimizer"])
+
+    ctx = mp.get_context("spawn")
+    shared = PolicyValueNet(net.input_size, net.num_actions, net.config)
+    shared.load_state_dict({k: v.cpu() for k, v in net.state_dict().items()})
+    shared.share_memory()
+    version, lock, stop = ctx.Value("l", 0), ctx.Lock(), ctx.Event()
+    guide = ctx.Value("d", cfg.guide_at(stats["elapsed_s"]))
+    samples_queue = ctx.Queue(maxsize=4 * max(1, cfg.actors))
+    actors = [ctx.Process(target=actor_main, args=(i, cfg, stats["games"], shared, version, lock,
+                                                   guide, samples_queue, stop),
+                          daemon=True) for i in range(cfg.actors)]
+    for p in actors:
+        p.start()
+
+    buffer = ReplayBuffer(cfg.buffer_size, identity.tensor_size)
+    symmetry = symmetry_for(game, InfoStateEncoder(game).observer) if cfg.symmetry else None
+    np_rng = np.random.default_rng([cfg.seed, stats["steps"]])
+    received = trained = 0   # samples received and trained on in this run: the replay ratio
+    losses: list[float] = []
+
+    def take_samples(wait: bool) -> bool:
+        nonlocal received
+        try:
+            obs, actions, rets, n_games = samples_queue.get(timeout=0.05) if wait else samples_queue.get_nowait()
+        except queue_module.Empty:
+            return False
+        buffer.add(obs, actions, rets)
+        received += len(actions)
+        stats["samples"] += len(actions)
+        stats["games"] += n_games
+        return True
+
+    while not take_samples(wait=True):     # the clock starts once the actors are up
+        _check_actors(actors)
+    start = time.perf_counter() - stats["elapsed_s"]
+    cpu_clock = CpuClock([p.pid for p in actors], stats["cpu_s"])
+    next_checkpoint = stats["elapsed_s"] + cfg.checkpoint_minutes * 60
+    total = round(cfg.minutes * 60)
+    bar = tqdm(total=total, initial=min(round(stats["elapsed_s"]), total), unit="s",
+               desc="training", mininterval=2.0, disable=not progress)
+    last_eval = ""
+    try:
+        while (elapsed := time.perf_counter() - start) < cfg.minutes * 60:
+            bar.update(min(round(elapsed), total) - bar.n)
+            guide.value = cfg.guide_at(elapsed)
+            while take_samples(wait=False):
+                pass
+            if buffer.size < 4 * cfg.batch_size or trained + cfg.batch_size > received * cfg.replay_ratio:
+                if not take_samples(wait=True):      # starved: wait for the actors
+                    _check_actors(actors)
+                continue
+            for group in optimizer.param_groups:
+                group["lr"] = cfg.lr_at(elapsed)
+            o, a, r = buffer.sample(cfg.batch_size, np_rng)
+            if symmetry is not None:
+                o, a = symmetry.augment(o, a, np_rng)
+            losses.append(train_step(net, optimizer, torch.from_numpy(o).to(device),
+                                     torch.from_numpy(a).to(device), torch.from_numpy(r).to(device)))
+            trained += cfg.batch_size
+            stats["steps"] += 1
+            if stats["steps"] % cfg.sync_steps == 0:
+                with lock:
+                    shared.load_state_dict({k: v.cpu() for k, v in net.state_dict().items()})
+                    version.value += 1
+            if elapsed >= next_checkpoint:
+                last_eval = _checkpoint_and_evaluate(out, net, optimizer, cfg, stats, start, cpu_clock, losses, game)
+                losses = []
+                next_checkpoint = stats["elapsed_s"] + cfg.checkpoint_minutes * 60
+            if stats["steps"] % 20 == 0:
+                bar.set_postfix_str(f"games {stats['games']:,} loss "
+                                    f"{np.mean(losses[-50:]) if losses else math.nan:.3f} {last_eval}")
+    finally:
+        cpu_clock.seconds()      # the actors' last reading, before they exit
+        stop.set()
+        for p in actors:
+            p.join(timeout=10)
+            if p.is_alive():
+                p.terminate()
+        bar.close()
+    _checkpoint_and_evaluate(out, net, optimizer, cfg, stats, start, cpu_clock, losses, game)
+    return out / CHECKPOINT_NAME
+
+
+def _check_actors(actors: list) -> None:
+    dead = [p.exitcode for p in actors if p.exitcode not in (None, 0)]
+    if dead:
+        raise RuntimeError(f"an actor process died (exit code {dead[0]}); see its traceback above")
+
+
+def _checkpoint_and_evaluate(out: Path, net: PolicyValueNet, optimizer: torch.optim.Optimizer,
+                             cfg: TrainConfig, stats: dict, start: float, cpu_clock: "CpuClock",
+                             losses: list[float], game: pyspiel.Game) -> str:
+    stats["elapsed_s"] = time.perf_counter() - start
+    stats["cpu_s"] = cpu_clock.seconds()
+    save_checkpoint(out / CHECKPOINT_NAME, net, optimizer, cfg, stats)
+    cpu_net = PolicyValueNet(net.input_size, net.num_actions, net.config)
+    cpu_net.load_state_dict({k: v.cpu() for k, v in net.state_dict().items()})
+    cpu_net.eval()
+    # The same deals at every point: differences between points are then the network's.
+    r = harness_match(game, cpu_net, "rules", cfg.eval_deals, cfg.seed * 1_000 + 1, out)
+    append_curve(out, {"minutes": round(stats["elapsed_s"] / 60, 3),
+                       "cpu_minutes": round(stats["cpu_s"] / 60, 3), "games": stats["games"],
+                       "samples": stats["samples"], "steps": stats["steps"],
+                       "loss": round(float(np.mean(losses)), 5) if losses else math.nan,
+                       "eval_games": r.games, "mean_return": round(r.mean_return, 5),
+                       "return_low": round(r.return_low, 5), "return_high": round(r.return_high, 5),
+                       "elo": round(r.elo, 1), "elo_low": round(r.elo_low, 1), "elo_high": round(r.elo_high, 1)})
+    plot_curve(out / CURVE_CSV, out / CURVE_PNG, cfg.game)
+    return f"vs rules {r.mean_return:+.3f} [{r.return_low:+.3f}, {r.return_high:+.3f}]"
+
+
+def export(checkpoint: str | Path, out: str | Path, onnx: bool = True) -> list[Path]:
+    """Writes the bot file (and its ONNX twin) of a training checkpoint."""
+    ckpt = load_checkpoint(checkpoint)
+    game = pyspiel.load_game(ckpt["config"]["game"])
+    net = network_from_checkpoint(ckpt)
+    net.eval()
+    training = {"method": "deep Monte-Carlo self-play", "games": ckpt["stats"]["games"],
+                "minutes": round(ckpt["stats"]["elapsed_s"] / 60, 1),
+                "config": {k: v for k, v in ckpt["config"].items() if k not in ("out",)}}
+    written = [save_bot(out, net, GameIdentity.of(game), training)]
+    if onnx:
+        from agents.neural.onnx_export import export_onnx
+        written.append(export_onnx(written[0], Path(out).with_suffix(".onnx")))
+    return written
+

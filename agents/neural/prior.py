@@ -1,0 +1,37 @@
+"""A trained network as the prior of a search: `ismcts(prior=PATH)`.
+
+The prior of a node is softmax(scores / temperature) over the legal actions of
+the player to move, computed from that player's own information-state tensor
+only, so it is the same in every determinization of the node's information
+state and reveals nothing hidden.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pyspiel
+
+from agents.neural.bot import legal_scores, load_cached, numpy_layers, shipped_bot_path
+from agents.neural.encoding import GameIdentity, InfoStateEncoder
+
+
+class NeuralPrior:
+    """`prior(world, player, legal) -> probabilities aligned with legal`."""
+
+    def __init__(self, game: pyspiel.Game, path: str | None, temperature: float = 0.1):
+        if isinstance(temperature, bool) or not isinstance(temperature, (int, float)) or not temperature > 0:
+            raise ValueError(f"prior temperature={temperature!r}: must be a number > 0")
+        identity = GameIdentity.of(game)
+        file = shipped_bot_path(identity.short_name) if path in (None, "", "shipped") else Path(path)
+        self.layers = numpy_layers(load_cached(file, identity, strict_params=True).net)
+        self.encoder = InfoStateEncoder(game)
+        self.obs = np.zeros(self.encoder.size, np.float32)
+        self.temperature = float(temperature)
+
+    def __call__(self, world, player: int, legal: list[int]) -> np.ndarray:
+        self.encoder.encode(world, player, legal, self.obs)
+        z = legal_scores(self.layers, self.obs, legal) / self.temperature
+        p = np.exp(z - z.max())
+        return p / p.sum()

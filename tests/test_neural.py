@@ -1,0 +1,314 @@
+"""Neural bots: the network and its bot, the safe bot file, ONNX export, and training."""
+
+from __future__ import annotations
+
+import csv
+import json
+import pickle
+import random
+
+import numpy as np
+import pyspiel
+import pytest
+import torch
+from open_spiel.python.algorithms import evaluate_bots
+
+import games  # noqa: F401
+from agents import make_bot
+from agents.neural import dmc
+from agents.neural.bot import SHIPPED_BOTS, NeuralBot
+from agents.neural.botfile import BotFileError, load_bot, save_bot
+from agents.neural.config import NetworkConfig, TrainConfig
+from agents.neural.encoding import GameIdentity, InfoStateEncoder
+from agents.neural.network import ILLEGAL_SCORE, PolicyValueNet
+from tests import conformance
+from tests.test_page_one import swap_hidden
+
+PAGE_ONE = "python_page_one(players=4,jokers=1)"
+torch.set_num_threads(1)     # small networks: threads only contend on a shared machine
+
+
+def small_net(game: pyspiel.Game, seed: int = 0) -> PolicyValueNet:
+    torch.manual_seed(seed)
+    identity = GameIdentity.of(game)
+    return PolicyValueNet(identity.tensor_size, identity.num_actions, NetworkConfig(hidden=(32,)))
+
+
+@pytest.fixture(scope="module")
+def game() -> pyspiel.Game:
+    return pyspiel.load_game(PAGE_ONE)
+
+
+@pytest.fixture(scope="module")
+def bot_file(game, tmp_path_factory):
+    path = tmp_path_factory.mktemp("bots") / "page_one.safetensors"
+    save_bot(path, small_net(game), GameIdentity.of(game), {"note": "test"})
+    return path
+
+
+def test_scores_of_illegal_actions_are_masked_and_bots_play_legal_moves(game):
+    net = small_net(game)
+    encoder = InfoStateEncoder(game)
+    states = list(conformance.random_states(game, 40, 1))
+    obs, mask = encoder.batch(states, [s.legal_actions() for s in states])
+    scores, value = net(torch.from_numpy(obs), torch.from_numpy(mask))
+    assert value.shape == (40,)
+    assert torch.all(scores[torch.from_numpy(mask) == 0] == ILLEGAL_SCORE)
+    assert torch.all(scores[torch.from_numpy(mask) > 0] > ILLEGAL_SCORE / 2)
+    from agents.neural.bot import legal_scores, numpy_layers
+    layers = numpy_layers(net)
+    for i, state in enumerate(states):
+        legal = state.legal_actions()
+        assert np.allclose(legal_scores(layers, obs[i], legal), scores[i, legal].detach().numpy(), atol=1e-5)
+    for policy in ("greedy", "sample"):
+        for state in states:
+            bot = NeuralBot(game, state.current_player(), 3, net, policy=policy, temperature=1.0)
+            assert bot.step(state) in state.legal_actions()
+
+
+def test_sampled_policy_varies_and_greedy_does_not(game):
+    net = small_net(game)
+    state = next(s for s in conformance.random_states(game, 200, 4) if len(s.legal_actions()) >= 3)
+    greedy = NeuralBot(game, state.current_player(), 0, net)
+    assert len({greedy.step(state) for _ in range(30)}) == 1
+    hot = NeuralBot(game, state.current_player(), 0, net, policy="sample", temperature=100.0)
+    assert len({hot.step(state) for _ in range(60)}) > 1
+
+
+def test_neural_bot_does_not_read_hidden_cards(game):
+    net = small_net(game, seed=5)
+    rng = random.Random(3)
+    checked = 0
+    for state in conformance.random_states(game, 150, 6):
+        core = state.core
+        if len(core.legal_actions()) < 2:
+            continue
+        other = swap_hidden(core, core.current_player(), rng)
+        if other is None:
+            continue
+        bot = NeuralBot(game, core.current_player(), 0, net)
+        assert bot.step(core) == bot.step(other)
+        checked += 1
+    assert checked > 30
+
+
+def _relabelled(core, perm):
+    """The same game with the suits relabelled, replayed from its event log."""
+    from games.page_one.core import EV_DEAL, EV_DRAW, EV_FOLLOW, EV_LEAD, EV_LEADER, PageOneState
+    from agents.neural.symmetry import _card, _page_one_action
+    state = PageOneState(core.rules)
+    for kind, _, value in core.events():
+        if kind == EV_LEADER:
+            state.apply_action(value)
+        elif kind in (EV_DEAL, EV_DRAW):
+            state.apply_action(_card(value, perm))
+        elif kind in (EV_LEAD, EV_FOLLOW):
+            state.apply_action(_page_one_action(value, perm))
+    return state
+
+
+def test_suit_relabelling_of_tensors_and_actions_matches_relabelled_games():
+    from agents.neural.symmetry import symmetry_for
+    game = pyspiel.load_game("python_page_one(players=4,jokers=2)")
+    encoder = InfoStateEncoder(game)
+    symmetry = symmetry_for(game, encoder.observer)
+    states = list(conformance.random_states(game, 30, 8))
+    obs, mask = encoder.batch(states, [s.legal_actions() for s in states])
+    for i, state in enumerate(states):
+        p = i % len(symmetry.perms)
+        other = _relabelled(state.core, symmetry.perms[p])
+        other_obs, other_mask = encoder.batch([other], [other.legal_actions()])
+        assert np.array_equal(obs[i][symmetry.obs_index[p]], other_obs[0])
+        assert sorted(symmetry.action_index[p][state.legal_actions()]) == other.legal_actions()
+    rng = np.random.default_rng(0)
+    actions = np.array([s.legal_actions()[0] for s in states])
+    aug_obs, aug_actions = symmetry.augment(obs, actions, rng)
+    assert aug_obs.shape == obs.shape and not np.array_equal(aug_obs, obs)
+    assert np.array_equal(np.sort(aug_obs, axis=1), np.sort(obs, axis=1))   # values only move
+
+
+def test_bot_file_round_trips_and_plays_through_make_bot(game, bot_file):
+    loaded = load_bot(bot_file, GameIdentity.of(game))
+    original = small_net(game)
+    for a, b in zip(original.state_dict().values(), loaded.net.state_dict().values()):
+        assert torch.equal(a, b)
+    meta = loaded.metadata
+    assert meta["game_short_name"] == "python_page_one"
+    assert json.loads(meta["game_parameters"])["jokers"] == 1
+    assert json.loads(meta["tensor_shape"]) == [GameIdentity.of(game).tensor_size]
+    assert meta["num_actions"] == "60" and meta["checksum"].startswith("sha256:")
+    assert json.loads(meta["network"]) == {"hidden": [32]}
+    bots = [make_bot(f"neural(path={bot_file},policy=sample)" if p % 2 else "rules", game, p, p)
+            for p in range(4)]
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(0))
+    assert sum(returns) == pytest.approx(0.0)
+
+
+def test_bot_file_for_another_game_or_shape_is_refused(bot_file):
+    with pytest.raises(BotFileError, match="made for game 'python_page_one', not 'kuhn_poker'"):
+        make_bot(f"neural(path={bot_file})", pyspiel.load_game("kuhn_poker"), 0)
+    with pytest.raises(BotFileError, match="information-state tensor of .* has"):
+        make_bot(f"neural(path={bot_file})", pyspiel.load_game("python_page_one(players=3,jokers=1)"), 0)
+    other_params = pyspiel.load_game("python_page_one(players=4,jokers=1,empty_stock=take)")
+    with pytest.raises(BotFileError, match="other game parameters .*empty_stock"):
+        make_bot(f"neural(path={bot_file})", other_params, 0)
+    assert make_bot(f"neural(path={bot_file},strict_params=false)", other_params, 0) is not None
+
+
+def test_a_match_may_change_the_deal_parameters(tmp_path):
+    hand = pyspiel.load_game("python_modern_canasta")
+    path = save_bot(tmp_path / "canasta.safetensors", small_net(hand), GameIdentity.of(hand))
+    later_hand = pyspiel.load_game("python_modern_canasta(score0=1500,score1=-200,first_player=2)")
+    assert make_bot(f"neural(path={path})", later_hand, 1) is not None
+
+
+def test_truncated_and_tampered_bot_files_are_refused(bot_file, tmp_path):
+    data = bot_file.read_bytes()
+    for size in (0, 5, 100, len(data) // 2, len(data) - 1):
+        cut = tmp_path / f"cut{size}.safetensors"
+        cut.write_bytes(data[:size])
+        with pytest.raises(BotFileError, match="truncated"):
+            load_bot(cut)
+    tampered = bytearray(data)
+    tampered[-3] ^= 0xFF                 # a bit of the last weight
+    (tmp_path / "t.safetensors").write_bytes(bytes(tampered))
+    with pytest.raises(BotFileError, match="fails its checksum"):
+        load_bot(tmp_path / "t.safetensors")
+    with pytest.raises(BotFileError, match="no bot file"):
+        load_bot(tmp_path / "missing.safetensors")
+
+
+class _Payload:
+    """A pickle that would leave a file behind if it were ever unpickled."""
+
+    def __init__(self, marker):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (open, (str(self.marker), "w"))
+
+
+def test_pickled_payloads_are_refused_without_running_them(game, tmp_path):
+    marker = tmp_path / "ran"
+    raw = tmp_path / "raw.safetensors"
+    raw.write_bytes(pickle.dumps(_Payload(marker)))
+    zipped = tmp_path / "zipped.safetensors"
+    torch.save({"model": small_net(game).state_dict(), "evil": _Payload(marker)}, zipped)
+    with pytest.raises(BotFileError, match="Python pickle.*could run code"):
+        load_bot(raw)
+    with pytest.raises(BotFileError, match="torch.save zip.*could run code"):
+        make_bot(f"neural(path={zipped})", game, 0)
+    with pytest.raises(ValueError, match="cannot read training checkpoint"):
+        dmc.load_checkpoint(zipped)       # weights_only refuses the payload too
+    assert not marker.exists()
+
+
+def test_onnx_export_matches_onnxruntime(game, bot_file, tmp_path):
+    import onnx
+    import onnxruntime
+    from agents.neural.onnx_export import export_onnx, sample_states
+
+    path = export_onnx(bot_file, tmp_path / "bot.onnx", check_states=64)
+    meta = {p.key: p.value for p in onnx.load(str(path)).metadata_props}
+    assert meta["game"] == str(game)
+    obs, mask = sample_states(game, 32, seed=9)
+    session = onnxruntime.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    scores, _ = session.run(None, {"obs": obs, "mask": mask})
+    net = load_bot(bot_file).net
+    with torch.inference_mode():
+        ref, _ = net(torch.from_numpy(obs), torch.from_numpy(mask))
+    assert np.array_equal(scores.argmax(1), ref.numpy().argmax(1))
+
+
+def test_actors_record_only_network_decisions_with_their_final_returns(game):
+    encoder = InfoStateEncoder(game)
+    rules = [[make_bot("rules", game, s, s) for s in range(4)] for _ in range(6)]
+    obs, actions, returns, played = dmc.play_batch(game, small_net(game), encoder, rules,
+                                                   random.Random(0), 0.1, rules_games=1.0)
+    assert played == 6 and len(obs) == len(actions) == len(returns) > 0
+    assert obs.shape[1] == encoder.size and obs.dtype == np.float16
+    assert np.allclose(returns * 3, np.round(returns * 3)) and np.all(np.abs(returns) <= 1)  # rank returns
+    assert np.all((0 <= actions) & (actions < 60))
+
+
+class _Unusable(PolicyValueNet):
+    def forward(self, obs, mask):
+        raise AssertionError("the network was consulted")
+
+
+def test_fully_guided_actors_play_the_rule_bot_without_the_network(game):
+    encoder = InfoStateEncoder(game)
+    identity = GameIdentity.of(game)
+    net = _Unusable(identity.tensor_size, identity.num_actions, NetworkConfig(hidden=(8,)))
+    rules = [[make_bot("rules", game, s, s) for s in range(4)] for _ in range(4)]
+    obs, actions, _, played = dmc.play_batch(game, net, encoder, rules, random.Random(2), 0.0,
+                                             rules_games=0.0, guide=1.0, guide_epsilon=0.0)
+    assert played == 4 and len(actions) > 10
+    with pytest.raises(AssertionError, match="consulted"):
+        dmc.play_batch(game, net, encoder, rules, random.Random(2), 0.0, rules_games=0.0, guide=0.0)
+
+
+def test_learner_step_fits_monte_carlo_returns(game):
+    encoder = InfoStateEncoder(game)
+    rules = [[make_bot("rules", game, s, s) for s in range(4)] for _ in range(10)]
+    obs, actions, returns, _ = dmc.play_batch(game, small_net(game), encoder, rules,
+                                              random.Random(1), 0.2, rules_games=0.5)
+    net = small_net(game, seed=2)
+    optimizer = torch.optim.Adam(net.parameters(), lr=3e-3)
+    o, a, r = torch.from_numpy(obs.astype(np.float32)), torch.from_numpy(actions), torch.from_numpy(returns)
+    losses = [dmc.train_step(net, optimizer, o, a, r) for _ in range(100)]
+    assert np.mean(losses[-10:]) < 0.5 * np.mean(losses[:10])
+
+
+def test_training_checkpoints_resumes_and_exports(tmp_path):
+    out = tmp_path / "run"
+    cfg = TrainConfig(game="python_page_one(players=3)", out=str(out), minutes=0.06, actors=1,
+                      games_per_batch=8, buffer_size=4096, batch_size=16, checkpoint_minutes=1.0,
+                      eval_deals=2, hidden=[16], guide_minutes=0.05)
+    ckpt = dmc.train(cfg, progress=False)
+    first = dmc.load_checkpoint(ckpt)
+    assert first["stats"]["games"] > 0 and first["stats"]["steps"] > 0
+    resumed = TrainConfig(**{**first["config"], "minutes": 0.1})
+    dmc.train(resumed, resume=ckpt, progress=False)
+    second = dmc.load_checkpoint(ckpt)
+    assert second["stats"]["games"] > first["stats"]["games"]
+    assert second["stats"]["elapsed_s"] > first["stats"]["elapsed_s"] >= 0.06 * 60
+    with open(out / dmc.CURVE_CSV) as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 2 and [float(r["minutes"]) for r in rows] == sorted(float(r["minutes"]) for r in rows)
+    assert (out / dmc.CURVE_PNG).stat().st_size > 1000
+    bot_path, onnx_path = dmc.export(ckpt, tmp_path / "b.safetensors")
+    assert onnx_path.exists()
+    assert make_bot(f"neural(path={bot_path})", pyspiel.load_game("python_page_one(players=3)"), 1) is not None
+
+
+def test_bad_training_settings_are_named():
+    with pytest.raises(ValueError, match="epsilon=1.5"):
+        TrainConfig(epsilon=1.5)
+    assert TrainConfig(guide_minutes=10).guide_at(300) == pytest.approx(0.5)
+    assert TrainConfig(guide_minutes=10).guide_at(900) == 0.0 == TrainConfig(guide_minutes=0).guide_at(0)
+    assert TrainConfig(minutes=10, lr=1e-3, lr_final=0.1).lr_at(300) == pytest.approx(5.5e-4)
+    if not torch.cuda.is_available():
+        with pytest.raises(ValueError, match="no CUDA device"):
+            dmc.train(TrainConfig(device="cuda", out="/nonexistent/never"), progress=False)
+    with pytest.raises(ValueError, match="hidden sizes"):
+        TrainConfig(hidden=[0])
+    with pytest.raises(ValueError, match="policy='best'"):
+        make_bot("neural(policy=best)", pyspiel.load_game("python_page_one"), 0)
+
+
+SHIPPED = sorted(SHIPPED_BOTS.glob("*.safetensors"))
+
+
+def test_a_bot_is_shipped_for_page_one():
+    assert SHIPPED_BOTS / "python_page_one.safetensors" in SHIPPED
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=[p.stem for p in SHIPPED])
+def test_shipped_bots_load_through_make_bot_and_are_small(path):
+    game = pyspiel.load_game(load_bot(path).metadata["game"])
+    assert path.stat().st_size < 5_000_000
+    bots = [make_bot("neural", game, p, p) for p in range(game.num_players())]
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(1))
+    assert all(game.min_utility() <= r <= game.max_utility() for r in returns)
+    assert path.with_suffix(".onnx").exists()
