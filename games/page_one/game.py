@@ -14,7 +14,7 @@ import pyspiel
 
 from games.cards import DECK_SIZE, NUM_RANKS
 from games.page_one.core import (DEFAULT_PARAMS, EV_FOLLOW, EV_LEAD, EV_PASS, NUM_ACTIONS,
-                                 PageOneRules, PageOneState, played_card)
+                                 PageOneRules, PageOneState, PublicMemory, played_card)
 
 CARD_SLOTS = DECK_SIZE + 2   # 52 cards and two jokers
 
@@ -150,6 +150,7 @@ class PageOneObserver:
         if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
             raise ValueError("Page One has no all-players observer: hands are private")
         self.perfect_recall = iig_obs_type.perfect_recall
+        self._memory: PublicMemory | None = None
         self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
         self.rules = rules
         n = rules.players
@@ -214,7 +215,9 @@ class PageOneObserver:
     def _set_memory(self, core: PageOneState, player: int) -> None:
         n = core.n
         played, known, void = self.dict["played"], self.dict["known"], self.dict["void"]
-        memory = core.public_memory()
+        if self._memory is None or len(self._memory.played) != n:
+            self._memory = PublicMemory(n)
+        memory = self._memory.update(core)    # incremental along one game
         cards_played, held, lacks = memory.played, memory.held, memory.lacks
         for seat in range(n):
             rel = (seat - player) % n
@@ -237,9 +240,10 @@ class PageOneObserver:
 
 
 def _set_cards(row: np.ndarray, mask: int) -> None:
-    for c in range(CARD_SLOTS):
-        if mask >> c & 1:
-            row[c] = 1.0
+    """Sets row[c] = 1 for each card c in the bitmask."""
+    if mask:
+        row[:] = np.unpackbits(np.frombuffer(mask.to_bytes(7, "little"), np.uint8),
+                               bitorder="little")[:CARD_SLOTS]
 
 
 pyspiel.register_game(_GAME_TYPE, PageOneGame)
