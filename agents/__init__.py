@@ -16,6 +16,11 @@ from agents.spec import parse_spec
 BOT_FACTORIES: dict[str, str] = {
     "random": "agents.random_bot:RandomBot",
     "rules": "agents.rules:make_rules_bot",
+    "ismcts": "search.bots:make_ismcts",
+    "pimc": "search.bots:make_pimc",
+    "cheat_mcts": "search.bots:make_cheat_mcts",
+    "openspiel_ismcts": "search.references:make_openspiel_ismcts",
+    "openspiel_cpp_ismcts": "search.references:make_openspiel_cpp_ismcts",
 }
 
 
