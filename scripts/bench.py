@@ -118,8 +118,14 @@ def section_page_one(seconds: float, repeats: int) -> None:
           f"C++ crazy_eights clone {clones['crazy_eights']:.2f} us")
 
 
+def section_search(seconds: float, repeats: int) -> None:
+    from scripts.bench_search import section_search as run
+    run(seconds, repeats)
+
+
 SECTIONS: dict[str, Callable[[float, int], None]] = {
     "page_one": section_page_one,
+    "search": section_search,
 }
 
 
