@@ -68,14 +68,16 @@ def random_playout(state: GameState, rng: random.Random) -> int:
     sample = chance_sampler(state)
     rand = rng.random
     steps = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
+    while True:
+        player = state.current_player()
+        if player == CHANCE:
             state.apply_action(sample(state, rand()))
+        elif player == TERMINAL:
+            return steps
         else:
             legal = state.legal_actions()
             state.apply_action(legal[int(rand() * len(legal))])
         steps += 1
-    return steps
 
 
 class MatchFormat(Protocol):

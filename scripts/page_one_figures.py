@@ -22,7 +22,7 @@ from tqdm import tqdm
 
 import games  # noqa: F401
 from agents import make_bot
-from games.page_one.core import PageOneRules, PageOneState
+from games.page_one.core import EV_RESHUFFLE, EV_TIMEOUT, PageOneRules, PageOneState
 
 RULES = ("pass", "reshuffle", "take")
 CAP = 3000
@@ -56,11 +56,11 @@ def play(rules: PageOneRules, policy: str, seed: int) -> tuple[bool, bool, int]:
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply_action(state.sample_chance_outcome(rng.random()))
-            if state.to_deal == 0 and not state.stock:
-                ran_out = True
         else:
             state.apply_action(bots[state.current_player()].step(state))
-    stopped = state.tricks >= rules.max_tricks and state.log[1] == 9
+        # A reshuffle refills the stock within the step that emptied it: look at the log too.
+        ran_out = ran_out or (state.to_deal == 0 and not state.stock) or state.log[1] == EV_RESHUFFLE
+    stopped = state.log[1] == EV_TIMEOUT
     return ran_out, stopped, state.tricks
 
 
@@ -112,16 +112,20 @@ def plot(results, policies, rule_names, players, path: str) -> None:
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     page_ran_out = {2: 0.15, 4: 0.37, 5: 0.47}
     for policy in policies:
+        # Until the stock first runs out the three rules play the same game: one line.
+        rule = rule_names[0]
+        xs = [n for n in players if (policy, rule, n) in results]
+        axes[0].plot(xs, [results[(policy, rule, n)].row()["stock_ran_out"] for n in xs],
+                     marker="o", label=f"{policy} bots")
         for rule in rule_names:
             xs = [n for n in players if (policy, rule, n) in results]
-            axes[0].plot(xs, [results[(policy, rule, n)].row()["stock_ran_out"] for n in xs],
-                         marker="o", label=f"{policy}, {rule}")
             axes[1].plot(xs, [results[(policy, rule, n)].row()["not_ended"] for n in xs],
-                         marker="o", label=f"{policy}, {rule}")
+                         marker="o", linestyle="-" if policy == "rules" else "--",
+                         label=f"{policy} bots, {rule}")
     axes[0].scatter(list(page_ran_out), list(page_ran_out.values()), marker="*", s=200, c="k",
                     label="the page", zorder=5)
     axes[1].scatter([2, 2, 3, 4], [0.04, 0.09, 0.1, 0.1], marker="*", s=200, c="k",
-                    label="the page (reshuffle 2p; take 2-4p ≈10%)", zorder=5)
+                    label="the page (reshuffle 2p 4%; take 2p 9%, 2-4p ≈10%)", zorder=5)
     axes[0].set(title="stock ran out", xlabel="players", ylabel="fraction of games")
     axes[1].set(title=f"did not end within {CAP} tricks", xlabel="players")
     for ax in axes:
