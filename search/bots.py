@@ -26,6 +26,7 @@ from agents.base import CardBot, rules_core
 from games.protocol import GameState
 from search.keys import VIEWERS, HistoryKeys, InformationKeys
 from search.mcts import Budget, Edge, Search, most_visited
+from search.prior import make_prior
 from search.rollout import make_evaluator
 
 DEFAULT_C = 0.5
@@ -35,7 +36,7 @@ class SearchBot(CardBot):
     """Searches the position at each move; keeps no tree between moves."""
 
     def __init__(self, game: pyspiel.Game, player: int, seed: int, budget: Budget,
-                 c: float, rollout: str):
+                 c: float, rollout: str, prior: str | None):
         super().__init__(player)
         if isinstance(c, bool) or not isinstance(c, (int, float)) or c < 0:
             raise ValueError(f"c={c!r}: must be a non-negative number")
@@ -43,6 +44,7 @@ class SearchBot(CardBot):
         self.budget = budget
         self.c = float(c)
         self.evaluator = make_evaluator(rollout, game, seed)
+        self.prior = make_prior(prior, game, seed)
         self.return_range = game.max_utility() - game.min_utility()
         self.iterations = 0           # made for the last move, over every world
 
@@ -58,14 +60,14 @@ class SearchBot(CardBot):
         raise NotImplementedError
 
     def _search(self, keys) -> Search:
-        return Search(keys, self.evaluator, self.c, self.return_range, self.rng)
+        return Search(keys, self.evaluator, self.c, self.return_range, self.rng, self.prior)
 
 
 class ISMCTSBot(SearchBot):
     """One tree of information states; a new determinization every iteration."""
 
-    def __init__(self, game, player, seed, budget, c, rollout, viewer: str):
-        super().__init__(game, player, seed, budget, c, rollout)
+    def __init__(self, game, player, seed, budget, c, rollout, prior, viewer: str):
+        super().__init__(game, player, seed, budget, c, rollout, prior)
         if viewer not in VIEWERS:
             raise ValueError(f"viewer={viewer!r}: must be one of {', '.join(VIEWERS)}")
         self.viewer = viewer
@@ -83,8 +85,8 @@ class PIMCBot(SearchBot):
     with their visit counts: an action's visits (and returns) are summed over the
     worlds, and the most visited sum is played."""
 
-    def __init__(self, game, player, seed, budget, c, rollout, worlds: int):
-        super().__init__(game, player, seed, budget, c, rollout)
+    def __init__(self, game, player, seed, budget, c, rollout, prior, worlds: int):
+        super().__init__(game, player, seed, budget, c, rollout, prior)
         if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
             raise ValueError(f"worlds={worlds!r}: must be a positive integer")
         self.worlds = worlds
@@ -97,10 +99,10 @@ class PIMCBot(SearchBot):
         for _ in range(self.worlds):
             world = root.resample_from_infostate(me, self.rng.random)
             search = self._search(HistoryKeys())
-            for action, (visits, value, _) in search.run(world, world.clone, share).items():
-                total = totals.setdefault(action, [0, 0.0, 0])
-                total[0] += visits
-                total[1] += value
+            for action, edge in search.run(world, world.clone, share).items():
+                total = totals.setdefault(action, [0, 0.0])
+                total[0] += edge[0]
+                total[1] += edge[1]
             self.iterations += search.iterations
         return totals
 
@@ -129,19 +131,19 @@ def _budget(s: dict[str, Any], default_iterations: int) -> Budget:
     return Budget(s["iterations"], s["seconds"])
 
 
-_COMMON = {"iterations": None, "seconds": None, "c": DEFAULT_C, "rollout": "random"}
+_COMMON = {"iterations": None, "seconds": None, "c": DEFAULT_C, "rollout": "random", "prior": None}
 
 
 def make_ismcts(game, player: int, seed: int = 0, **settings) -> ISMCTSBot:
     s = _settings("ismcts", settings, {**_COMMON, "viewer": "acting"})
-    return ISMCTSBot(game, player, seed, _budget(s, 1000), s["c"], s["rollout"], s["viewer"])
+    return ISMCTSBot(game, player, seed, _budget(s, 1000), s["c"], s["rollout"], s["prior"], s["viewer"])
 
 
 def make_pimc(game, player: int, seed: int = 0, **settings) -> PIMCBot:
     s = _settings("pimc", settings, {**_COMMON, "worlds": 20})
-    return PIMCBot(game, player, seed, _budget(s, 100), s["c"], s["rollout"], s["worlds"])
+    return PIMCBot(game, player, seed, _budget(s, 100), s["c"], s["rollout"], s["prior"], s["worlds"])
 
 
 def make_cheat_mcts(game, player: int, seed: int = 0, **settings) -> CheatMCTSBot:
     s = _settings("cheat_mcts", settings, _COMMON)
-    return CheatMCTSBot(game, player, seed, _budget(s, 1000), s["c"], s["rollout"])
+    return CheatMCTSBot(game, player, seed, _budget(s, 1000), s["c"], s["rollout"], s["prior"])

@@ -34,6 +34,13 @@ class NodeKeys(Protocol):
     def key(self, world: GameState, player: int, path: int) -> Hashable: ...
 
 
+class Prior(Protocol):
+    """A policy the search starts from: probabilities over `legal` for `player`,
+    who is to move in `world`, read from that player's information only."""
+
+    def __call__(self, world: GameState, player: int, legal: list[int]) -> Sequence[float]: ...
+
+
 class Evaluator(Protocol):
     """The value of a leaf for every player. May play on `world` in place."""
 
@@ -65,18 +72,27 @@ class Budget:
 
 
 class Search:
-    """UCB tree search with availability counts (Cowling, Powley and Whitehouse 2012).
+    """Tree search with availability counts (Cowling, Powley and Whitehouse 2012).
+
+    Without a prior, selection is UCB1: every legal action is tried once, in
+    random order, then the one maximising mean + c sqrt(ln availability / visits)
+    is taken. With a prior, it is PUCT (as AlphaZero, with availability in place
+    of the parent's visits): mean + c P(a) sqrt(availability) / (1 + visits),
+    an untried action counting the node's mean return so far; the search then
+    spends its iterations on the actions the prior likes and leaves the rest
+    untried until their turn comes, which is what large action spaces need.
 
     `c` is the exploration constant in units of the game's return range, so one
     value suits games whose returns span 2 (Page One) or 36 (hearts).
     """
 
     def __init__(self, keys: NodeKeys, evaluator: Evaluator, c: float, return_range: float,
-                 rng: random.Random):
+                 rng: random.Random, prior: Prior | None = None):
         self.keys = keys
         self.evaluator = evaluator
         self.c = c * return_range
         self.rng = rng
+        self.prior = prior
         self.iterations = 0       # how many the last run made
         self.nodes: dict[Hashable, Node] = {}   # the last run's table, for inspection
 
@@ -116,6 +132,12 @@ class Search:
                     nodes[k] = {}
                     returns = evaluate(world, rand)
                     break
+                if self.prior is not None:
+                    action, edge = self._puct(node, world, player)
+                    chosen.append((edge, player))
+                    path = hash((path, action))
+                    world.apply_action(action)
+                    continue
                 # One pass: count each legal action's availability, note the
                 # untried ones (tried first, at random), and find the best UCB.
                 untried = None
@@ -146,6 +168,31 @@ class Search:
             done += 1
         self.iterations = done
         return root_node
+
+    def _puct(self, node: Node, world: GameState, player: int) -> tuple[int, Edge]:
+        """PUCT selection; an edge here is [visits, return_sum, availability, prior]."""
+        legal = world.legal_actions()
+        if any(a not in node for a in legal):
+            # Legal actions met for the first time take their prior from this world.
+            for a, p in zip(legal, self.prior(world, player, legal)):
+                if a not in node:
+                    node[a] = [0, 0.0, 0, float(p)]
+        visits, value = 0, 0.0
+        for a in legal:
+            e = node[a]
+            e[2] += 1
+            visits += e[0]
+            value += e[1]
+        untried_value = value / visits if visits else 0.0
+        c, sqrt = self.c, math.sqrt
+        best = -math.inf
+        for a in legal:
+            e = node[a]
+            n = e[0]
+            u = (e[1] / n if n else untried_value) + c * e[3] * sqrt(e[2]) / (1 + n)
+            if u > best:
+                best, action, edge = u, a, e
+        return action, edge
 
 
 def most_visited(edges: dict[int, Edge]) -> int:

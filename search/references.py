@@ -3,6 +3,15 @@
     openspiel_ismcts(iterations=1000)      open_spiel.python.algorithms.ismcts with its
     openspiel_ismcts(seconds=0.1)          RandomRolloutEvaluator; any game that resamples
     openspiel_cpp_ismcts(iterations=1000)  pyspiel.ISMCTSBot: C++ games only (hearts)
+    hearts_fixed_pass(bot=SPEC)            hearts' passing by a fixed rule, then SPEC
+
+OpenSpiel 2.0.2's hearts resamples wrongly during the passing phase: a world
+can hold a passed card twice and reach a state with no legal action (about a
+third of the worlds drawn while cards are being passed; none of 9,800 drawn in
+the play phase). pyspiel.ISMCTSBot crashes the process on such a world, so a
+fair comparison on hearts lets both bots pass by the same fixed rule
+(`hearts_fixed_pass`, registered for such runs with the harness's --register)
+and search only the thirteen tricks.
 
 The Python bot lacks `restart_at` (so OpenSpiel's own evaluate_bots and our
 harness cannot run it) and a clock budget; the adapter adds both. Its clock
@@ -71,3 +80,34 @@ def make_openspiel_cpp_ismcts(game, player: int, seed: int = 0, iterations: int 
     budget = Budget(iterations)
     return pyspiel.ISMCTSBot(seed, pyspiel.RandomRolloutEvaluator(1, seed), c, budget.iterations, -1,
                              pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, False, False)
+
+
+class HeartsFixedPass(pyspiel.Bot):
+    """Passes the highest card ids in OpenSpiel's hearts, then plays as `bot`."""
+
+    def __init__(self, bot: pyspiel.Bot):
+        pyspiel.Bot.__init__(self)
+        self.bot = bot
+
+    def restart_at(self, state) -> None:
+        self.bot.restart_at(state)
+
+    def inform_action(self, state, player_id: int, action: int) -> None:
+        self.bot.inform_action(state, player_id, action)
+
+    def step(self, state) -> int:
+        history = state.history()
+        if history[0] != NO_PASS and len(history) < PLAY_STARTS:
+            return state.legal_actions()[-1]
+        return self.bot.step(state)
+
+
+NO_PASS = 0              # hearts' first chance outcome: the pass direction
+PLAY_STARTS = 1 + 52 + 12   # the direction, the deal, four players passing three cards
+
+
+def make_hearts_fixed_pass(game, player: int, seed: int = 0, bot: str = "random") -> HeartsFixedPass:
+    if game.get_type().short_name != "hearts":
+        raise ValueError(f"hearts_fixed_pass is for OpenSpiel's hearts, not {game.get_type().short_name!r}")
+    from agents import make_bot
+    return HeartsFixedPass(make_bot(bot, game, player, seed))
