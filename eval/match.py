@@ -1,10 +1,10 @@
 """A match: many games between bots with the seats rotated, and each bot's win
-rate and mean return with 95% intervals. The tournament harness builds on this."""
+rate and mean return with 95% intervals: the quick look. The tournament harness
+(eval.tournament) adds duplicate deals, ratings, storage and parallel play."""
 
 from __future__ import annotations
 
 import math
-import random
 from dataclasses import dataclass
 
 import pyspiel
@@ -12,28 +12,15 @@ from tqdm import tqdm
 
 import games  # noqa: F401  (registers our games)
 from agents import make_bot
-from games.protocol import chance_sampler
+from eval.chance import DealChance
+from eval.play import PROBE_SIZE, Moves, play_deal
 
 
 def play_game(game: pyspiel.Game, bots: list[pyspiel.Bot], seed: int) -> tuple[list[float], int]:
-    """Plays one game; chance is drawn from `seed`. Returns (returns, decisions)."""
-    rng = random.Random(seed)
-    state = game.new_initial_state()
-    for bot in bots:
-        bot.restart_at(state)
-    sample = chance_sampler(state)
-    decisions = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            action = sample(state, rng.random())
-        else:
-            player = state.current_player()
-            action = bots[player].step(state)
-            decisions += 1
-        for p, bot in enumerate(bots):
-            if not state.is_chance_node() and p != state.current_player():
-                bot.inform_action(state, state.current_player(), action)
-        state.apply_action(action)
+    """Plays one game, the deal fixed by `seed` (eval.chance.DealChance), with the
+    harness's game loop. Returns (returns, decisions); a bot's error is raised as
+    eval.play.BotFault naming its seat."""
+    state, decisions = play_deal(game, bots, DealChance(seed), Moves(game.num_players()), [0.0] * PROBE_SIZE, None)
     return state.returns(), decisions
 
 

@@ -83,14 +83,25 @@ def random_playout(state: GameState, rng: random.Random) -> int:
 class MatchFormat(Protocol):
     """A match made of several deals of one game (American Page One's agreed number
     of rounds, Canasta's hands to a target score). Each deal is an ordinary game,
-    loaded with the parameters `next_deal` gives from the returns of the deals so
+    loaded with the parameters `next_deal` gives from the records of the deals so
     far (a running score, the dealer's seat), so the harness plays, stores and
-    replays deals one by one. A game whose match is a single deal needs none."""
+    replays deals one by one. A game whose match is a single deal needs none.
+
+    A deal's record is `deal_record(match, final_state)`: its returns, unless the
+    format keeps more (Canasta keeps each side's points, which zero-sum returns
+    cannot carry, because the running scores set the next hand's requirements)."""
 
     def next_deal(self, history: Sequence[Sequence[float]]) -> dict[str, Any] | None:
         """Game parameters of the next deal, or None when the match is over."""
         ...
 
     def result(self, history: Sequence[Sequence[float]]) -> list[float]:
-        """The match's returns per seat, from the returns of every deal."""
+        """The match's returns per seat, from the records of every deal."""
         ...
+
+
+def deal_record(match: MatchFormat, state: GameState) -> list[float]:
+    """What a match keeps of a finished deal: the format's own `deal_record(state)`
+    when it has one, else the deal's returns."""
+    own = getattr(match, "deal_record", None)
+    return list(own(state)) if own is not None else list(state.returns())

@@ -58,6 +58,21 @@ class HiddenHand:
         return len(self.slot_epochs) - len(self.played)
 
 
+def acquisition_window(times: Sequence[int], epochs: Sequence[int], last_void: int, epoch: int,
+                       until: int) -> Interval:
+    """The slots a card could have come from: one opponent's slots acquired at
+    (doubled) times 2 * times[i], after `last_void` (the last moment it showed it had
+    no card of the class) and before `until`, from the stock of `epoch`."""
+    lo = 0
+    n = len(times)
+    while lo < n and (2 * times[lo] <= last_void or epochs[lo] < epoch):
+        lo += 1
+    hi = lo
+    while hi < n and 2 * times[hi] < until and epochs[hi] == epoch:
+        hi += 1
+    return lo, hi
+
+
 def match_slots(num_slots: int, windows: Sequence[Interval],
                 used: list[bool] | None = None) -> list[int] | None:
     """Matches each window to a distinct slot inside it: earliest deadline first,

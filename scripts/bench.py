@@ -72,31 +72,36 @@ def rounds(measures: dict[str, Callable[[], float]], repeats: int) -> dict[str, 
     return {k: statistics.median(v) for k, v in results.items()}
 
 
+def playout_table(entries: list[tuple[str, str, Callable[[], object]]], seconds: float,
+                  repeats: int, unit: str = "games") -> None:
+    """Times random playouts of each (key, label, make_state), interleaved, and prints
+    steps/s, games/s and each one's steps/s as a ratio to the first (the reference)."""
+    rates: dict[str, list[float]] = {}
+
+    def measure(name, make):
+        def f():
+            steps, games_s = playout_rate(make, seconds)
+            rates.setdefault(name, []).append(games_s)
+            return steps
+        return f
+
+    med = rounds({key: measure(key, make) for key, _, make in entries}, repeats)
+    ref = med[entries[0][0]]
+    for key, label, _ in entries:
+        g = statistics.median(rates[key])
+        print(f"  {label:<30} {med[key]:>11,.0f} steps/s {g:>9,.0f} {unit}/s"
+              f"   {med[key] / ref:5.2f}x steps")
+
+
 def section_page_one(seconds: float, repeats: int) -> None:
     from games.page_one.core import PageOneRules, PageOneState
     print("== Page One (4 players) against OpenSpiel C++ crazy_eights(players=4) ==")
     c8 = pyspiel.load_game("crazy_eights(players=4)")
     game = pyspiel.load_game("python_page_one(players=4)")
     rules = PageOneRules()
-    rates = {}
-
-    def measure(name, make):
-        def f():
-            steps, games_s = playout_rate(make, seconds)
-            rates.setdefault(name + "_games", []).append(games_s)
-            return steps
-        return f
-
-    med = rounds({"crazy_eights": measure("crazy_eights", c8.new_initial_state),
-                  "core": measure("core", lambda: PageOneState(rules)),
-                  "pyspiel": measure("pyspiel", game.new_initial_state)}, repeats)
-    ref = med["crazy_eights"]
-    for name, label in (("crazy_eights", "C++ crazy_eights via pyspiel"),
-                        ("core", "Page One rules core"),
-                        ("pyspiel", "Page One via pyspiel")):
-        g = statistics.median(rates[name + "_games"])
-        print(f"  {label:<30} {med[name]:>11,.0f} steps/s {g:>9,.0f} games/s"
-              f"   {med[name] / ref:5.2f}x steps")
+    playout_table([("crazy_eights", "C++ crazy_eights via pyspiel", c8.new_initial_state),
+                   ("core", "Page One rules core", lambda: PageOneState(rules)),
+                   ("pyspiel", "Page One via pyspiel", game.new_initial_state)], seconds, repeats)
     state = mid_game_state(game, 1)
     clones = rounds({"pyspiel": lambda: clone_cost_us(state, seconds / 2),
                      "core": lambda: clone_cost_us(state.core, seconds / 2),
@@ -118,6 +123,54 @@ def section_page_one(seconds: float, repeats: int) -> None:
           f"C++ crazy_eights clone {clones['crazy_eights']:.2f} us")
 
 
+def section_modern_canasta(seconds: float, repeats: int) -> None:
+    from games.modern_canasta.core import CanastaState
+    print("== Modern American Canasta against OpenSpiel C++ crazy_eights(players=4) ==")
+    c8 = pyspiel.load_game("crazy_eights(players=4)")
+    game = pyspiel.load_game("python_modern_canasta")
+    playout_table([("crazy_eights", "C++ crazy_eights via pyspiel", c8.new_initial_state),
+                   ("core", "Canasta rules core", CanastaState),
+                   ("pyspiel", "Canasta via pyspiel", game.new_initial_state)],
+                  seconds, repeats, unit="hands")
+    state = mid_game_state(game, 1, steps=160)
+    while state.is_chance_node() or state.is_terminal():
+        state = mid_game_state(game, 1 + len(state.history()), steps=160)
+    core = state.core
+    clones = rounds({"pyspiel": lambda: clone_cost_us(state, seconds / 2),
+                     "core": lambda: clone_cost_us(core, seconds / 2),
+                     "crazy_eights": lambda: clone_cost_us(mid_game_state(c8, 1), seconds / 2)},
+                    repeats)
+    print(f"  clone via pyspiel {clones['pyspiel']:.2f} us (copy-on-write), core clone "
+          f"{clones['core']:.2f} us, C++ crazy_eights clone {clones['crazy_eights']:.2f} us")
+    player = core.current_player()
+    rng = random.Random(0)
+
+    def resample_us() -> float:
+        n, start = 0, time.perf_counter()
+        while time.perf_counter() - start < seconds / 2:
+            for _ in range(100):
+                core.resample_from_infostate(player, rng.random)
+            n += 100
+        return (time.perf_counter() - start) / n * 1e6
+
+    def first_resample_us() -> float:
+        start = time.perf_counter()
+        for _ in range(20):
+            fresh = core.clone()
+            fresh.cache = None
+            fresh.resample_from_infostate(player, rng.random)
+        return (time.perf_counter() - start) / 20 * 1e6
+
+    print(f"  resample a world for the player to move: {statistics.median(resample_us() for _ in range(repeats)):.0f} us "
+          f"({statistics.median(first_resample_us() for _ in range(repeats)):.0f} us the first time "
+          f"at an information state), {len(core.events())} events into the hand")
+
+
+def section_harness(seconds: float, repeats: int) -> None:
+    from scripts.bench_harness import section_harness as run
+    run(seconds, repeats)
+
+
 def section_search(seconds: float, repeats: int) -> None:
     from scripts.bench_search import section_search as run
     run(seconds, repeats)
@@ -125,6 +178,8 @@ def section_search(seconds: float, repeats: int) -> None:
 
 SECTIONS: dict[str, Callable[[float, int], None]] = {
     "page_one": section_page_one,
+    "modern_canasta": section_modern_canasta,
+    "harness": section_harness,
     "search": section_search,
 }
 

@@ -23,6 +23,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=_match)
 
+    from scripts.tournament_cli import add_commands
+    add_commands(sub)
+
     p = sub.add_parser("bench", help="speed benchmarks against OpenSpiel references")
     p.add_argument("rest", nargs=argparse.REMAINDER)
     p.set_defaults(func=lambda a: __import__("scripts.bench", fromlist=["main"]).main(a.rest))
@@ -30,7 +33,10 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if getattr(args, "agent", None) is None and args.command == "match":
         args.agent = ["random", "rules"]
-    args.func(args)
+    try:
+        args.func(args)
+    except ValueError as e:          # bad input: a clear message, no traceback
+        parser.exit(2, f"cardarena {args.command}: error: {e}\n")
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ import pyspiel
 # game short name -> "module:class"
 RULE_BOTS = {
     "python_page_one": "agents.rules.page_one:PageOneRulesBot",
+    "python_modern_canasta": "agents.rules.modern_canasta:ModernCanastaRulesBot",
 }
 
 

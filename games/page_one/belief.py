@@ -26,7 +26,7 @@ from games.cards import JOKER_MASK, NUM_RANKS, SUIT_MASKS, cards_of
 from games.page_one.core import (CHOOSE_LEADER, DRAW, EV_DEAL, EV_DRAW, EV_FOLLOW, EV_LEAD,
                                  EV_PASS, EV_RESHUFFLE, EV_TAKE, HIGH_CARD, PLAY,
                                  PageOneState, played_card, played_suit)
-from games.sampling import ConstrainedDeal, HiddenHand, Interval, match_slots
+from games.sampling import ConstrainedDeal, HiddenHand, Interval, acquisition_window, match_slots
 
 JOKER = 4   # the suit class of jokers: any shown void rules them out
 
@@ -49,14 +49,7 @@ class _Opponent:
         """The slots a card of this class and stock epoch, gone at `until`, could come from."""
         last_void = max((t for t, s in self.voids
                          if t < until and (s == card_class or card_class == JOKER)), default=-1)
-        times, epochs = self.slot_events, self.slot_epochs
-        lo = 0
-        while lo < len(times) and (2 * times[lo] <= last_void or epochs[lo] < epoch):
-            lo += 1
-        hi = lo
-        while hi < len(times) and 2 * times[hi] < until and epochs[hi] == epoch:
-            hi += 1
-        return lo, hi
+        return acquisition_window(self.slot_events, self.slot_epochs, last_void, epoch, until)
 
 
 class BeliefView:

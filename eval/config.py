@@ -1,0 +1,192 @@
+"""What a tournament is: the game, the agents and every setting that changes its
+results. Stored with the results, so that running the same command again
+resumes it and a different one is refused rather than mixed in."""
+
+from __future__ import annotations
+
+import importlib
+import re
+from dataclasses import asdict, dataclass, replace
+from typing import Any, Sequence
+
+import pyspiel
+
+import games  # noqa: F401  (registers our games)
+from agents import BOT_FACTORIES, make_bot, parse_spec
+from eval.schedule import Sides, check_sides, format_sides
+from games.protocol import MatchFormat
+
+
+_NAMED = re.compile(r"^\s*([A-Za-z_][\w.-]*)\s*=(.*)$", re.S)
+
+
+def split_agent(arg: str) -> tuple[str, str]:
+    """"fast=ismcts(iterations=200)" -> ("fast", "ismcts(iterations=200)"); an agent
+    without a name is named by its spec. Raises ValueError for a malformed spec."""
+    m = _NAMED.match(arg)
+    name, spec = (m.group(1), m.group(2).strip()) if m else (arg.strip(), arg.strip())
+    parse_spec(spec)
+    return name, spec
+
+
+def parse_agents(args: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """The agents as (name, spec), sorted by name. Raises ValueError for a
+    malformed spec, a name given twice or fewer than two agents."""
+    agents: dict[str, str] = {}
+    for arg in args:
+        name, spec = split_agent(arg)
+        if name in agents:
+            raise ValueError(f"agent name {name!r} given twice; name each agent, e.g. "
+                             f"--agent a={spec} --agent b={spec}")
+        agents[name] = spec
+    if len(agents) < 2:
+        raise ValueError(f"a tournament needs at least two agents, got {len(agents)}")
+    return tuple(sorted(agents.items()))
+
+
+def parse_teams(text: str) -> Sides:
+    """"0,2 1,3" -> ((0, 2), (1, 3))."""
+    try:
+        return tuple(tuple(int(s) for s in side.split(",")) for side in text.split())
+    except ValueError:
+        raise ValueError(f"bad teams {text!r}: expected seat lists like '0,2 1,3'") from None
+
+
+def register_bots(bot_modules: Sequence[tuple[str, str]]) -> None:
+    """Adds `name -> "module:factory"` entries to agents.BOT_FACTORIES (bots that
+    live outside this package), refusing to redefine an existing name."""
+    for name, target in bot_modules:
+        if BOT_FACTORIES.get(name, target) != target:
+            raise ValueError(f"bot {name!r} is already {BOT_FACTORIES[name]!r}; cannot register {target!r}")
+        if ":" not in target:
+            raise ValueError(f"bot {name!r}: {target!r} should be module:factory")
+        BOT_FACTORIES[name] = target
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    """A tournament's settings; everything but `deals` is its identity.
+
+    Build one with `TournamentConfig.create`, which checks every field and puts
+    it in canonical form (the game's full parameter string, agents sorted by
+    name), so that the same tournament always compares equal.
+    """
+    game: str
+    agents: tuple[tuple[str, str], ...]
+    deals: int
+    seed: int = 0
+    duplicate: bool = True
+    teams: Sides | None = None
+    mixed_partners: bool = False
+    match: str | None = None
+    time_limit: float | None = None
+    bot_modules: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def create(cls, game: str, agents: Sequence[str], deals: int, seed: int = 0, *,
+               duplicate: bool = True, teams: Sides | str | None = None,
+               mixed_partners: bool = False, match: str | None = None,
+               time_limit: float | None = None,
+               bot_modules: Sequence[tuple[str, str]] = ()) -> "TournamentConfig":
+        """Checks the settings; raises ValueError naming the first problem."""
+        if deals < 1:
+            raise ValueError(f"deals must be at least 1, got {deals}")
+        if time_limit is not None and time_limit <= 0:
+            raise ValueError(f"time limit must be positive, got {time_limit}")
+        bot_modules = tuple(sorted(bot_modules))
+        register_bots(bot_modules)
+        loaded = load_game(game)
+        if loaded.get_type().dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
+            raise ValueError(f"{game}: only sequential games can be played by the harness")
+        if isinstance(teams, str):
+            teams = parse_teams(teams)
+        if teams is None:
+            teams = getattr(loaded, "teams", None)     # a partnership game declares its sides
+        if teams is not None:
+            teams = tuple(tuple(side) for side in teams)
+            check_sides(loaded.num_players(), teams)
+        elif mixed_partners:
+            raise ValueError("mixed partnerships need teams (--teams '0,2 1,3')")
+        config = cls(str(loaded), parse_agents(agents), deals, seed, duplicate, teams,
+                     mixed_partners, match, time_limit, bot_modules)
+        for _, spec in config.agents:
+            make_bot(spec, loaded, 0, 0)
+        if match is not None:
+            match_format(loaded, match)
+        return config
+
+    def identity(self) -> dict[str, Any]:
+        out = asdict(self)
+        del out["deals"]
+        return out
+
+    def with_deals(self, deals: int) -> "TournamentConfig":
+        return replace(self, deals=deals)
+
+    @property
+    def agent_names(self) -> list[str]:
+        return [name for name, _ in self.agents]
+
+    def describe(self) -> str:
+        parts = [self.game, f"{self.deals} deals", f"seed {self.seed}",
+                 "duplicate" if self.duplicate else "no duplicates"]
+        if self.teams:
+            parts.append(f"teams {format_sides(self.teams)}"
+                         + (" (mixed partnerships)" if self.mixed_partners else " (an agent per side)"))
+        if self.match is not None:
+            parts.append(f"match {self.match or 'default'}")
+        if self.time_limit:
+            parts.append(f"{self.time_limit:g} s per move")
+        return ", ".join(parts)
+
+
+def load_game(game: str) -> pyspiel.Game:
+    try:
+        return pyspiel.load_game(game)
+    except pyspiel.SpielError as e:
+        raise ValueError(f"cannot load game {game!r}: {e}") from None
+
+
+def match_format(game: pyspiel.Game, spec: str) -> MatchFormat:
+    """The MatchFormat (games.protocol) that `spec` names for `game`.
+
+    `spec` is `key=value,...` settings for the game's own format in
+    games/<game>/match.py: its `match_format(game, **settings)` factory, or else
+    the one MatchFormat class it defines, called with the settings. Or it is
+    `module:factory(key=value,...)`, called as factory(game, **settings).
+    """
+    head, _, rest = spec.partition("(")
+    try:
+        if ":" in head:
+            module, attr = head.strip().split(":", 1)
+            _, settings = parse_spec(f"{attr}({rest}" if rest else attr)
+            return _import(module, attr, game)(game, **settings)
+        package = type(game).__module__.rpartition(".")[0]
+        if not package:
+            raise ValueError(f"{game}: not one of our Python games, so name a match format "
+                             f"as module:factory(...)")
+        _, settings = parse_spec(f"match({spec})")
+        module = _import(f"{package}.match", None, game)
+        if hasattr(module, "match_format"):
+            return module.match_format(game, **settings)
+        return _format_class(module)(**settings)
+    except TypeError as e:
+        raise ValueError(f"bad match format settings {spec!r}: {e}") from None
+
+
+def _format_class(module) -> type:
+    classes = [c for c in vars(module).values() if isinstance(c, type) and c.__module__ == module.__name__
+               and callable(getattr(c, "next_deal", None)) and callable(getattr(c, "result", None))]
+    if len(classes) != 1:
+        raise ValueError(f"{module.__name__} should define match_format(game, **settings) or one "
+                         f"MatchFormat class; found {len(classes)}")
+    return classes[0]
+
+
+def _import(module: str, attr: str | None, game: pyspiel.Game):
+    try:
+        found = importlib.import_module(module)
+        return getattr(found, attr) if attr else found
+    except (ImportError, AttributeError):
+        where = f"{module}:{attr}" if attr else module
+        raise ValueError(f"no match format {where} for {game.get_type().short_name}") from None

@@ -1,0 +1,206 @@
+"""Playing one game of a tournament: bots, chance, time per move, and faults.
+
+A bot that raises, returns an illegal action, or takes longer than the time
+limit over a move forfeits the game (docs/tournament.md, "Faults"). The loop
+says which bot it is calling in `probe`, shared memory that the parent process
+reads, so a bot that kills its whole process is blamed too (eval/workers.py).
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from dataclasses import dataclass
+from typing import Callable, MutableSequence, Sequence
+
+import pyspiel
+
+from agents import make_bot
+from agents.base import CardBot
+from eval.chance import DealChance
+from eval.config import TournamentConfig, load_game, match_format, register_bots
+from eval.schedule import GameTask, derive_seed, side_of_seat
+from games.protocol import deal_record
+
+# Fault kinds.
+RAISED, ILLEGAL, TIMEOUT, CRASHED, GAME_ERROR = "raised", "illegal", "timeout", "crashed", "game error"
+
+# probe slots: the task being played, the seat whose bot is being called (-1 for
+# none), whether that call is a move, and when it began (time.monotonic()).
+PROBE_TASK, PROBE_SEAT, PROBE_IS_MOVE, PROBE_SINCE = range(4)
+PROBE_SIZE = 4
+
+
+@dataclass
+class GameRecord:
+    """One played game, as stored. `returns` are the game's returns per seat, or
+    the forfeit scores when a bot faulted; None when the game is void (a fault
+    no bot is to blame for)."""
+    deal: int
+    rotation: int
+    seats: tuple[int, ...]
+    chance_seed: int
+    returns: list[float] | None
+    length: int
+    move_counts: list[int]
+    move_seconds: list[float]
+    move_max: list[float]
+    deal_records: list[list[float]] | None = None     # a match's record of each deal
+    fault_seat: int | None = None
+    fault_kind: str | None = None
+    error: str | None = None
+    wall_seconds: float = 0.0
+
+    @property
+    def key(self) -> tuple[int, int]:
+        return self.deal, self.rotation
+
+
+class BotFault(Exception):
+    def __init__(self, seat: int, kind: str, message: str):
+        super().__init__(message)
+        self.seat, self.kind = seat, kind
+
+
+class Moves:
+    """Per-seat count, total and longest time of the moves made so far."""
+
+    def __init__(self, n: int):
+        self.counts, self.seconds, self.longest = [0] * n, [0.0] * n, [0.0] * n
+
+
+def _call(probe: MutableSequence[float], seat: int, what: str, fn: Callable, *args):
+    """Calls a bot's method, blaming `seat` for whatever goes wrong inside it."""
+    probe[PROBE_IS_MOVE] = 0
+    probe[PROBE_SINCE] = time.monotonic()
+    probe[PROBE_SEAT] = seat
+    try:
+        return fn(*args)
+    except Exception as e:
+        raise BotFault(seat, RAISED, f"seat {seat} {what}: {_describe(e)}") from e
+    finally:
+        probe[PROBE_SEAT] = -1
+
+
+def _describe(e: BaseException) -> str:
+    frame = traceback.extract_tb(e.__traceback__)[-1:] if e.__traceback__ else []
+    where = f" ({frame[0].filename.rsplit('/', 1)[-1]}:{frame[0].lineno})" if frame else ""
+    return f"{type(e).__name__}: {e}{where}"
+
+
+def play_deal(game: pyspiel.Game, bots: Sequence[pyspiel.Bot], chance: Callable[[pyspiel.State], int],
+              moves: Moves, probe: MutableSequence[float], time_limit: float | None) -> tuple[pyspiel.State, int]:
+    """Plays one deal to the end; returns (the final state, decisions).
+
+    Chance outcomes come from `chance`. After each decision the other bots are
+    told of it with inform_action; chance outcomes are not announced (a bot reads
+    what it may see from the state). CardBot's no-op hook is skipped.
+    """
+    state = game.new_initial_state()
+    for seat, bot in enumerate(bots):
+        _call(probe, seat, "restart_at", bot.restart_at, state)
+    listeners = [(s, b) for s, b in enumerate(bots) if type(b).inform_action is not CardBot.inform_action]
+    clock = time.monotonic
+    counts, seconds, longest = moves.counts, moves.seconds, moves.longest
+    decisions = 0
+    probe[PROBE_IS_MOVE] = 1
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(chance(state))
+            continue
+        seat = state.current_player()
+        probe[PROBE_SINCE] = start = clock()      # before the seat: the parent reads seat, then time
+        probe[PROBE_SEAT] = seat
+        try:
+            action = bots[seat].step(state)
+        except Exception as e:
+            raise BotFault(seat, RAISED, f"seat {seat} step: {_describe(e)}") from e
+        elapsed = clock() - start
+        probe[PROBE_SEAT] = -1
+        counts[seat] += 1
+        seconds[seat] += elapsed
+        if elapsed > longest[seat]:
+            longest[seat] = elapsed
+        if time_limit is not None and elapsed > time_limit:
+            raise BotFault(seat, TIMEOUT, f"seat {seat} took {elapsed:.3f} s over a move "
+                                          f"(limit {time_limit:g} s)")
+        if action not in state.legal_actions():
+            raise BotFault(seat, ILLEGAL, f"seat {seat} played illegal action {action!r}")
+        for s, bot in listeners:
+            if s != seat:
+                _call(probe, s, "inform_action", bot.inform_action, state, seat, action)
+                probe[PROBE_IS_MOVE] = 1
+        state.apply_action(action)
+        decisions += 1
+    return state, decisions
+
+
+def forfeit_returns(game: pyspiel.Game, sides: Sequence[int], faulty_seat: int) -> list[float]:
+    """Returns when `faulty_seat` forfeits: its side gets the game's minimum; the
+    other seats share what keeps a zero- or constant-sum game's sum (0 each in a
+    general-sum game), so they tie with one another."""
+    n = len(sides)
+    losers = [s for s in range(n) if sides[s] == sides[faulty_seat]]
+    low = game.min_utility()
+    utility = game.get_type().utility
+    if utility in (pyspiel.GameType.Utility.ZERO_SUM, pyspiel.GameType.Utility.CONSTANT_SUM):
+        other = (game.utility_sum() - low * len(losers)) / (n - len(losers))
+    else:
+        other = 0.0
+    return [low if s in losers else other for s in range(n)]
+
+
+class GamePlayer:
+    """Plays a tournament's tasks; one per worker process, built from the config."""
+
+    def __init__(self, config: TournamentConfig):
+        register_bots(config.bot_modules)
+        self.config = config
+        self.game = load_game(config.game)
+        self.specs = [spec for _, spec in config.agents]
+        self.sides = side_of_seat(self.game.num_players(), config.teams)
+        self.match = match_format(self.game, config.match) if config.match is not None else None
+        self._deal_games: dict[tuple, pyspiel.Game] = {}
+
+    def _deal_game(self, params: dict) -> pyspiel.Game:
+        key = tuple(sorted(params.items()))
+        if key not in self._deal_games:
+            base = self.game.get_parameters()
+            self._deal_games[key] = pyspiel.load_game(self.game.get_type().short_name, {**base, **params})
+        return self._deal_games[key]
+
+    def play(self, task: GameTask, probe: MutableSequence[float]) -> GameRecord:
+        """Plays `task`; a fault becomes part of the record, never an exception."""
+        started = time.perf_counter()
+        n = self.game.num_players()
+        moves = Moves(n)
+        record = GameRecord(task.deal, task.rotation, task.seats, task.chance_seed, None, 0,
+                            moves.counts, moves.seconds, moves.longest)
+        history: list[list[float]] = []
+        try:
+            if self.match is None:
+                state, record.length = self._play_one(self.game, task, 0, moves, probe)
+                record.returns = state.returns()
+            else:
+                record.deal_records = history
+                while (params := self.match.next_deal(history)) is not None:
+                    state, length = self._play_one(self._deal_game(params), task, len(history), moves, probe)
+                    history.append(deal_record(self.match, state))
+                    record.length += length
+                record.returns = list(self.match.result(history))
+        except BotFault as fault:
+            record.fault_seat, record.fault_kind, record.error = fault.seat, fault.kind, str(fault)
+            record.returns = forfeit_returns(self.game, self.sides, fault.seat)
+        except Exception as e:
+            record.fault_kind, record.error, record.returns = GAME_ERROR, f"game: {_describe(e)}", None
+        record.wall_seconds = time.perf_counter() - started
+        return record
+
+    def _play_one(self, game: pyspiel.Game, task: GameTask, index: int, moves: Moves,
+                  probe: MutableSequence[float]) -> tuple[pyspiel.State, int]:
+        """Plays deal `index` of the task's match (0 for a single deal)."""
+        def seed(base: int) -> int:
+            return base if index == 0 else derive_seed(base, index)
+        bots = [_call(probe, s, "make_bot", make_bot, self.specs[a], game, s, seed(task.bot_seeds[s]))
+                for s, a in enumerate(task.seats)]
+        return play_deal(game, bots, DealChance(seed(task.chance_seed)), moves, probe, self.config.time_limit)

@@ -1,0 +1,92 @@
+"""Running a tournament: plan its games, play those not yet stored, summarise.
+
+    from eval.tournament import TournamentConfig, run_tournament
+    config = TournamentConfig.create("python_page_one(players=4)", ["random", "rules"], deals=100)
+    summary = run_tournament(config, "results.db", workers=2)
+
+Running it again with the same config resumes it: only games missing from the
+results file are played, and asking for more deals extends it. Games are played
+in worker processes, so a script that runs a tournament needs the usual
+`if __name__ == "__main__":` guard.
+"""
+
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+from typing import Iterable, Iterator
+
+from tqdm import tqdm
+
+from eval.config import TournamentConfig, load_game
+from eval.play import GameRecord
+from eval.ratings import BOOTSTRAP_SAMPLES, Summary, summarize
+from eval.schedule import GameTask, plan_games
+from eval.storage import ResultsDB
+
+BACKENDS = ("local", "ray")
+
+__all__ = ["TournamentConfig", "run_tournament", "load_summary", "planned_games", "play"]
+
+
+def planned_games(config: TournamentConfig) -> list[GameTask]:
+    """Every game of the tournament, in (deal, rotation) order."""
+    seats = load_game(config.game).num_players()
+    return list(plan_games(seats, len(config.agents), config.deals, config.seed, sides=config.teams,
+                           fill_sides=not config.mixed_partners, duplicate=config.duplicate))
+
+
+@contextmanager
+def backend(config: TournamentConfig, workers: int, name: str = "local", address: str | None = None):
+    """The pool that plays games: "local" processes or "ray"."""
+    if name == "local":
+        from eval.workers import LocalPool
+        pool = LocalPool(config, workers)
+    elif name == "ray":
+        from eval.ray_backend import RayPool
+        pool = RayPool(config, workers, address)
+    else:
+        raise ValueError(f"unknown backend {name!r}; choose from {', '.join(BACKENDS)}")
+    try:
+        yield pool
+    finally:
+        pool.close()
+
+
+def play(db: ResultsDB, pool, tasks: Iterable[GameTask], total: int, progress: bool) -> Iterator[GameRecord]:
+    """Plays `tasks` on `pool`, storing each game as it ends and showing progress;
+    yields the records so a caller (the SPRT) can stop early."""
+    tasks = list(tasks)
+    faults = 0
+    with tqdm(total=total, initial=total - len(tasks), unit="game", disable=not progress,
+              dynamic_ncols=True, smoothing=0.05) as bar:
+        for record in pool.run(tasks):
+            db.add(record)
+            bar.update()
+            if record.fault_kind:
+                faults += 1
+                bar.set_postfix(faults=faults, refresh=False)
+            yield record
+    db.flush()
+
+
+def run_tournament(config: TournamentConfig, results: str | os.PathLike, *, workers: int = 1,
+                   backend_name: str = "local", address: str | None = None, progress: bool = True,
+                   anchor: str | None = None, bootstrap: int = BOOTSTRAP_SAMPLES) -> Summary:
+    """Plays the games of `config` missing from `results`, then summarises them all."""
+    with ResultsDB.open_for(results, config) as db:
+        planned = planned_games(config)
+        stored = db.stored_keys()
+        todo = [t for t in planned if t.key not in stored]
+        if todo:
+            with backend(config, workers, backend_name, address) as pool:
+                for _ in play(db, pool, todo, len(planned), progress):
+                    pass
+        return summarize(config, list(db.games()), anchor, bootstrap)
+
+
+def load_summary(results: str | os.PathLike, anchor: str | None = None,
+                 bootstrap: int = BOOTSTRAP_SAMPLES) -> Summary:
+    """The summary of whatever a results file holds (`cardarena report`)."""
+    with ResultsDB.read(results) as db:
+        return summarize(db.config(), list(db.games()), anchor, bootstrap)

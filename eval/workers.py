@@ -1,0 +1,231 @@
+"""The local backend: games played by a pool of worker processes.
+
+Each worker plays the tasks it is sent in order; tasks go out and records come
+back in small batches (cheap games would otherwise spend more time waking the
+parent than playing). The parent keeps enough tasks queued per worker for about
+QUEUE_SECONDS of play, so a worker never waits for it, and knows from the
+worker's probe (shared memory written by eval.play) which game and which seat's
+bot is running. So when a worker dies (a bot called os._exit, or was killed)
+the parent records that game as lost by that bot, requeues the worker's other
+tasks (games are deterministic, so one finished but not yet sent is simply
+played again) and starts a new worker; with a time limit it also kills a worker
+whose bot overruns a move by far (a bot stuck where Python cannot interrupt
+it). No other game is affected.
+
+Workers are started by the "forkserver" method: forked from a clean server
+process that imported the games once, never from the parent (which may hold
+threads: Ray, torch).
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import signal
+import time
+from collections import deque
+from multiprocessing.connection import Connection, wait
+from typing import Iterable, Iterator
+
+from eval.config import TournamentConfig
+from eval.play import (CRASHED, PROBE_IS_MOVE, PROBE_SEAT, PROBE_SINCE, PROBE_SIZE, PROBE_TASK, TIMEOUT,
+                       GamePlayer, GameRecord, forfeit_returns)
+from eval.schedule import GameTask
+
+QUEUE_SECONDS = 0.2          # tasks queued per worker: about this much play, 2 to 64 games
+SEND_GAMES, SEND_SECONDS = 16, 0.05   # a worker sends its records at least this often
+_CONTEXT = mp.get_context("forkserver")
+_CONTEXT.set_forkserver_preload(["games", "agents", "eval.play"])
+
+
+def hard_deadline(time_limit: float, is_move: bool) -> float:
+    """Seconds after which a bot call is stopped by killing its worker: well past
+    the limit, since a move that ends late is already forfeited by the worker;
+    generous for calls that are not moves (making a bot may load a network)."""
+    move = 2.0 * time_limit + 1.0
+    return move if is_move else max(move, 60.0)
+
+
+def _worker_main(conn: Connection, probe, config: TournamentConfig) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)    # the parent handles Ctrl-C
+    player = GamePlayer(config)
+    done: list[GameRecord] = []
+    first_done = 0.0
+    while True:
+        try:
+            batch = conn.recv()
+        except EOFError:                            # the parent is gone
+            return
+        if batch is None:
+            return
+        for seq, task in batch:
+            probe[PROBE_TASK] = seq
+            if not done:
+                first_done = time.monotonic()
+            done.append(player.play(task, probe))
+            if len(done) >= SEND_GAMES or time.monotonic() - first_done > SEND_SECONDS:
+                conn.send(done)
+                done = []
+        if done and not conn.poll():                # about to wait: send what is done
+            conn.send(done)
+            done = []
+
+
+class _Worker:
+    def __init__(self, config: TournamentConfig, ident: int):
+        self.ident = ident
+        self.probe = _CONTEXT.RawArray("d", PROBE_SIZE)
+        self.probe[PROBE_TASK] = -1
+        self.probe[PROBE_SEAT] = -1
+        self.conn, child = _CONTEXT.Pipe()
+        self.process = _CONTEXT.Process(target=_worker_main, args=(child, self.probe, config),
+                                        name=f"cardarena-worker-{ident}", daemon=True)
+        self.process.start()
+        child.close()
+        self.queue: deque[tuple[int, GameTask]] = deque()
+        self.killed_for: str | None = None
+
+    def stop(self) -> None:
+        """Lets an idle worker exit; kills a busy one (its games are not wanted:
+        the run was interrupted or stopped early)."""
+        if self.process.is_alive() and not self.queue:
+            try:
+                self.conn.send(None)
+            except OSError:
+                pass
+            self.process.join(timeout=2)
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join()
+        self.conn.close()
+
+
+class LocalPool:
+    """Plays tasks on `workers` processes; `run` yields records as games end.
+
+    Workers are started on first use and kept between runs until `close`.
+    """
+
+    def __init__(self, config: TournamentConfig, workers: int):
+        if workers < 1:
+            raise ValueError(f"workers must be at least 1, got {workers}")
+        self.config = config
+        self.size = workers
+        self.workers: list[_Worker] = []
+        self.started = 0
+        self.failed_starts = 0
+        self.game_seconds = 0.1      # running mean of a game's play time, for the queue depth
+        self.player = GamePlayer(config)   # for forfeit scores in the parent
+
+    def _start(self) -> _Worker:
+        self.started += 1
+        return _Worker(self.config, self.started)
+
+    def close(self) -> None:
+        for w in self.workers:
+            w.stop()
+        self.workers = []
+
+    def __enter__(self) -> "LocalPool":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def run(self, tasks: Iterable[GameTask]) -> Iterator[GameRecord]:
+        todo: deque[tuple[int, GameTask]] = deque(enumerate(tasks))
+        workers = self.workers
+        while len(workers) < min(self.size, len(todo)):
+            workers.append(self._start())
+        limit = self.config.time_limit
+        try:
+            while todo or any(w.queue for w in workers):
+                depth = max(2, min(64, int(QUEUE_SECONDS / self.game_seconds)))
+                for w in workers:
+                    if todo and len(w.queue) <= depth // 2:
+                        batch = [todo.popleft() for _ in range(min(len(todo), depth - len(w.queue)))]
+                        w.queue.extend(batch)
+                        w.conn.send(batch)
+                by_handle = {w.conn: w for w in workers} | {w.process.sentinel: w for w in workers}
+                dead: list[_Worker] = []
+                for handle in wait(list(by_handle), timeout=0.25 if limit else None):
+                    w = by_handle[handle]
+                    if handle is not w.conn:
+                        dead.append(w)
+                        continue
+                    try:
+                        while w.queue and w.conn.poll():     # every batch that is ready
+                            yield from self._received(w, w.conn.recv())
+                    except (EOFError, OSError):
+                        dead.append(w)
+                if limit:
+                    self._stop_overrunning(workers, limit)
+                for w in dict.fromkeys(dead):
+                    yield from self._bury(w, todo)
+                    workers[workers.index(w)] = self._start()
+                    if w.probe[PROBE_TASK] < 0:
+                        self.failed_starts += 1
+                        if self.failed_starts >= 3:
+                            raise RuntimeError(f"worker processes die before playing a game (exit code "
+                                               f"{w.process.exitcode}); see the errors printed above")
+        finally:
+            busy = [w for w in workers if w.queue]      # stopped early: their games are dropped
+            for w in busy:
+                w.stop()
+                workers.remove(w)
+
+    def _received(self, w: _Worker, records: list[GameRecord]) -> Iterator[GameRecord]:
+        for record in records:
+            w.queue.popleft()
+            self.game_seconds += 0.05 * (record.wall_seconds - self.game_seconds)
+            yield record
+
+    def _stop_overrunning(self, workers: list[_Worker], limit: float) -> None:
+        now = time.monotonic()
+        for w in workers:
+            seat = int(w.probe[PROBE_SEAT])
+            if w.queue and seat >= 0 and w.killed_for is None:
+                is_move = bool(w.probe[PROBE_IS_MOVE])
+                if now - w.probe[PROBE_SINCE] > hard_deadline(limit, is_move):
+                    w.killed_for = (f"seat {seat} {'move' if is_move else 'call'} ran past "
+                                    f"{hard_deadline(limit, is_move):g} s (limit {limit:g} s); worker killed")
+                    w.process.kill()
+
+    def _bury(self, w: _Worker, todo: deque) -> Iterator[GameRecord]:
+        """A worker died: yields the records it sent and the game it died in; its
+        other tasks, finished but unsent ones included, go back to the front of
+        the queue."""
+        while True:
+            try:
+                if not w.conn.poll():
+                    break
+                records = w.conn.recv()
+            except (EOFError, OSError):
+                break
+            yield from self._received(w, records)
+        w.process.join()
+        seqs = [seq for seq, _ in w.queue]
+        crashed = int(w.probe[PROBE_TASK])
+        if crashed in seqs:
+            _, task = w.queue[seqs.index(crashed)]
+            del w.queue[seqs.index(crashed)]
+            yield self._lost(task, int(w.probe[PROBE_SEAT]), w.killed_for, w.process.exitcode)
+        todo.extendleft(reversed(w.queue))
+        w.queue.clear()
+        w.conn.close()
+
+    def _lost(self, task: GameTask, seat: int, killed_for: str | None, exitcode: int | None) -> GameRecord:
+        n = len(task.seats)
+        record = GameRecord(task.deal, task.rotation, task.seats, task.chance_seed, None, 0,
+                            [0] * n, [0.0] * n, [0.0] * n, fault_kind=CRASHED)
+        how = (f"killed by {signal.Signals(-exitcode).name}" if exitcode and exitcode < 0
+               else f"exit code {exitcode}")
+        if killed_for:
+            record.fault_kind, record.error = TIMEOUT, killed_for
+        elif seat >= 0:
+            record.error = f"seat {seat}: worker process died ({how}) while its bot was running"
+        else:
+            record.error = f"worker process died ({how}) outside any bot"
+        if seat >= 0:
+            record.fault_seat = seat
+            record.returns = forfeit_returns(self.player.game, self.player.sides, seat)
+        return record

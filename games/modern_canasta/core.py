@@ -1,0 +1,1004 @@
+"""Modern American Canasta rules core: one explicit state machine, no OpenSpiel.
+
+Four players, seats 0 and 2 against 1 and 3. Thirteen cards each, an empty
+discard pile; 3s go down at once and are replaced. A turn: draw one card from the
+stock, or take the whole pile with a natural pair of its top card's rank; meld;
+discard one card. Going out needs two canastas for the side and ends with a
+discard. docs/rules/modern_canasta.md gives every rule with the page's sentence
+and every decision taken where the page is silent.
+
+Cards are kinds (games.modern_canasta.cards): hands, the stock and the pile are
+counts per kind. Every deal card and every draw is an explicit chance event whose
+outcome is a kind, with probability proportional to its count in the stock. The
+state keeps an event log as an immutable cons list shared between clones; the
+information state, the resampler and the action history are all read from it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Sequence
+
+from games.modern_canasta.actions import (ASK, COMMIT, DISCARD_BASE, DRAW, MELD_BASE, MELD_PARTS,
+                                          NATURAL_WILDS, NO, TAKE, WILD_BASE, WILD_COMBOS,
+                                          WITHDRAW, YES, action_to_string)
+from games.modern_canasta.cards import (ACE, DECK, DECK_SIZE, JOKER, KIND_NAMES, NUM_KINDS,
+                                        NUM_NATURAL, NUM_SLOTS, RED_THREE, SEVEN, TWO, VALUES,
+                                        WILD_SLOT, counts_str, pack)
+from games.modern_canasta.scoring import side_score
+from games.params import int_param
+from games.protocol import CHANCE, TERMINAL
+
+HAND_SIZE = 13
+PLAYERS = 4
+SCORE_LIMIT = 1_000_000
+
+DEFAULT_PARAMS: dict[str, Any] = {
+    "score0": 0,        # points of seats 0 and 2 before this hand (the match's running score)
+    "score1": 0,        # points of seats 1 and 3 before this hand
+    "first_player": 0,  # the seat on the dealer's left, who plays first
+}
+
+# Phases of the state machine.
+DEAL, REPLACE, TURN, DRAW_CARD, MELD, ANSWER, PICKUP, OVER = range(8)
+PHASE_NAMES = ("deal", "replace 3s", "draw or take", "draw", "meld", "answer", "take: initial meld",
+               "over")
+
+# Event kinds in the log. Each cell is (previous cell, kind, seat, value).
+EV_DEAL = 0      # seat was dealt a card of kind `value` (public when a 3)
+EV_DRAW = 1      # seat drew a card of kind `value` (public when a 3)
+EV_STOCK = 2     # seat chose to draw from the stock
+EV_TAKE = 3      # seat took the pile: value = top kind + 16 * packed counts of the rest
+                 # (the rest is 0 for a side without its initial meld: it comes at EV_COMMIT)
+EV_MELD = 4      # seat melded: value = the meld action
+EV_DISCARD = 5   # seat discarded: value = kind + 16 * (mask of kinds it was thereby shown
+                 # not to hold: the discard rules allowed that card only without them)
+EV_ASK = 6       # seat asked its partner whether to go out
+EV_ANSWER = 7    # seat (the partner) answered: value 1 yes, 0 no
+EV_WITHDRAW = 8  # seat withdrew its initial meld: value = packed counts back to its hand
+EV_COMMIT = 9    # seat completed its initial meld and took the pile: value = packed rest
+EV_END = 10      # the hand ended: value = END_OUT, END_LAST_THREE or END_STOCK
+
+END_OUT, END_LAST_THREE, END_STOCK = range(3)
+CHANCE_EVENTS = (EV_DEAL, EV_DRAW)
+
+_ALL_NATURALS = (1 << NUM_NATURAL) - 1
+_PLAIN_NATURALS = _ALL_NATURALS & ~(1 << ACE) & ~(1 << SEVEN)   # naturals other than A and 7
+_ALL_SLOTS = tuple(range(NUM_SLOTS))
+
+
+def threshold_for(score: int) -> int:
+    """The initial meld a side needs: 125 under 3000 (negative too), 155 from 3000, 180 from 5000."""
+    if score >= 5000:
+        return 180
+    if score >= 3000:
+        return 155
+    return 125
+
+
+@dataclass(frozen=True)
+class CanastaRules:
+    """The validated parameters of one hand."""
+
+    score0: int = 0
+    score1: int = 0
+    first_player: int = 0
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, Any]) -> "CanastaRules":
+        unknown = set(params) - set(DEFAULT_PARAMS)
+        if unknown:
+            raise ValueError(f"unknown Modern American Canasta parameter(s) {sorted(unknown)}; "
+                             f"known: {sorted(DEFAULT_PARAMS)}")
+        p = {**DEFAULT_PARAMS, **params}
+        return cls(score0=int_param(p, "score0", -SCORE_LIMIT, SCORE_LIMIT),
+                   score1=int_param(p, "score1", -SCORE_LIMIT, SCORE_LIMIT),
+                   first_player=int_param(p, "first_player", 0, PLAYERS - 1))
+
+    @property
+    def thresholds(self) -> tuple[int, int]:
+        return threshold_for(self.score0), threshold_for(self.score1)
+
+
+# --------------------------------------------------------------- meld options
+# The meld actions open to one slot depend only on the side's meld there, the
+# cards held of that rank and of the wild cards (two of each at most matter),
+# and two flags; they are computed once per combination and kept in flat tables
+# indexed by small integers (the hottest path of a playout). An entry is
+# (actions, the most cards one uses, ((action, used, completes a canasta), ...)).
+SlotOptions = tuple[tuple[int, ...], int, tuple[tuple[int, int, int], ...]]
+_NATURAL_TABLE_SIZE = NUM_NATURAL * 8 * 3 * 9     # slot, naturals, wild cards in the meld, held
+_NATURAL_TABLES: list[list[SlotOptions | None]] = [[None] * _NATURAL_TABLE_SIZE for _ in range(36)]
+_WILD_TABLE: list[SlotOptions | None] = [None] * (7 * 9 * 5)   # meld size, 2s held, Jokers held
+
+
+def _natural_options(slot: int, o_n: int, o_w: int, held: int, twos: int, jokers: int,
+                     relaxed: bool, blocked: bool) -> list[tuple[int, int, int]]:
+    """(action, cards used, completes a canasta) for every meld into natural `slot`:
+    the side's unfinished meld there has o_n naturals and o_w wild cards (0, 0: none).
+    relaxed: this is the side's initial meld; blocked: its wild-card meld is unfinished."""
+    size = o_n + o_w
+    out = []
+    wilds_ok = not blocked and slot != SEVEN and (relaxed or slot != ACE)
+    for n in range(min(held, 7 - size) + 1):
+        for w, (t, j) in enumerate(NATURAL_WILDS):
+            used = n + t + j
+            if not used or t > twos or j > jokers or size + used > 7 or o_w + t + j > 2:
+                continue
+            if not size and (n < 1 or used < 3):
+                continue
+            if t + j and not (wilds_ok and (relaxed or o_n + n >= 5)):
+                continue
+            out.append((MELD_BASE + (slot * 8 + n) * 6 + w, used, size + used == 7))
+    return out
+
+
+def _wild_options(size: int, twos: int, jokers: int) -> list[tuple[int, int, int]]:
+    out = []
+    for i, (t, j) in enumerate(WILD_COMBOS):
+        used = t + j
+        if t <= twos and j <= jokers and size + used <= 7 and (size or used >= 3):
+            out.append((WILD_BASE + i, used, size + used == 7))
+    return out
+
+
+def _pack_options(options: list[tuple[int, int, int]]) -> SlotOptions:
+    return (tuple(a for a, _, _ in options), max((u for _, u, _ in options), default=0),
+            tuple(options))
+
+
+def natural_entry(table: list, index: int, twos: int, jokers: int, relaxed: bool,
+                  blocked: bool) -> SlotOptions:
+    """Fills (once) and returns one entry of the table of the natural slots for one
+    combination of the wild cards held (capped at 2 each) and the two flags; the
+    entry's index is ((slot * 8 + naturals) * 3 + wild cards in the meld) * 9 + held."""
+    rest, held = divmod(index, 9)
+    rest, o_w = divmod(rest, 3)
+    slot, o_n = divmod(rest, 8)
+    table[index] = _pack_options(_natural_options(slot, o_n, o_w, held, twos, jokers, relaxed, blocked))
+    return table[index]
+
+
+def wild_entry(size: int, twos: int, jokers: int) -> SlotOptions:
+    index = (size * 9 + twos) * 5 + jokers
+    hit = _WILD_TABLE[index]
+    if hit is None:
+        hit = _WILD_TABLE[index] = _pack_options(_wild_options(size, twos, jokers))
+    return hit
+
+
+class CanastaState:
+    """A Modern American Canasta hand. Satisfies games.protocol.GameState.
+
+    melds is a flat list: melds[36 * side + 3 * slot + i] is the count of naturals
+    (i = 0), 2s (1) and Jokers (2) in the side's unfinished meld of that slot.
+    canastas[side] is a tuple of (slot, naturals, twos, jokers), one per canasta.
+    """
+
+    __slots__ = ("rules", "phase", "to_move", "actor", "hands", "sizes", "known", "stock",
+                 "stock_size", "pile", "melds", "canastas", "closed", "threes", "melded",
+                 "pending", "short", "asked", "fresh", "forbid_out", "must_out", "withdrawn",
+                 "pickup_top", "owed", "dealt", "log", "result", "scores", "cache",
+                 "out_memo", "shared")
+
+    def __init__(self, rules: CanastaRules = CanastaRules()):
+        self.rules = rules
+        self.phase = DEAL
+        self.to_move = CHANCE
+        self.actor = rules.first_player
+        self.hands = [[0] * NUM_KINDS for _ in range(PLAYERS)]
+        self.sizes = [0] * PLAYERS
+        self.known = [[0] * NUM_KINDS for _ in range(PLAYERS)]   # cards others know it holds
+        self.stock = list(DECK)
+        self.stock_size = DECK_SIZE
+        self.pile: list[int] = []
+        self.melds = [0] * (2 * 3 * NUM_SLOTS)
+        self.canastas: list[tuple] = [(), ()]
+        self.closed = 0          # bit r: a natural canasta of rank r exists
+        self.threes = [0, 0, 0, 0]   # 2 * side + colour (0 red, 1 black)
+        self.melded = 0          # bit side: the side has made its initial meld
+        self.pending = False     # the player to move is building its side's initial meld
+        self.short = False       # ... and it does not meet the requirement yet
+        self.asked = 0           # bit seat: the seat has asked its partner this hand
+        self.fresh = False       # right after drawing: asking is possible
+        self.forbid_out = False  # the partner said no: no going out this turn
+        self.must_out = False    # the partner said yes and going out is possible: it must
+        self.withdrawn = False   # an initial meld was withdrawn: no more melding this turn
+        self.pickup_top = -1     # the pile's top card while an initial meld takes the pile
+        self.owed = [0] * PLAYERS   # 3s dealt and not yet replaced
+        self.dealt = 0
+        self.log = None
+        self.result = None
+        self.scores = None       # (SideScore, SideScore) once the hand is over
+        self.cache = None        # the resampler's per-information-state tables
+        self.out_memo = None     # "can still go out" answers during a turn after a yes
+        self.shared = False      # set by the OpenSpiel wrapper's copy-on-write clone
+
+    # ----------------------------------------------------------------- protocol
+    def current_player(self) -> int:
+        return self.to_move
+
+    def is_terminal(self) -> bool:
+        return self.to_move == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self.to_move == CHANCE
+
+    def num_players(self) -> int:
+        return PLAYERS
+
+    def clone(self) -> "CanastaState":
+        c = CanastaState.__new__(CanastaState)
+        c.rules = self.rules
+        c.phase = self.phase
+        c.to_move = self.to_move
+        c.actor = self.actor
+        h = self.hands
+        c.hands = [h[0][:], h[1][:], h[2][:], h[3][:]]
+        c.sizes = self.sizes[:]
+        k = self.known
+        c.known = [k[0][:], k[1][:], k[2][:], k[3][:]]
+        c.stock = self.stock[:]
+        c.stock_size = self.stock_size
+        c.pile = self.pile[:]
+        c.melds = self.melds[:]
+        c.canastas = self.canastas[:]
+        c.closed = self.closed
+        c.threes = self.threes[:]
+        c.melded = self.melded
+        c.pending = self.pending
+        c.short = self.short
+        c.asked = self.asked
+        c.fresh = self.fresh
+        c.forbid_out = self.forbid_out
+        c.must_out = self.must_out
+        c.withdrawn = self.withdrawn
+        c.pickup_top = self.pickup_top
+        c.owed = self.owed[:]
+        c.dealt = self.dealt
+        c.log = self.log
+        c.result = self.result
+        c.scores = self.scores
+        c.cache = self.cache
+        c.out_memo = self.out_memo
+        c.shared = False
+        return c
+
+    __copy__ = clone
+
+    def __deepcopy__(self, memo) -> "CanastaState":
+        return self.clone()
+
+    def __getstate__(self) -> dict:
+        """Pickles with the log flattened (a nested log would overflow pickle's
+        recursion limit); the caches are not kept."""
+        state = {name: getattr(self, name) for name in self.__slots__}
+        state["log"] = self.events()
+        state["cache"] = None
+        state["out_memo"] = None
+        state["shared"] = False
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        log = None
+        for kind, seat, value in state["log"]:
+            log = (log, kind, seat, value)
+        self.log = log
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        p = self.to_move
+        if p < 0 or (player is not None and player != p):
+            return []
+        phase = self.phase
+        if phase == MELD or phase == PICKUP:
+            acts = self._play_actions()
+            if self.must_out:
+                from games.modern_canasta.going_out import keep_going_out
+                acts = keep_going_out(self, acts)
+            return acts
+        if phase == TURN:
+            return [DRAW, TAKE] if self._take_legal() else [DRAW]
+        return [YES, NO]    # ANSWER
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.to_move != CHANCE:
+            return []
+        total = self.stock_size
+        return [(k, c / total) for k, c in enumerate(self.stock) if c]
+
+    def sample_chance_outcome(self, u: float) -> int:
+        """The chance outcome at cumulative probability u (a kind, weighted by its count)."""
+        x = int(u * self.stock_size)
+        kind = 0
+        for c in self.stock:
+            if x < c:
+                return kind
+            x -= c
+            kind += 1
+        raise ValueError(f"u={u} is not in [0, 1)")
+
+    def apply_action(self, action: int) -> None:
+        phase = self.phase
+        if phase == MELD or phase == PICKUP:
+            if self.must_out and action not in self.legal_actions():
+                self._illegal(action)
+            if action >= MELD_BASE:
+                self._meld(action)
+            elif action >= DISCARD_BASE:
+                self._discard(action - DISCARD_BASE)
+            elif action == WITHDRAW:
+                self._withdraw()
+            elif action == COMMIT:
+                self._commit()
+            elif action == ASK:
+                self._ask()
+            else:
+                self._illegal(action)
+        elif phase == DRAW_CARD or phase == REPLACE:
+            self._draw(action)
+        elif phase == TURN:
+            if action == DRAW:
+                self.log = (self.log, EV_STOCK, self.actor, DRAW)
+                self.phase = DRAW_CARD
+                self.to_move = CHANCE
+            elif action == TAKE and self._take_legal():
+                self._take()
+            else:
+                self._illegal(action)
+        elif phase == ANSWER:
+            self._answer(action)
+        elif phase == DEAL:
+            self._deal(action)
+        else:
+            raise ValueError("the hand is over: no action can be applied")
+
+    def returns(self) -> list[float]:
+        return self.result[:] if self.result is not None else [0.0] * PLAYERS
+
+    def action_to_string(self, player: int, action: int) -> str:
+        if player == CHANCE:
+            verb = "dealt" if self.phase == DEAL else "draws"
+            seat = (self.rules.first_player + self.dealt) % PLAYERS if self.phase == DEAL else self.actor
+            return f"p{seat} {verb} {KIND_NAMES[action]}"
+        return action_to_string(action)
+
+    # ---------------------------------------------------------- legal actions
+    def _illegal(self, action: int) -> None:
+        try:
+            name = action_to_string(action)
+        except ValueError:
+            name = str(action)
+        legal = [action_to_string(a) for a in self.legal_actions()] if self.to_move >= 0 else []
+        raise ValueError(f"illegal action {name!r} for p{self.actor} in phase "
+                         f"{PHASE_NAMES[self.phase]}; legal: {legal}")
+
+    def _take_legal(self) -> bool:
+        pile = self.pile
+        if not pile:
+            return False
+        top = pile[-1]
+        actor = self.actor
+        if top >= NUM_NATURAL or self.closed >> top & 1 or self.hands[actor][top] < 2:
+            return False
+        side = actor & 1
+        base = 36 * side + 3 * top
+        size = self.melds[base] + self.melds[base + 1] + self.melds[base + 2]
+        after = self.sizes[actor] - 3 + len(pile)
+        if not self.melded >> side & 1:
+            return after >= 2    # the initial meld still has to come from the hand
+        if size >= 5:
+            return False         # the pair joins the side's meld only while it has 3 or 4 cards
+        return after >= 2 or (after == 1 and len(self.canastas[side]) + (size == 4) >= 2)
+
+    def can_go_out_now(self) -> bool:
+        """Whether emptying the hand is allowed now (two canastas, no "no" this turn)."""
+        return not self.forbid_out and len(self.canastas[self.actor & 1]) >= 2
+
+    def _play_actions(self) -> list[int]:
+        """Legal actions in the meld phase and while an initial meld takes the pile."""
+        actor = self.actor
+        acts = []
+        valid = not self.short
+        if self.fresh and not self.asked >> actor & 1 and self.sizes[actor] >= 2:
+            acts.append(ASK)     # (with one card, its only move is going out: nothing to ask)
+        if self.short:
+            acts.append(WITHDRAW)
+        if self.phase == PICKUP:
+            if valid:
+                acts.append(COMMIT)
+            effective = self.sizes[actor] + len(self.pile)
+        else:
+            effective = self.sizes[actor]
+            if valid:
+                acts.extend(self._discards(self.hands[actor], effective))
+        if not self.withdrawn:
+            acts.extend(self._meld_actions(_ALL_SLOTS, effective))
+        return acts
+
+    def _meld_actions(self, slots: Sequence[int], effective: int) -> list[int]:
+        """The legal melds into `slots` for a hand of `effective` cards. A meld must
+        leave a card to discard, and leave one card only when that card can be
+        discarded to go out."""
+        actor = self.actor
+        side = actor & 1
+        hand = self.hands[actor]
+        out_ok = -100 if self.forbid_out else len(self.canastas[side])
+        free = effective - 2          # a meld using at most this many cards is always fine
+        relaxed = not self.melded >> side & 1
+        melds = self.melds
+        base = 36 * side
+        wild_size = melds[base + 34] + melds[base + 35]
+        blocked = wild_size > 0
+        twos = hand[TWO]
+        jokers = hand[JOKER]
+        twos2 = twos if twos < 2 else 2
+        jokers2 = jokers if jokers < 2 else 2
+        closed = self.closed
+        table = _NATURAL_TABLES[((twos2 * 3 + jokers2) * 2 + relaxed) * 2 + blocked]
+        acts = []
+        for slot in slots:
+            if slot == WILD_SLOT:
+                if not twos and not jokers:
+                    continue
+                hit = wild_entry(wild_size, twos, jokers)
+            else:
+                held = hand[slot]
+                b = base + 3 * slot
+                o_n = melds[b]
+                if not held and (not o_n or not twos2 and not jokers2) or closed >> slot & 1:
+                    continue
+                index = ((slot * 8 + o_n) * 3 + melds[b + 1] + melds[b + 2]) * 9 + held
+                hit = table[index] or natural_entry(table, index, twos2, jokers2, relaxed, blocked)
+            if hit[1] <= free:
+                acts.extend(hit[0])
+            else:
+                for action, used, completes in hit[2]:
+                    if used <= free or (used == free + 1 and out_ok + completes >= 2):
+                        acts.append(action)
+        return acts
+
+    def _discards(self, hand: list[int], size: int) -> list[int]:
+        """The discard actions open to a hand of `size` cards (no 3s)."""
+        if size == 1:
+            if not self.can_go_out_now():
+                return []
+            return [DISCARD_BASE + next(k for k in range(NUM_KINDS) if hand[k])]
+        acts = [DISCARD_BASE + k for k in range(NUM_NATURAL) if hand[k]]
+        wilds = hand[TWO] + hand[JOKER]
+        if wilds == size:      # a hand of wild cards only may discard one
+            return [DISCARD_BASE + k for k in (TWO, JOKER) if hand[k]]
+        if self.pile:
+            return acts
+        # An empty pile: an Ace or a 7 only with no other natural card (other than
+        # Aces and 7s); a card of a closed rank only when nothing else can go.
+        closed = self.closed
+        plain = [a for a in acts if (_PLAIN_NATURALS & ~closed) >> (a - DISCARD_BASE) & 1]
+        if plain:
+            return plain
+        if any(hand[k] for k in range(NUM_NATURAL) if _PLAIN_NATURALS >> k & 1):
+            return [a for a in acts if closed >> (a - DISCARD_BASE) & 1
+                    and _PLAIN_NATURALS >> (a - DISCARD_BASE) & 1]
+        return acts            # only Aces and 7s (and wild cards) remain
+
+    def initial_meld_valid(self) -> bool:
+        """Whether the melds the player to move has laid as its side's initial meld
+        meet the requirement: its threshold in points of cards from the hand (or a
+        canasta melded straight from the hand), and a clean meld of three or more
+        naturals or a wild-card meld among them."""
+        side = self.actor & 1
+        melds = self.melds
+        base = 36 * side
+        top = self.pickup_top
+        points = -VALUES[top] if top >= 0 else 0
+        clean = False
+        for slot in range(NUM_SLOTS):
+            b = base + 3 * slot
+            n, t, j = melds[b], melds[b + 1], melds[b + 2]
+            if n or t or j:
+                points += (VALUES[slot] * n if slot != WILD_SLOT else 0) + 20 * t + 50 * j
+                clean = clean or slot == WILD_SLOT or (n >= 3 and not t and not j)
+        from_hand = False
+        for slot, n, t, j in self.canastas[side]:
+            points += (VALUES[slot] * n if slot != WILD_SLOT else 0) + 20 * t + 50 * j
+            clean = clean or slot == WILD_SLOT or not (t or j)
+            from_hand = from_hand or slot != top
+        return clean and (from_hand or points >= self.rules.thresholds[side])
+
+    # ------------------------------------------------------------- transitions
+    def _deal(self, kind: int) -> None:
+        seat = (self.rules.first_player + self.dealt) % PLAYERS
+        self._take_from_stock(kind)
+        self.log = (self.log, EV_DEAL, seat, kind)
+        self.dealt += 1
+        if kind >= RED_THREE:
+            self.threes[2 * (seat & 1) + kind - RED_THREE] += 1
+            self.owed[seat] += 1
+        else:
+            self.hands[seat][kind] += 1
+            self.sizes[seat] += 1
+        if self.dealt == PLAYERS * HAND_SIZE:
+            self.phase = REPLACE
+            self.actor = self.rules.first_player
+            self._next_replacement()
+
+    def _next_replacement(self) -> None:
+        """Moves to the next seat (in turn order) still owed cards for its 3s,
+        or starts play when none is."""
+        first = self.rules.first_player
+        for i in range((self.actor - first) % PLAYERS, PLAYERS):
+            seat = (first + i) % PLAYERS
+            if self.owed[seat]:
+                self.actor = seat
+                return
+        self._start_turn(first)
+
+    def _take_from_stock(self, kind: int) -> None:
+        if not 0 <= kind < NUM_KINDS or not self.stock[kind]:
+            raise ValueError(f"chance outcome {kind} is not a kind left in the stock")
+        self.stock[kind] -= 1
+        self.stock_size -= 1
+
+    def _draw(self, kind: int) -> None:
+        seat = self.actor
+        self._take_from_stock(kind)
+        self.log = (self.log, EV_DRAW, seat, kind)
+        if kind >= RED_THREE:
+            if not self.stock_size:
+                # A 3 drawn as the last card of the stock stays in the hand and ends it.
+                self.hands[seat][kind] += 1
+                self.sizes[seat] += 1
+                self._finish(END_LAST_THREE)
+                return
+            self.threes[2 * (seat & 1) + kind - RED_THREE] += 1
+            return                 # laid down; the same player draws again
+        self.hands[seat][kind] += 1
+        self.sizes[seat] += 1
+        if self.phase == REPLACE:
+            self.owed[seat] -= 1
+            self._next_replacement()
+            return
+        self.phase = MELD
+        self.to_move = seat
+        self.fresh = True
+
+    def _start_turn(self, seat: int) -> None:
+        self.actor = seat
+        if not self.stock_size:
+            self._finish(END_STOCK)   # no play from the pile once the stock is gone
+            return
+        self.phase = TURN
+        self.to_move = seat
+        self.fresh = False
+        self.forbid_out = False
+        self.must_out = False
+        self.withdrawn = False
+        self.pickup_top = -1
+        self.out_memo = None
+
+    def _take(self) -> None:
+        actor = self.actor
+        side = actor & 1
+        pile = self.pile
+        top = pile.pop()
+        self._remove(actor, top, 2)
+        b = 36 * side + 3 * top
+        if self.melded >> side & 1:
+            self.melds[b] += 3
+            self._maybe_canasta(side, top)
+            rest = self._pile_to_hand(actor)
+            self.log = (self.log, EV_TAKE, actor, top + 16 * rest)
+            self.phase = MELD
+            self.fresh = True
+        else:
+            self.melds[b] = 3
+            self.pending = True
+            self.pickup_top = top
+            self.short = not self.initial_meld_valid()
+            self.log = (self.log, EV_TAKE, actor, top)
+            self.phase = PICKUP
+
+    def _pile_to_hand(self, seat: int) -> int:
+        counts = [0] * NUM_KINDS
+        for kind in self.pile:
+            counts[kind] += 1
+        hand, known = self.hands[seat], self.known[seat]
+        for kind in range(NUM_KINDS):
+            hand[kind] += counts[kind]
+            known[kind] += counts[kind]
+        self.sizes[seat] += len(self.pile)
+        self.pile = []
+        return pack(counts)
+
+    def _remove(self, seat: int, kind: int, count: int) -> None:
+        hand = self.hands[seat]
+        hand[kind] -= count
+        self.sizes[seat] -= count
+        known = self.known[seat]
+        if known[kind]:
+            known[kind] = max(0, known[kind] - count)
+
+    def _maybe_canasta(self, side: int, slot: int) -> None:
+        melds = self.melds
+        b = 36 * side + 3 * slot
+        n, t, j = melds[b], melds[b + 1], melds[b + 2]
+        if n + t + j == 7:
+            self.canastas[side] += ((slot, n, t, j),)
+            melds[b] = melds[b + 1] = melds[b + 2] = 0
+            if slot != WILD_SLOT and not t and not j:
+                self.closed |= 1 << slot
+
+    def _meld(self, action: int) -> None:
+        effective = self.sizes[self.actor] + (len(self.pile) if self.phase == PICKUP else 0)
+        if self.withdrawn or action not in self._meld_actions((MELD_PARTS[action][0],), effective):
+            self._illegal(action)
+        self.do_meld(action)
+
+    def do_meld(self, action: int) -> None:
+        """Applies a meld action known to be legal (the going-out search's fast path)."""
+        actor = self.actor
+        side = actor & 1
+        slot, n, t, j = MELD_PARTS[action]
+        if n:
+            self._remove(actor, slot, n)
+        if t:
+            self._remove(actor, TWO, t)
+        if j:
+            self._remove(actor, JOKER, j)
+        b = 36 * side + 3 * slot
+        self.melds[b] += n
+        self.melds[b + 1] += t
+        self.melds[b + 2] += j
+        self._maybe_canasta(side, slot)
+        if not self.melded >> side & 1:
+            self.pending = True
+            self.short = not self.initial_meld_valid()
+        self.fresh = False
+        self.log = (self.log, EV_MELD, actor, action)
+
+    def _discard(self, kind: int) -> None:
+        actor = self.actor
+        hand = self.hands[actor]
+        size = self.sizes[actor]
+        if self.short or self.phase != MELD \
+                or DISCARD_BASE + kind not in self._discards(hand, size):
+            self._illegal(DISCARD_BASE + kind)
+        shown = 0
+        if size > 1:
+            if kind == TWO or kind == JOKER:
+                shown = _ALL_NATURALS
+            elif not self.pile:
+                if kind == ACE or kind == SEVEN:
+                    shown = _PLAIN_NATURALS
+                elif self.closed >> kind & 1:
+                    shown = _PLAIN_NATURALS & ~self.closed
+        self._remove(actor, kind, 1)
+        self.pile.append(kind)
+        self.log = (self.log, EV_DISCARD, actor, kind + 16 * shown)
+        if self.pending:
+            self.melded |= 1 << (actor & 1)
+            self.pending = False
+        if size == 1:
+            self._finish(END_OUT)
+        else:
+            self._start_turn((actor + 1) % PLAYERS)
+
+    def _ask(self) -> None:
+        actor = self.actor
+        if not self.fresh or self.asked >> actor & 1 or self.sizes[actor] < 2:
+            self._illegal(ASK)
+        self.asked |= 1 << actor
+        self.fresh = False
+        self.log = (self.log, EV_ASK, actor, 0)
+        self.phase = ANSWER
+        self.to_move = (actor + 2) % PLAYERS
+
+    def _answer(self, action: int) -> None:
+        if action != YES and action != NO:
+            self._illegal(action)
+        self.log = (self.log, EV_ANSWER, self.to_move, int(action == YES))
+        self.phase = MELD
+        self.to_move = self.actor
+        if action == NO:
+            self.forbid_out = True
+        else:
+            from games.modern_canasta.going_out import can_go_out
+            self.must_out = can_go_out(self)
+
+    def _withdraw(self) -> None:
+        if not self.short:
+            self._illegal(WITHDRAW)
+        actor = self.actor
+        side = actor & 1
+        melds = self.melds
+        back = [0] * NUM_KINDS
+        for slot in range(NUM_SLOTS):
+            b = 36 * side + 3 * slot
+            if slot != WILD_SLOT:
+                back[slot] += melds[b]
+            back[TWO] += melds[b + 1]
+            back[JOKER] += melds[b + 2]
+            melds[b] = melds[b + 1] = melds[b + 2] = 0
+        for slot, n, t, j in self.canastas[side]:
+            if slot != WILD_SLOT:
+                back[slot] += n
+            back[TWO] += t
+            back[JOKER] += j
+        self.canastas[side] = ()
+        self.closed = 0
+        for s in (0, 1):
+            for slot, n, t, j in self.canastas[s]:
+                if slot != WILD_SLOT and not t and not j:
+                    self.closed |= 1 << slot
+        top = self.pickup_top
+        if top >= 0:
+            back[top] -= 1           # the pile's top card goes back to the pile
+        hand, known = self.hands[actor], self.known[actor]
+        for kind in range(NUM_KINDS):
+            hand[kind] += back[kind]
+            known[kind] += back[kind]
+        self.sizes[actor] += sum(back)
+        self.pending = False
+        self.short = False
+        self.withdrawn = True
+        self.log = (self.log, EV_WITHDRAW, actor, pack(back))
+        if top >= 0:
+            self.pile.append(top)
+            self.pickup_top = -1
+            self.phase = DRAW_CARD    # the turn goes on with a draw from the stock
+            self.to_move = CHANCE
+
+    def _commit(self) -> None:
+        if self.phase != PICKUP or self.short:
+            self._illegal(COMMIT)
+        actor = self.actor
+        self.melded |= 1 << (actor & 1)
+        self.pending = False
+        self.pickup_top = -1
+        rest = self._pile_to_hand(actor)
+        self.log = (self.log, EV_COMMIT, actor, rest)
+        self.phase = MELD
+        self.fresh = True
+
+    def _finish(self, reason: int) -> None:
+        self.log = (self.log, EV_END, -1, reason)
+        out_side = self.actor & 1 if reason == END_OUT else -1
+        scores = []
+        for side in (0, 1):
+            b = 36 * side
+            opened = [tuple(self.melds[b + 3 * s: b + 3 * s + 3]) for s in range(NUM_SLOTS)]
+            scores.append(side_score(opened, self.canastas[side],
+                                     (self.threes[2 * side], self.threes[2 * side + 1]),
+                                     (self.hands[side], self.hands[side + 2]), side == out_side))
+        self.scores = (scores[0], scores[1])
+        x = (scores[0].total - scores[1].total) / 1000.0
+        self.result = [x, -x, x, -x]
+        self.phase = OVER
+        self.to_move = TERMINAL
+
+    # ------------------------------------------------------------ information
+    def events(self) -> list[tuple[int, int, int]]:
+        """The log as a list of (kind, seat, value), oldest first."""
+        out = []
+        cell = self.log
+        while cell is not None:
+            cell, kind, seat, value = cell
+            out.append((kind, seat, value))
+        out.reverse()
+        return out
+
+    def history(self) -> list[int]:
+        """Every action applied so far (chance outcomes included), as pyspiel records them."""
+        return [a for a in (event_action(k, v) for k, _, v in self.events()) if a is not None]
+
+    def open_melds(self, side: int) -> list[tuple[int, int, int]]:
+        """(naturals, twos, jokers) of the side's unfinished meld of each slot."""
+        b = 36 * side
+        return [tuple(self.melds[b + 3 * s: b + 3 * s + 3]) for s in range(NUM_SLOTS)]
+
+    def information_state_string(self, player: int, private: bool = True) -> str:
+        """Everything `player` has seen, in order (perfect recall); with private
+        False, only what every player has seen."""
+        _check_seat(player)
+        viewer = player if private else -1
+        texts = []
+        cell = self.log
+        known = _EVENT_TEXT
+        while cell is not None:
+            cell, kind, seat, value = cell
+            if kind == EV_DISCARD or kind == EV_TAKE:
+                value &= 15
+            elif kind == EV_WITHDRAW or kind == EV_COMMIT:
+                value = 0
+            key = (kind, seat, value, seat == viewer)
+            text = known.get(key)
+            if text is None:
+                text = known[key] = _event_str(kind, seat, value, viewer)
+            if text:
+                texts.append(text)
+        texts.append(f"scores before the hand: {self.rules.score0} / {self.rules.score1}")
+        if private:
+            texts.append(f"p{player} hand: {counts_str(self.hands[player])}")
+        texts.reverse()
+        return "\n".join(texts)
+
+    def observation_string(self, player: int, private: bool = True) -> str:
+        """What `player` sees now: its hand (with private), the table, the pile,
+        counts and flags."""
+        _check_seat(player)
+        lines = []
+        if private:
+            lines.append(f"p{player} hand: {counts_str(self.hands[player])}")
+            if self.must_out and player == self.actor:
+                lines.append("must go out this turn")
+        lines += self._public_lines()
+        return "\n".join(lines)
+
+    def _public_lines(self) -> list[str]:
+        lines = [f"phase: {PHASE_NAMES[self.phase]}  p{self.actor}'s turn",
+                 f"scores before the hand: {self.rules.score0} / {self.rules.score1}",
+                 "hand sizes: " + " ".join(f"p{s}={self.sizes[s]}" for s in range(PLAYERS)),
+                 f"stock: {self.stock_size}",
+                 "pile: " + (" ".join(KIND_NAMES[k] for k in self.pile) or "-")]
+        for side in (0, 1):
+            melds = [f"{KIND_NAMES[s] if s != WILD_SLOT else 'wild'}:{n}+{t}x2+{j}xJk"
+                     for s, (n, t, j) in enumerate(self.open_melds(side)) if n or t or j]
+            canastas = [f"{KIND_NAMES[s] if s != WILD_SLOT else 'wild'}:{n}+{t}x2+{j}xJk"
+                        for s, n, t, j in self.canastas[side]]
+            flag = "melded" if self.melded >> side & 1 else "not melded"
+            lines.append(f"side {side} ({flag}): 3s red {self.threes[2 * side]} black "
+                         f"{self.threes[2 * side + 1]}; canastas {' '.join(canastas) or '-'}; "
+                         f"melds {' '.join(melds) or '-'}")
+        known = [f"p{s}: {counts_str(self.known[s])}" for s in range(PLAYERS) if any(self.known[s])]
+        if known:
+            lines.append("known in hands: " + "; ".join(known))
+        # Whether a player told "yes" must go out depends on its hand: only it sees that.
+        may_ask = self.fresh and not self.asked >> self.actor & 1 and self.sizes[self.actor] >= 2
+        flags = [name for name, on in (("may ask", may_ask),
+                                       ("no going out", self.forbid_out),
+                                       ("withdrawn", self.withdrawn)) if on]
+        lines.append("asked: " + (" ".join(f"p{s}" for s in range(PLAYERS) if self.asked >> s & 1) or "-")
+                     + ("  " + ", ".join(flags) if flags else ""))
+        if self.result is not None:
+            lines.append("result: " + " ".join(f"{r:+.3f}" for r in self.result))
+        return lines
+
+    def resample_from_infostate(self, player: int,
+                                probability_sampler: Callable[[], float]) -> "CanastaState":
+        """A state drawn uniformly from those `player` cannot tell from this one.
+
+        See games.modern_canasta.belief for what "consistent" and "uniform" mean here.
+        """
+        from games.modern_canasta.belief import resample
+        return resample(self, player, probability_sampler)
+
+    def __str__(self) -> str:
+        lines = [f"p{s}: {counts_str(self.hands[s])}" for s in range(PLAYERS)]
+        lines.append("stock: " + counts_str(self.stock))
+        return "\n".join(lines + self._public_lines())
+
+
+def _check_seat(player: int) -> None:
+    if not isinstance(player, int) or not 0 <= player < PLAYERS:
+        raise ValueError(f"player {player!r}: a view is for a seat 0..{PLAYERS - 1}")
+
+
+def event_action(kind: int, value: int) -> int | None:
+    """The action (or chance outcome) an event records; None for bookkeeping."""
+    if kind <= EV_DRAW or kind == EV_MELD:
+        return value
+    if kind == EV_DISCARD:
+        return DISCARD_BASE + (value & 15)
+    if kind == EV_ANSWER:
+        return YES if value else NO
+    return _FIXED_ACTIONS.get(kind)
+
+
+_FIXED_ACTIONS = {EV_STOCK: DRAW, EV_TAKE: TAKE, EV_ASK: ASK, EV_WITHDRAW: WITHDRAW, EV_COMMIT: COMMIT}
+
+
+# The text of an event, by (kind, seat, value with what the text ignores dropped,
+# whether the viewer is the seat): a few thousand keys at most.
+_EVENT_TEXT: dict[tuple[int, int, int, bool], str] = {}
+
+
+def _event_str(kind: int, seat: int, value: int, viewer: int) -> str:
+    if kind == EV_DEAL:
+        if value >= RED_THREE:
+            return f"p{seat} dealt {KIND_NAMES[value]}"
+        return f"dealt {KIND_NAMES[value]}" if seat == viewer else ""
+    if kind == EV_DRAW:
+        return f"p{seat} draws {KIND_NAMES[value]}" if seat == viewer or value >= RED_THREE \
+            else f"p{seat} draws"
+    if kind == EV_STOCK:
+        return f"p{seat} draws from the stock"
+    if kind == EV_TAKE:
+        return f"p{seat} takes the pile with a pair of {KIND_NAMES[value & 15]}"
+    if kind == EV_MELD:
+        return f"p{seat} {action_to_string(value)}"
+    if kind == EV_DISCARD:
+        return f"p{seat} discards {KIND_NAMES[value & 15]}"
+    if kind == EV_ASK:
+        return f"p{seat} asks to go out"
+    if kind == EV_ANSWER:
+        return f"p{seat} answers {'yes' if value else 'no'}"
+    if kind == EV_WITHDRAW:
+        return f"p{seat} withdraws its initial meld"
+    if kind == EV_COMMIT:
+        return f"p{seat} completes its initial meld and takes the pile"
+    return ("hand over: went out", "hand over: a 3 was the last card",
+            "hand over: the stock is exhausted")[value]
+
+
+def deal(state: CanastaState, hands: Sequence[Sequence[int]]) -> None:
+    """Applies the deal as chance outcomes: hands[s] lists the 13 kinds seat s gets,
+    in the order dealt (3s included: they are laid down and replaced afterwards)."""
+    if len(hands) != PLAYERS or any(len(h) != HAND_SIZE for h in hands):
+        raise ValueError(f"need {PLAYERS} hands of {HAND_SIZE} cards")
+    first = state.rules.first_player
+    for i in range(HAND_SIZE):
+        for k in range(PLAYERS):
+            state.apply_action(hands[(first + k) % PLAYERS][i])
+
+
+def set_up(hands: Sequence[Sequence[int]], *, actor: int = 0, phase: int = TURN,
+           pile: Sequence[int] = (), melds: Mapping[tuple[int, int], tuple[int, int, int]] | None = None,
+           canastas: Sequence[Sequence[tuple[int, int, int, int]]] = ((), ()),
+           melded: int | None = None, threes: Sequence[int] = (0, 0, 0, 0),
+           stock: Sequence[int] | None = None, rules: CanastaRules = CanastaRules()) -> CanastaState:
+    """A position set up directly, for puzzles and rule tests: hands[s] are seat
+    s's counts per kind; melds[(side, slot)] = (naturals, twos, jokers) of an
+    unfinished meld; canastas[side] lists complete ones; `melded` defaults to the
+    sides with any meld; the stock holds every other card unless given. `actor`
+    is to move in `phase` (TURN: draw or take; MELD: right after drawing). The log
+    starts empty."""
+    s = CanastaState(rules)
+    melds = melds or {}
+    used = [0] * NUM_KINDS
+    for seat, hand in enumerate(hands):
+        s.hands[seat] = list(hand)
+        s.sizes[seat] = sum(hand)
+        for k in range(NUM_KINDS):
+            used[k] += hand[k]
+    for kind in pile:
+        used[kind] += 1
+    s.pile = list(pile)
+    for (side, slot), (n, t, j) in melds.items():
+        b = 36 * side + 3 * slot
+        s.melds[b:b + 3] = [n, t, j]
+        if slot != WILD_SLOT:
+            used[slot] += n
+        used[TWO] += t
+        used[JOKER] += j
+    for side in (0, 1):
+        s.canastas[side] = tuple(tuple(c) for c in canastas[side])
+        for slot, n, t, j in s.canastas[side]:
+            if slot != WILD_SLOT:
+                used[slot] += n
+                if not t and not j:
+                    s.closed |= 1 << slot
+            used[TWO] += t
+            used[JOKER] += j
+    s.threes = list(threes)
+    used[RED_THREE] += threes[0] + threes[2]
+    used[RED_THREE + 1] += threes[1] + threes[3]
+    if stock is None:
+        stock = [DECK[k] - used[k] for k in range(NUM_KINDS)]
+    s.stock = list(stock)
+    s.stock_size = sum(stock)
+    if any(used[k] + s.stock[k] != DECK[k] for k in range(NUM_KINDS)):
+        raise ValueError(f"the position does not hold the 108-card deck: placed {used}, stock {list(stock)}")
+    if melded is None:
+        melded = sum(1 << side for side in (0, 1)
+                     if s.canastas[side] or any(s.melds[36 * side:36 * side + 36]))
+    s.melded = melded
+    s.dealt = PLAYERS * HAND_SIZE
+    s.actor = actor
+    s.phase = phase
+    s.to_move = actor
+    s.fresh = phase == MELD
+    return s
+
+
+__all__ = ["CanastaRules", "CanastaState", "DEFAULT_PARAMS", "deal", "set_up", "threshold_for"]

@@ -1,0 +1,266 @@
+"""Modern American Canasta as an OpenSpiel game:
+`pyspiel.load_game("python_modern_canasta(score0=3200,score1=150,first_player=1)")`.
+
+A thin wrapper: the pyspiel state holds one attribute, `core` (a CanastaState),
+because OpenSpiel clones a Python state by deep-copying every attribute.
+Returns are [x, -x, x, -x]: x is the hand's points of seats 0 and 2 minus those of
+seats 1 and 3, in thousands of points (docs/rules/modern_canasta.md).
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+
+import numpy as np
+import pyspiel
+
+from games.modern_canasta.actions import NUM_ACTIONS
+from games.modern_canasta.cards import NUM_KINDS, NUM_NATURAL, NUM_SLOTS, WILD_SLOT
+from games.modern_canasta.core import (ANSWER, DEFAULT_PARAMS, EV_ANSWER, EV_DISCARD, EV_TAKE,
+                                       HAND_SIZE, MELD, PICKUP, PLAYERS, TURN, CanastaRules,
+                                       CanastaState)
+from games.modern_canasta.scoring import MAX_SWING
+
+# A hand's decisions are bounded: at most 56 turns draw from the stock and at most
+# 34 take the pile (each puts three cards on the table for good), and a turn holds
+# at most a draw or take, an ask and its answer, a withdrawal, a commit, a discard
+# and one meld per card held (at most 108).
+MAX_DECISIONS = (108 - PLAYERS * HAND_SIZE + 34) * (6 + 108)
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name="python_modern_canasta",
+    long_name="Modern American Canasta (four players, two partnerships)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=PLAYERS,
+    min_num_players=PLAYERS,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=DEFAULT_PARAMS,
+)
+
+
+class ModernCanastaGame(pyspiel.Game):
+    """One hand; zero-sum returns in thousands of points (see the module docstring)."""
+
+    teams = ((0, 2), (1, 3))   # the partnerships, for the tournament harness
+
+    def __init__(self, params=None):
+        params = dict(params or {})
+        self.rules = CanastaRules.from_params(params)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=NUM_KINDS,
+            num_players=PLAYERS,
+            min_utility=-MAX_SWING / 1000.0,
+            max_utility=MAX_SWING / 1000.0,
+            utility_sum=0.0,
+            max_game_length=MAX_DECISIONS)
+        super().__init__(_GAME_TYPE, info, params)
+
+    def new_initial_state(self) -> "ModernCanastaGameState":
+        return ModernCanastaGameState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None) -> "CanastaObserver":
+        return CanastaObserver(
+            iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+
+
+class ModernCanastaGameState(pyspiel.State):
+    """pyspiel.State over a CanastaState. Python callers skip the C++ round trip
+    for the methods overridden here; C++ callers use the trampolined ones."""
+
+    @functools.cached_property
+    def core(self) -> CanastaState:
+        """Made on first use, so the throwaway state that OpenSpiel's clone starts
+        from costs nothing."""
+        return CanastaState(self.get_game().rules)
+
+    def current_player(self) -> int:
+        return self.core.to_move
+
+    def is_terminal(self) -> bool:
+        return self.core.to_move == pyspiel.PlayerId.TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self.core.to_move == pyspiel.PlayerId.CHANCE
+
+    def legal_actions(self, player=None) -> list[int]:
+        core = self.core
+        if core.to_move == pyspiel.PlayerId.CHANCE and player in (None, pyspiel.PlayerId.CHANCE):
+            return [a for a, _ in core.chance_outcomes()]
+        return core.legal_actions(player)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self.core.legal_actions(player)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return self.core.chance_outcomes()
+
+    def sample_chance_outcome(self, u: float) -> int:
+        return self.core.sample_chance_outcome(u)
+
+    def _apply_action(self, action: int) -> None:
+        core = self.core
+        if core.shared:            # copy-on-write: see share_on_deepcopy
+            core = self.core = core.clone()
+        core.apply_action(action)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self.core.action_to_string(player, action)
+
+    def returns(self) -> list[float]:
+        return self.core.returns()
+
+    def information_state_string(self, player: int | None = None) -> str:
+        return self.core.information_state_string(self.core.to_move if player is None else player)
+
+    def observation_string(self, player: int | None = None) -> str:
+        return self.core.observation_string(self.core.to_move if player is None else player)
+
+    def resample_from_infostate(self, player: int, probability_sampler) -> "ModernCanastaGameState":
+        world = self.core.resample_from_infostate(player, probability_sampler)
+        state = self.get_game().new_initial_state()
+        for action in world.history():
+            state.apply_action(action)
+        return state
+
+    def __str__(self) -> str:
+        return str(self.core)
+
+
+def share_on_deepcopy(core: CanastaState, memo: dict) -> CanastaState:
+    """OpenSpiel clones a Python state by deep-copying its attributes. Both states
+    share the core, marked shared, and the first to apply an action copies it then
+    (copy-on-write): a clone costs the C++ part only."""
+    core.shared = True
+    return core
+
+
+copy._deepcopy_dispatch[CanastaState] = share_on_deepcopy
+
+
+class CanastaObserver:
+    """Observation and information-state tensors and strings.
+
+    Seats are relative to the observer (index 0 is the observer, 2 its partner);
+    sides too (0 is the observer's side). Counts are divided by 8 (the most cards
+    of a kind), sizes by 108. The observation holds everything public now (the
+    whole pile, every meld, the known cards in each hand) and the observer's hand;
+    the information-state tensor adds what each seat has discarded and taken, and
+    the asking history; the information-state string keeps the whole history.
+    """
+
+    def __init__(self, iig_obs_type, params=None):
+        if params:
+            raise ValueError(f"observation parameters not supported; passed {params}")
+        if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError("Modern American Canasta has no all-players observer: hands are private")
+        self.perfect_recall = iig_obs_type.perfect_recall
+        self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        pieces = [("hand", NUM_KINDS if self.private else 0, (NUM_KINDS,)),
+                  ("must_go_out", 1 if self.private else 0, (1,)),
+                  ("known", PLAYERS * NUM_KINDS, (PLAYERS, NUM_KINDS)),
+                  ("hand_sizes", PLAYERS, (PLAYERS,)),
+                  ("stock_size", 1, (1,)),
+                  ("pile", NUM_KINDS, (NUM_KINDS,)),
+                  ("pile_top", NUM_KINDS, (NUM_KINDS,)),
+                  ("pile_size", 1, (1,)),
+                  ("melds", 2 * NUM_SLOTS * 3, (2, NUM_SLOTS, 3)),
+                  ("canastas", 2 * NUM_SLOTS * 2, (2, NUM_SLOTS, 2)),
+                  ("wild_canastas", 2 * 3, (2, 3)),
+                  ("closed", NUM_NATURAL, (NUM_NATURAL,)),
+                  ("threes", 4, (2, 2)),
+                  ("initial_meld_done", 2, (2,)),
+                  ("threshold", 2 * 3, (2, 3)),
+                  ("scores", 2, (2,)),
+                  ("to_move", PLAYERS, (PLAYERS,)),
+                  ("turn_of", PLAYERS, (PLAYERS,)),
+                  ("phase", 4, (4,)),
+                  ("turn_flags", 4, (4,)),
+                  ("asked", PLAYERS, (PLAYERS,))]
+        if self.perfect_recall:
+            pieces += [("discarded", PLAYERS * NUM_KINDS, (PLAYERS, NUM_KINDS)),
+                       ("pile_takes", PLAYERS, (PLAYERS,)),
+                       ("answers", PLAYERS * 2, (PLAYERS, 2))]
+        pieces = [p for p in pieces if p[1]]
+        self.tensor = np.zeros(sum(size for _, size, _ in pieces), np.float32)
+        self.dict = {}
+        start = 0
+        for name, size, shape in pieces:
+            self.dict[name] = self.tensor[start:start + size].reshape(shape)
+            start += size
+
+    def set_from(self, state, player: int) -> None:
+        core: CanastaState = getattr(state, "core", state)
+        d = self.dict
+        self.tensor.fill(0.0)
+        if self.private:
+            d["hand"][:] = np.asarray(core.hands[player], np.float32) / 8.0
+            d["must_go_out"][0] = float(core.must_out and core.actor == player)
+        for seat in range(PLAYERS):
+            rel = (seat - player) % PLAYERS
+            d["known"][rel] = np.asarray(core.known[seat], np.float32) / 8.0
+            d["hand_sizes"][rel] = core.sizes[seat] / 108.0
+            d["asked"][rel] = float(core.asked >> seat & 1)
+        d["stock_size"][0] = core.stock_size / 108.0
+        for kind in core.pile:
+            d["pile"][kind] += 1.0 / 8.0
+        if core.pile:
+            d["pile_top"][core.pile[-1]] = 1.0
+        d["pile_size"][0] = len(core.pile) / 108.0
+        for side in (0, 1):
+            rel = (side - player) % 2
+            for slot, (n, t, j) in enumerate(core.open_melds(side)):
+                d["melds"][rel, slot] = (n / 8.0, t / 8.0, j / 4.0)
+            for slot, n, t, j in core.canastas[side]:
+                if slot == WILD_SLOT:
+                    d["wild_canastas"][rel, 0 if t == 7 else (1 if j == 4 and t == 3 else 2)] += 1.0
+                else:
+                    d["canastas"][rel, slot, 0 if (t or j) else 1] += 1.0
+            d["threes"][rel] = (core.threes[2 * side] / 4.0, core.threes[2 * side + 1] / 4.0)
+            d["initial_meld_done"][rel] = float(core.melded >> side & 1)
+            score = core.rules.score0 if side == 0 else core.rules.score1
+            d["threshold"][rel, (score >= 3000) + (score >= 5000)] = 1.0
+            d["scores"][rel] = score / 10000.0
+        for slot in range(NUM_NATURAL):
+            d["closed"][slot] = float(core.closed >> slot & 1)
+        if core.to_move >= 0:
+            d["to_move"][(core.to_move - player) % PLAYERS] = 1.0
+        if core.phase in (TURN, MELD, ANSWER, PICKUP):
+            d["turn_of"][(core.actor - player) % PLAYERS] = 1.0
+            d["phase"][(TURN, MELD, ANSWER, PICKUP).index(core.phase)] = 1.0
+        d["turn_flags"][:] = (float(core.fresh), float(core.forbid_out), float(core.withdrawn),
+                              float(core.pending))
+        if self.perfect_recall:
+            self._set_memory(core, player)
+
+    def _set_memory(self, core: CanastaState, player: int) -> None:
+        d = self.dict
+        cell = core.log
+        while cell is not None:
+            cell, kind, seat, value = cell
+            if kind == EV_DISCARD:
+                d["discarded"][(seat - player) % PLAYERS, value & 15] += 1.0 / 8.0
+            elif kind == EV_TAKE:
+                d["pile_takes"][(seat - player) % PLAYERS] += 0.1
+            elif kind == EV_ANSWER:
+                asker = (seat + 2) % PLAYERS
+                d["answers"][(asker - player) % PLAYERS, 0 if value else 1] = 1.0
+
+    def string_from(self, state, player: int) -> str:
+        core: CanastaState = getattr(state, "core", state)
+        if self.perfect_recall:
+            return core.information_state_string(player, self.private)
+        return core.observation_string(player, self.private)
+
+
+pyspiel.register_game(_GAME_TYPE, ModernCanastaGame)
+
+__all__ = ["ModernCanastaGame", "ModernCanastaGameState", "CanastaObserver"]

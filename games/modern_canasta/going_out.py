@@ -1,0 +1,140 @@
+"""Whether the player to move can still go out this turn, by its legal moves.
+
+A partner's "yes" obliges the asker to go out when it can (docs/rules/
+modern_canasta.md): from then on only moves that keep going out within reach
+are legal. Reachability is decided by a depth-first search over the rules core's
+own legal moves (melds, the pile taken with an initial meld, the last discard),
+so it can never disagree with the rules.
+
+The search melds rank by rank in one fixed order, which loses nothing: going out
+melds every card but one, and the order of melds into different ranks changes
+nothing but two things the order takes care of. A side's unfinished wild-card
+meld must be finished before wild cards go elsewhere, and a new one, while
+unfinished, keeps wild cards from the others: so the wild slot comes both first
+and last. Cards taken with the pile come only after the initial meld that takes
+it: the order restarts there. In that order a rank left behind keeps its cards
+for good, so a search holding two such cards stops at once; positions are
+memoised.
+"""
+
+from __future__ import annotations
+
+from games.modern_canasta.actions import COMMIT, DISCARD_BASE, MELD_BASE, MELD_PARTS
+from games.modern_canasta.cards import JOKER, NUM_NATURAL, SEVEN, TWO, WILD_SLOT
+from games.modern_canasta.core import MELD, PICKUP, CanastaState
+
+ORDER = (WILD_SLOT,) + tuple(range(NUM_NATURAL)) + (WILD_SLOT,)
+
+
+def can_go_out(state: CanastaState) -> bool:
+    """Whether the player to move (in the meld phase) can go out this turn."""
+    return _search(state, 0, {})
+
+
+def keep_going_out(state: CanastaState, actions: list[int]) -> list[int]:
+    """The actions after which going out this turn is still possible."""
+    if state.out_memo is None:
+        state.out_memo = {}      # shared by the clones made during this turn
+    memo = state.out_memo
+    kept = []
+    for action in actions:
+        if DISCARD_BASE <= action < MELD_BASE:
+            if state.sizes[state.actor] == 1:
+                kept.append(action)
+        elif action >= MELD_BASE or action == COMMIT:
+            if _search(_child(state, action), 0, memo):
+                kept.append(action)
+    return kept
+
+
+def _child(state: CanastaState, action: int) -> CanastaState:
+    child = state.clone()
+    child.must_out = False
+    if action == COMMIT:
+        child.apply_action(COMMIT)
+    else:
+        child.do_meld(action)
+    return child
+
+
+def _search(state: CanastaState, at: int, memo: dict) -> bool:
+    """Whether going out is reachable melding only into ORDER[at:], in that order."""
+    if state.phase != MELD and state.phase != PICKUP:
+        return False
+    actor = state.actor
+    side = actor & 1
+    key = (state.phase, at, tuple(state.hands[actor]),
+           tuple(state.melds[36 * side:36 * side + 36]), state.canastas[side], state.closed,
+           state.pending, state.melded, len(state.pile))
+    hit = memo.get(key)
+    if hit is not None:
+        return hit
+    result = False
+    if not _hopeless(state):
+        acts = state._play_actions()
+        if state.phase == MELD and state.sizes[actor] == 1:
+            result = any(DISCARD_BASE <= a < MELD_BASE for a in acts)   # the last card goes out
+        else:
+            result = _try_melds(state, acts, at, memo)
+    memo[key] = result
+    return result
+
+
+def _try_melds(state: CanastaState, acts: list[int], at: int, memo: dict) -> bool:
+    hand = state.hands[state.actor]
+    by_slot: dict[int, list[tuple[int, int]]] = {}
+    for action in acts:
+        if action >= MELD_BASE:
+            slot, n, t, j = MELD_PARTS[action]
+            by_slot.setdefault(slot, []).append((n + t + j, action))
+        elif action == COMMIT and _search(_child(state, action), 0, memo):
+            return True
+    settled = state.phase == MELD
+    # Naturals of ranks the order has passed stay for good, and wild cards once it
+    # has passed the last slot: only one card may stay (the discard).
+    left_behind = sum(hand[slot] for slot in ORDER[1:at]) if settled else 0
+    for i in range(at, len(ORDER)):
+        slot = ORDER[i]
+        for _, action in sorted(by_slot.get(slot, ()), reverse=True):
+            if _search(_child(state, action), i, memo):
+                return True
+        if settled and 0 < i < len(ORDER) - 1:
+            left_behind += hand[slot]
+            if left_behind >= 2:
+                return False
+    return False
+
+
+def _hopeless(state: CanastaState) -> bool:
+    """Two necessary conditions for going out this turn, checked cheaply: the side
+    can still reach two canastas, and (once its initial meld is made) at most one
+    card in hand can never be melded this turn."""
+    actor = state.actor
+    side = actor & 1
+    cards = state.hands[actor][:]
+    if state.phase == PICKUP:
+        for kind in state.pile:
+            cards[kind] += 1
+    melds = state.melds
+    base = 36 * side
+    wilds = cards[TWO] + cards[JOKER]
+    closed = state.closed
+    reachable = len(state.canastas[side])
+    stuck = 0
+    settled = state.melded >> side & 1 and state.phase == MELD
+    for slot in range(NUM_NATURAL):
+        held = cards[slot]
+        b = base + 3 * slot
+        size = melds[b] + melds[b + 1] + melds[b + 2]
+        if closed >> slot & 1:
+            stuck += held
+            continue
+        room = 0 if slot == SEVEN else max(0, 2 - melds[b + 1] - melds[b + 2])
+        if (size or held) and size + held + min(wilds, room) >= 7:
+            reachable += 1
+        if settled and not size and held < 3:
+            stuck += held      # a new meld needs three naturals: wild cards need five
+    b = base + 3 * WILD_SLOT
+    if wilds and melds[b + 1] + melds[b + 2] + wilds >= 7:
+        reachable += 1
+    return reachable < 2 or stuck >= 2

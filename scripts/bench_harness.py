@@ -1,0 +1,137 @@
+"""The tournament harness's benchmark section (`python -m scripts.bench --only harness`).
+
+Figures the harness promises (docs/tournament.md, "Benchmarks"): games/s with 2
+workers against 1, the harness against a bare loop over the same games, and the
+Elo interval with duplicate deals against the same number of games without.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import pyspiel
+
+import games  # noqa: F401  (registers our games)
+from agents import make_bot
+from eval.chance import DealChance
+from eval.config import TournamentConfig
+from eval.play import PROBE_SIZE, GamePlayer
+from eval.ratings import summarize
+from eval.storage import ResultsDB
+from eval.tournament import planned_games, play
+from eval.workers import LocalPool
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a live process (Linux /proc)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def section_harness(seconds: float, repeats: int) -> None:
+    """The tournament harness (docs/tournament.md) on the cheapest bots, random and
+    rules at Page One, where its own cost shows most: games/s with 2 workers
+    against 1, the harness against a bare loop over the same games (wall and CPU
+    time), and the Elo interval with duplicate deals against the same number of
+    games without."""
+    game_string = "python_page_one(players=4)"
+    deals = max(50, int(seconds * 400))
+    config = TournamentConfig.create(game_string, ["random", "rules"], deals=deals)
+    tasks = planned_games(config)
+    game = pyspiel.load_game(game_string)
+    specs = [spec for _, spec in config.agents]
+    print(f"== Tournament harness: random vs rules, {game_string}, {len(tasks)} games "
+          f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs) ==")
+
+    def bare_loop() -> tuple[float, float, list]:
+        """The same games with nothing but the bots and the game: no processes,
+        storage, timing or fault guards."""
+        start, cpu = time.perf_counter(), time.process_time()
+        results = []
+        for task in tasks:
+            bots = [make_bot(specs[a], game, s, task.bot_seeds[s]) for s, a in enumerate(task.seats)]
+            chance = DealChance(task.chance_seed)
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    state.apply_action(chance(state))
+                else:
+                    state.apply_action(bots[state.current_player()].step(state))
+            results.append(state.returns())
+        return time.perf_counter() - start, time.process_time() - cpu, results
+
+    def harness(workers: int) -> tuple[float, tuple[float, float], list]:
+        """What run_tournament does up to the summary: start the workers, play,
+        store. Returns (wall, (CPU of the workers, CPU of the parent), returns)."""
+        with tempfile.TemporaryDirectory() as tmp:
+            db = ResultsDB.open_for(Path(tmp) / "r.db", config)
+            pool = LocalPool(config, workers)
+            start, cpu = time.perf_counter(), time.process_time()
+            for _ in play(db, pool, tasks, len(tasks), progress=False):
+                pass
+            wall = time.perf_counter() - start
+            parent = time.process_time() - cpu
+            workers_cpu = sum(_cpu_seconds(w.process.pid) for w in pool.workers)
+            pool.close()
+            results = [g.returns for g in db.games()]
+            db.close()
+        return wall, (workers_cpu, parent), results
+
+    harness(1)       # starts the forkserver, once per process
+    runs: dict[str, list[tuple[float, tuple[float, float]]]] = {"bare loop": [], "1 worker": [], "2 workers": []}
+    for _ in range(repeats):
+        for name, run in (("bare loop", bare_loop), ("1 worker", lambda: harness(1)),
+                          ("2 workers", lambda: harness(2))):
+            wall, cpu, results = run()
+            runs[name].append((wall, cpu if isinstance(cpu, tuple) else (cpu, 0.0)))
+            if name == "bare loop":
+                expected = results
+            assert results == expected, f"{name} played different games"
+    n = len(tasks)
+    wall = {k: statistics.median(w for w, _ in v) for k, v in runs.items()}
+    play_cpu = {k: statistics.median(c[0] for _, c in v) / n for k, v in runs.items()}
+    parent_cpu = {k: statistics.median(c[1] for _, c in v) / n for k, v in runs.items()}
+    for k in runs:
+        print(f"  {k:<10} {n / wall[k]:7.0f} games/s   {1e3 * wall[k] / n:6.3f} ms/game wall   CPU per game: "
+              f"{1e3 * play_cpu[k]:6.3f} ms playing" + (f", {1e3 * parent_cpu[k]:.3f} ms in the parent"
+                                                       if k != "bare loop" else ""))
+    print(f"  2 workers / 1 worker: {wall['1 worker'] / wall['2 workers']:.2f}x games/s (target >= 1.8x)")
+    print(f"  harness (1 worker) over the bare loop: {wall['1 worker'] / wall['bare loop'] - 1:+.1%} wall time; "
+          f"CPU {play_cpu['1 worker'] / play_cpu['bare loop'] - 1:+.1%} in the worker, "
+          f"{parent_cpu['1 worker'] / play_cpu['bare loop']:+.1%} in the parent (target <= +10%)")
+    start = time.perf_counter()
+    player = GamePlayer(config)
+    records = [player.play(t, [0.0] * PROBE_SIZE) for t in tasks]
+    played = time.perf_counter() - start
+    start = time.perf_counter()
+    summarize(config, records)
+    print(f"  summary with 1000 bootstrap resamples: {time.perf_counter() - start:.2f} s "
+          f"(the games: {played:.2f} s in one process)")
+
+    widths: dict[bool, list[float]] = {True: [], False: []}
+    estimates: dict[bool, list[float]] = {True: [], False: []}
+    trials = max(4, repeats * 2)
+    played = []
+    for trial in range(trials):
+        duplicated = TournamentConfig.create(game_string, ["random", "rules"], deals=deals // 4, seed=1000 + trial)
+        played.append(len(planned_games(duplicated)))
+        fresh = TournamentConfig.create(game_string, ["random", "rules"], deals=played[-1], seed=1000 + trial,
+                                        duplicate=False)
+        for duplicate, cfg in ((True, duplicated), (False, fresh)):
+            player = GamePlayer(cfg)
+            summary = summarize(cfg, [player.play(t, [0.0] * PROBE_SIZE) for t in planned_games(cfg)])
+            row = next(r for r in summary.rows if r.name == "rules")
+            widths[duplicate].append(row.elo_high - row.elo_low)
+            estimates[duplicate].append(row.elo)
+    print(f"  rules' Elo over random, {trials} tournaments of {deals // 4} duplicate deals each (about "
+          f"{statistics.mean(played):.0f} games) against {trials} of as many games on fresh deals:")
+    for duplicate, label in ((True, "duplicate"), (False, "no duplicates")):
+        print(f"  {label:<14} mean 95% interval width {statistics.mean(widths[duplicate]):6.1f} Elo; "
+              f"spread of the estimates (SD) {statistics.stdev(estimates[duplicate]):5.1f} Elo")
+    print(f"  interval width, duplicate / none: "
+          f"{statistics.mean(widths[True]) / statistics.mean(widths[False]):.2f}")

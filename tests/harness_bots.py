@@ -1,0 +1,95 @@
+"""Bots and a match format that the harness tests register by name
+(TournamentConfig bot_modules / `cardarena --register`): misbehaving bots, one
+per fault the harness must survive, and a slow bot to interrupt a run."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from typing import Any, Sequence
+
+from agents.random_bot import RandomBot
+
+
+class RaisingBot(RandomBot):
+    def step(self, state) -> int:
+        raise RuntimeError("this bot always fails")
+
+
+class IllegalBot(RandomBot):
+    def step(self, state) -> int:
+        return -7
+
+
+class SlowMoveBot(RandomBot):
+    """Finishes its move, but too late (the soft time limit)."""
+
+    def __init__(self, game, player: int, seed: int, seconds: float = 0.2):
+        super().__init__(game, player, seed)
+        self.seconds = seconds
+
+    def step(self, state) -> int:
+        time.sleep(self.seconds)
+        return super().step(state)
+
+
+class HangingBot(RandomBot):
+    """Never returns from a move (the parent must kill its worker)."""
+
+    def step(self, state) -> int:
+        while True:
+            time.sleep(1.0)
+
+
+class ExitingBot(RandomBot):
+    """Takes its whole worker process down, skipping every cleanup."""
+
+    def step(self, state) -> int:
+        os._exit(3)
+
+
+class KilledBot(RandomBot):
+    def step(self, state) -> int:
+        os.kill(os.getpid(), signal.SIGKILL)
+        raise AssertionError("unreachable")
+
+
+class SleepyBot(RandomBot):
+    """A random bot that takes a little time per move, so a run lasts long
+    enough to be killed in the middle."""
+
+    def step(self, state) -> int:
+        time.sleep(0.002)
+        return super().step(state)
+
+
+TEST_BOTS = {
+    "t_raises": "tests.harness_bots:RaisingBot",
+    "t_illegal": "tests.harness_bots:IllegalBot",
+    "t_slow": "tests.harness_bots:SlowMoveBot",
+    "t_hangs": "tests.harness_bots:HangingBot",
+    "t_exits": "tests.harness_bots:ExitingBot",
+    "t_killed": "tests.harness_bots:KilledBot",
+    "t_sleepy": "tests.harness_bots:SleepyBot",
+}
+
+
+class FixedDeals:
+    """A match of a fixed number of deals, scored by the sum of their returns;
+    the last deal is played with the high-card rule for the first leader."""
+
+    def __init__(self, deals: int):
+        self.deals = deals
+
+    def next_deal(self, history: Sequence[Sequence[float]]) -> dict[str, Any] | None:
+        if len(history) >= self.deals:
+            return None
+        return {"first_leader": "high_card"} if len(history) == self.deals - 1 else {}
+
+    def result(self, history: Sequence[Sequence[float]]) -> list[float]:
+        return [sum(deal[s] for deal in history) for s in range(len(history[0]))]
+
+
+def fixed_deals(game, deals: int = 3) -> FixedDeals:
+    return FixedDeals(deals)
