@@ -36,7 +36,7 @@ class OpenSpielISMCTS(ismcts.ISMCTSBot):
     """OpenSpiel's Python ISMCTS, able to restart and to stop on a clock."""
 
     def __init__(self, game: pyspiel.Game, seed: int, budget: Budget, c: float):
-        rs = np.random.RandomState(seed)
+        rs = np.random.RandomState(seed % 2**32)       # numpy takes 32-bit seeds
         super().__init__(game, mcts.RandomRolloutEvaluator(1, rs), c,
                          budget.iterations if budget.iterations is not None else 1 << 62,
                          random_state=rs)
@@ -78,6 +78,7 @@ def make_openspiel_cpp_ismcts(game, player: int, seed: int = 0, iterations: int 
                          f"such as {game.get_type().short_name!r} its step crashes the process "
                          f"(use openspiel_ismcts)")
     budget = Budget(iterations)
+    seed %= 2**31                                     # pyspiel takes 32-bit seeds
     return pyspiel.ISMCTSBot(seed, pyspiel.RandomRolloutEvaluator(1, seed), c, budget.iterations, -1,
                              pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, False, False)
 

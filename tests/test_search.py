@@ -216,7 +216,7 @@ def test_search_runs_on_openspiel_cpp_hearts_beside_its_cpp_ismcts():
     game = pyspiel.load_game("hearts")
     specs = ["ismcts(iterations=8)", "pimc(worlds=2,iterations=4)",
              "openspiel_cpp_ismcts(iterations=8)", "cheat_mcts(iterations=8)"]
-    bots = [make_hearts_fixed_pass(game, p, 1, spec) for p, spec in enumerate(specs)]
+    bots = [make_hearts_fixed_pass(game, p, 2**62 + p, spec) for p, spec in enumerate(specs)]  # harness-sized seeds
     state = game.new_initial_state()
     state.apply_action(1)                        # pass to the left: the phase that breaks
     returns = evaluate_bots.evaluate_bots(state, bots, np.random.RandomState(0))
@@ -230,7 +230,7 @@ def test_openspiel_cpp_ismcts_refuses_python_games_instead_of_crashing():
 
 def test_openspiel_python_ismcts_plays_in_evaluate_bots_on_a_clock():
     game = pyspiel.load_game("python_page_one(players=4)")
-    bots = [make_bot(spec, game, p, 3) for p, spec in enumerate(
+    bots = [make_bot(spec, game, p, 2**62 + p) for p, spec in enumerate(
         ["openspiel_ismcts(seconds=0.01)", "rules", "openspiel_ismcts(iterations=5)", "random"])]
     returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(3))
     assert sum(returns) == pytest.approx(0.0)
