@@ -51,13 +51,13 @@ TOURNAMENTS: dict[str, Tournament] = {
         "our ISMCTS against OpenSpiel's Python ISMCTS at 0.1 s a move each"),
     "american_page_one": Tournament(
         "python_american_page_one(players=4)",
-        ("random", "rules", "ismcts=ismcts(iterations=500,rollout=rules)",
-         "pimc=pimc(worlds=20,iterations=25,rollout=rules)"), 100,
+        ("random", "rules", "ismcts=ismcts(iterations=100,rollout=rules)",
+         "pimc=pimc(worlds=10,iterations=10,rollout=rules)"), 100,
         "ISMCTS and PIMC against the rule bot and random"),
     "american_page_one_equal_time": Tournament(
         "python_american_page_one(players=4)",
-        ("ours=ismcts(seconds=0.1,rollout=rules)", "openspiel=openspiel_ismcts(seconds=0.1)"), 100,
-        "our ISMCTS against OpenSpiel's Python ISMCTS at 0.1 s a move each"),
+        ("ours=ismcts(seconds=0.05,rollout=rules)", "openspiel=openspiel_ismcts(seconds=0.05)"), 100,
+        "our ISMCTS against OpenSpiel's Python ISMCTS at 0.05 s a move each"),
     # Partnerships: an agent fills a side, so a game is one pairing (2 games per deal).
     "canasta_ismcts_rules": Tournament(
         "python_modern_canasta", ("ismcts=ismcts(iterations=20,rollout=rules)", "rules"), 200,
