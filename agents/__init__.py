@@ -17,6 +17,11 @@ BOT_FACTORIES: dict[str, str] = {
     "random": "agents.random_bot:RandomBot",
     "rules": "agents.rules:make_rules_bot",
     "neural": "agents.neural.bot:make_neural_bot",
+    "ismcts": "search.bots:make_ismcts",
+    "pimc": "search.bots:make_pimc",
+    "cheat_mcts": "search.bots:make_cheat_mcts",
+    "openspiel_ismcts": "search.references:make_openspiel_ismcts",
+    "openspiel_cpp_ismcts": "search.references:make_openspiel_cpp_ismcts",
 }
 
 

@@ -12,7 +12,13 @@ def rules_core(state):
 
 class CardBot(pyspiel.Bot):
     """A bot for one seat. Subclasses implement `step`; the hooks below are no-ops
-    for bots that keep no state between moves."""
+    for bots that keep no state between moves.
+
+    `any_seat`: the bot decides for whichever seat is to move and keeps nothing
+    private to its seat, so one instance can play every seat (search rollouts
+    then make one bot instead of one per seat)."""
+
+    any_seat = False
 
     def __init__(self, player: int):
         pyspiel.Bot.__init__(self)

@@ -8,6 +8,8 @@ from agents.base import CardBot
 
 
 class RandomBot(CardBot):
+    any_seat = True
+
     def __init__(self, game, player: int, seed: int):
         super().__init__(player)
         self.rng = random.Random(seed)

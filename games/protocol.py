@@ -6,6 +6,12 @@ our rules cores satisfy it without knowing OpenSpiel. Cores may also provide
 without building the `(action, probability)` list: about 70% of the steps of a
 card game are chance steps (deals and draws), so the drivers below use it when
 it is there and fall back to `chance_outcomes()` otherwise.
+
+A second optional fast path, `private_view(player)`, lets search key nodes by
+information state without building strings: a cheap hashable of what `player`
+knows beyond the player actions and the number of chance events since an
+earlier state (in Page One: its hand). Games without it are keyed by
+`information_state_string` (search.keys).
 """
 
 from __future__ import annotations

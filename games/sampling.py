@@ -227,7 +227,8 @@ class ConstrainedDeal:
         return result
 
     def sample(self, uniform: Callable[[], float]) -> tuple[list[list[int]], list[int]]:
-        """Returns (hidden cards of each hand, stock cards)."""
+        """Returns (hidden cards of each hand in random order, stock cards in no
+        particular order)."""
         remaining = tuple(len(c) for c in self.cards)
         chosen = []
         for i in range(len(self.chains)):
@@ -244,14 +245,15 @@ class ConstrainedDeal:
         rest: list[int] = []
         for c, cards in enumerate(self.cards):
             pile = cards[:]
-            shuffle(pile, uniform)
+            dealt = sum(counts[c] for counts in chosen)
+            shuffle_prefix(pile, dealt, uniform)
             start = 0
             for i, h in enumerate(self.constrained):
                 k = chosen[i][c]
                 hands[h].extend(pile[start:start + k])
                 start += k
             rest.extend(pile[start:])
-        shuffle(rest, uniform)
+        shuffle_prefix(rest, sum(self.free_sizes), uniform)
         start = 0
         for h, k in zip(self.free, self.free_sizes):
             hands[h] = rest[start:start + k]
@@ -259,8 +261,13 @@ class ConstrainedDeal:
         return hands, rest[start:]
 
 
-def shuffle(items: list, uniform: Callable[[], float]) -> None:
-    """Fisher-Yates with an external source of uniform floats in [0, 1)."""
-    for i in range(len(items) - 1, 0, -1):
-        j = int(uniform() * (i + 1))
+def shuffle_prefix(items: list, count: int, uniform: Callable[[], float]) -> None:
+    """Fisher-Yates on the first `count` places only, with an external source of
+    uniform floats in [0, 1): they become a uniformly random ordered sample of
+    `items`, and the rest are left in no particular order. Hands need their
+    cards in random order (it decides which deal slot got which card); the
+    stock is a set, so shuffling it would waste the search's time."""
+    n = len(items)
+    for i in range(min(count, n - 1)):
+        j = i + int(uniform() * (n - i))
         items[i], items[j] = items[j], items[i]

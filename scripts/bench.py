@@ -256,11 +256,17 @@ def section_harness(seconds: float, repeats: int) -> None:
     run(seconds, repeats)
 
 
+def section_search(seconds: float, repeats: int) -> None:
+    from scripts.bench_search import section_search as run
+    run(seconds, repeats)
+
+
 SECTIONS: dict[str, Callable[[float, int], None]] = {
     "page_one": section_page_one,
     "neural": section_neural,
     "modern_canasta": section_modern_canasta,
     "harness": section_harness,
+    "search": section_search,
 }
 
 

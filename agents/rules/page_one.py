@@ -38,6 +38,8 @@ def _suit(action: int) -> int:
 
 
 class PageOneRulesBot(CardBot):
+    any_seat = True      # its memory is public: one bot can play every seat (rollouts)
+
     def __init__(self, game, player: int, seed: int = 0):
         super().__init__(player)
         self.memory = PublicMemory(game.num_players())
@@ -83,6 +85,6 @@ class PageOneRulesBot(CardBot):
         suit, and every joker, is out of play or in this hand."""
         out_of_play = core.discard | core.table | core.hands[me]
         suit, rank = _suit(action), _rank(action)
-        higher = sum(1 << (suit * NUM_RANKS + r) for r in range(rank + 1, NUM_RANKS))
+        higher = ((0x1FFF << (rank + 1)) & 0x1FFF) << (suit * NUM_RANKS)
         higher |= core.rules.deck & JOKER_MASK
         return not higher & ~out_of_play

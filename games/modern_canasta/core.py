@@ -797,6 +797,13 @@ class CanastaState:
         b = 36 * side
         return [tuple(self.melds[b + 3 * s: b + 3 * s + 3]) for s in range(NUM_SLOTS)]
 
+    def private_view(self, player: int) -> tuple:
+        """What `player` knows beyond the player actions and the number of chance
+        events since an earlier state: its hand, and the 3s laid down (a 3 drawn
+        is shown, the other draws are not). The search keys nodes with it
+        (games.protocol, search.keys)."""
+        return tuple(self.hands[player]), tuple(self.threes)
+
     def information_state_string(self, player: int, private: bool = True) -> str:
         """Everything `player` has seen, in order (perfect recall); with private
         False, only what every player has seen."""

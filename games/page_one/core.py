@@ -14,6 +14,7 @@ state, the resampler and the action history are all read from it.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
@@ -497,8 +498,9 @@ class PageOneState:
         for seat in range(n):
             if seat not in order:
                 keys[seat] = self.hands[seat].bit_count()
-        self.result = [(sum(k > keys[s] for k in keys) - sum(k < keys[s] for k in keys)) / (n - 1)
-                       for s in range(n)]
+        # A seat scores (seats ranked below it - seats ranked above it) / (n - 1).
+        ranked = sorted(keys)
+        self.result = [(n - bisect_right(ranked, k) - bisect_left(ranked, k)) / (n - 1) for k in keys]
         self.phase = OVER
         self.to_move = TERMINAL
 
@@ -522,6 +524,13 @@ class PageOneState:
     def history(self) -> list[int]:
         """Every action applied so far (chance outcomes included), as pyspiel records them."""
         return [v for k, _, v in self.events() if k in CHANCE_EVENTS or k in PLAY_EVENTS]
+
+    def private_view(self, player: int) -> int:
+        """What `player` knows beyond the public actions and the number of chance
+        events since an earlier state: its hand, since every card it ever saw is
+        in its hand or was played in public. The search keys nodes with it
+        (games.protocol, search.keys)."""
+        return self.hands[player]
 
     def information_state_string(self, player: int) -> str:
         """Everything `player` has seen, in order (perfect recall)."""

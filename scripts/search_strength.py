@@ -1,0 +1,117 @@
+"""The strength figures of docs/search.md: one harness tournament per line below,
+on duplicate deals with 95% bootstrap intervals (docs/tournament.md).
+
+    python -m scripts.search_strength                  # list the tournaments
+    python -m scripts.search_strength page_one hearts  # run (or resume) some, print their tables
+
+Results go to results/search_<name>.db (resumable: run the same line again to
+finish or extend it) with the harness's .md/.csv/.json/.png reports beside them.
+Budgets are chosen so that each tournament finishes in well under an hour on
+two shared cores; the `ms/move` column of each table gives the time they took.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+RESULTS = Path("results")
+HEARTS_PASS = ("hearts_fixed_pass", "search.references:make_hearts_fixed_pass")
+
+
+@dataclass(frozen=True)
+class Tournament:
+    game: str
+    agents: tuple[str, ...]
+    deals: int
+    why: str
+    register: tuple[tuple[str, str], ...] = ()
+
+
+TOURNAMENTS: dict[str, Tournament] = {
+    # Four agents, one per seat: every game is a game of each pair (400 per pairing).
+    "page_one": Tournament(
+        "python_page_one(players=4)",
+        ("random", "rules", "ismcts=ismcts(iterations=1000,rollout=rules)",
+         "pimc=pimc(worlds=40,iterations=25,rollout=rules)"), 100,
+        "ISMCTS and PIMC against the rule bot and random"),
+    # Two agents, two seats each: four cross-table comparisons a game, for the closer pairings.
+    "page_one_ismcts_rules": Tournament(
+        "python_page_one(players=4)", ("ismcts=ismcts(iterations=1000,rollout=rules)", "rules"), 150,
+        "ISMCTS against the rule bot, two seats each"),
+    "page_one_pimc_rules": Tournament(
+        "python_page_one(players=4)", ("pimc=pimc(worlds=40,iterations=25,rollout=rules)", "rules"), 150,
+        "PIMC against the rule bot, two seats each"),
+    "page_one_equal_time": Tournament(
+        "python_page_one(players=4)",
+        ("ours=ismcts(seconds=0.1,rollout=rules)", "openspiel=openspiel_ismcts(seconds=0.1)"), 100,
+        "our ISMCTS against OpenSpiel's Python ISMCTS at 0.1 s a move each"),
+    "american_page_one": Tournament(
+        "python_american_page_one(players=4)",
+        ("random", "rules", "ismcts=ismcts(iterations=100,rollout=rules)",
+         "pimc=pimc(worlds=10,iterations=10,rollout=rules)"), 100,
+        "ISMCTS and PIMC against the rule bot and random"),
+    "american_page_one_equal_time": Tournament(
+        "python_american_page_one(players=4)",
+        ("ours=ismcts(seconds=0.05,rollout=rules)", "openspiel=openspiel_ismcts(seconds=0.05)"), 100,
+        "our ISMCTS against OpenSpiel's Python ISMCTS at 0.05 s a move each"),
+    # Partnerships: an agent fills a side, so a game is one pairing (2 games per deal).
+    "canasta_ismcts_rules": Tournament(
+        "python_modern_canasta", ("ismcts=ismcts(iterations=20,rollout=rules)", "rules"), 200,
+        "ISMCTS against the rule bot"),
+    "canasta_ismcts_random": Tournament(
+        "python_modern_canasta", ("ismcts=ismcts(iterations=20,rollout=rules)", "random"), 200,
+        "ISMCTS against random"),
+    "canasta_pimc_rules": Tournament(
+        "python_modern_canasta", ("pimc=pimc(worlds=4,iterations=5,rollout=rules)", "rules"), 200,
+        "PIMC against the rule bot"),
+    "canasta_pimc_random": Tournament(
+        "python_modern_canasta", ("pimc=pimc(worlds=4,iterations=5,rollout=rules)", "random"), 200,
+        "PIMC against random"),
+    # The same algorithm at the same iterations and exploration (c = 0.5 of hearts' return
+    # range 36 = OpenSpiel's uct_c 18); both pass by the fixed rule (search/references.py).
+    "hearts": Tournament(
+        "hearts",
+        ("ours=hearts_fixed_pass(bot=ismcts(iterations=300))",
+         "openspiel_cpp=hearts_fixed_pass(bot=openspiel_cpp_ismcts(iterations=300,c=18))"), 100,
+        "our ISMCTS against OpenSpiel's C++ ISMCTS, 300 iterations each", (HEARTS_PASS,)),
+}
+
+
+def run(name: str, workers: int) -> None:
+    from eval.config import TournamentConfig
+    from eval.report import markdown, write_reports
+    from eval.tournament import run_tournament
+    t = TOURNAMENTS[name]
+    config = TournamentConfig.create(t.game, list(t.agents), t.deals, bot_modules=t.register)
+    results = RESULTS / f"search_{name}.db"
+    RESULTS.mkdir(exist_ok=True)
+    start = time.perf_counter()
+    summary = run_tournament(config, results, workers=workers, progress=False)
+    print(f"### {name}: {t.why} ({time.perf_counter() - start:.0f} s)\n")
+    print(markdown(summary))
+    write_reports(summary, results.with_suffix(""))
+    sys.stdout.flush()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m scripts.search_strength", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("names", nargs="*", help="tournaments to run (none: list them)")
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args(argv)
+    unknown = [n for n in args.names if n not in TOURNAMENTS]
+    if unknown:
+        parser.error(f"unknown tournament(s) {', '.join(unknown)}; known: {', '.join(TOURNAMENTS)}")
+    if not args.names:
+        for name, t in TOURNAMENTS.items():
+            print(f"{name:<30} {t.game}: {', '.join(t.agents)}; {t.deals} deals")
+    for name in args.names:
+        run(name, args.workers)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,149 @@
+"""The search bots, as pyspiel.Bots made by agents.make_bot:
+
+    ismcts(iterations=1000)              information-set MCTS, one tree over determinizations
+    ismcts(seconds=0.5,rollout=rules)    a wall-clock budget per move; rule-bot rollouts
+    pimc(worlds=20,iterations=100)       determinized search: UCT in each sampled world
+    cheat_mcts(iterations=1000)          UCT on the true state: reads hidden cards (an upper bound)
+
+Settings: `iterations` and/or `seconds` per move (whichever runs out first; for
+pimc, `iterations` is per world and `seconds` per move), `c` (UCB exploration in
+units of the game's return range), `rollout` (`random` or a bot spec:
+search.rollout), `viewer` for ismcts (search.keys), `worlds` for pimc.
+
+A move with one legal action is played without searching. Each bot seeds its
+own random.Random, so a bot with a fixed seed and an iteration budget plays the
+same moves every time.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pyspiel
+
+from agents.base import CardBot, rules_core
+from games.protocol import GameState
+from search.keys import VIEWERS, HistoryKeys, InformationKeys
+from search.mcts import Budget, Edge, Search, most_visited
+from search.prior import make_prior
+from search.rollout import make_evaluator
+
+DEFAULT_C = 0.5
+
+
+class SearchBot(CardBot):
+    """Searches the position at each move; keeps no tree between moves."""
+
+    def __init__(self, game: pyspiel.Game, player: int, seed: int, budget: Budget,
+                 c: float, rollout: str, prior: str | None):
+        super().__init__(player)
+        if isinstance(c, bool) or not isinstance(c, (int, float)) or c < 0:
+            raise ValueError(f"c={c!r}: must be a non-negative number")
+        self.rng = random.Random(seed)
+        self.budget = budget
+        self.c = float(c)
+        self.evaluator = make_evaluator(rollout, game, seed)
+        self.prior = make_prior(prior, game, seed)
+        self.return_range = game.max_utility() - game.min_utility()
+        self.iterations = 0           # made for the last move, over every world
+
+    def step(self, state) -> int:
+        root = rules_core(state)
+        legal = root.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        return most_visited(self.search(root))
+
+    def search(self, root: GameState) -> dict[int, Edge]:
+        """The root's edges after searching `root`, where this bot is to move."""
+        raise NotImplementedError
+
+    def _search(self, keys) -> Search:
+        return Search(keys, self.evaluator, self.c, self.return_range, self.rng, self.prior)
+
+
+class ISMCTSBot(SearchBot):
+    """One tree of information states; a new determinization every iteration."""
+
+    def __init__(self, game, player, seed, budget, c, rollout, prior, viewer: str):
+        super().__init__(game, player, seed, budget, c, rollout, prior)
+        if viewer not in VIEWERS:
+            raise ValueError(f"viewer={viewer!r}: must be one of {', '.join(VIEWERS)}")
+        self.viewer = viewer
+
+    def search(self, root: GameState) -> dict[int, Edge]:
+        me, rand = root.current_player(), self.rng.random
+        search = self._search(InformationKeys(root, me if self.viewer == "observer" else None))
+        edges = search.run(root, lambda: root.resample_from_infostate(me, rand), self.budget)
+        self.iterations = search.iterations
+        return edges
+
+
+class PIMCBot(SearchBot):
+    """Perfect-information UCT in each of `worlds` sampled worlds; the worlds vote
+    with their visit counts: an action's visits (and returns) are summed over the
+    worlds, and the most visited sum is played."""
+
+    def __init__(self, game, player, seed, budget, c, rollout, prior, worlds: int):
+        super().__init__(game, player, seed, budget, c, rollout, prior)
+        if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
+            raise ValueError(f"worlds={worlds!r}: must be a positive integer")
+        self.worlds = worlds
+
+    def search(self, root: GameState) -> dict[int, Edge]:
+        me = root.current_player()
+        share = self.budget.split(self.worlds)
+        totals: dict[int, Edge] = {}
+        self.iterations = 0
+        for _ in range(self.worlds):
+            world = root.resample_from_infostate(me, self.rng.random)
+            search = self._search(HistoryKeys())
+            for action, edge in search.run(world, world.clone, share).items():
+                total = totals.setdefault(action, [0, 0.0])
+                total[0] += edge[0]
+                total[1] += edge[1]
+            self.iterations += search.iterations
+        return totals
+
+
+class CheatMCTSBot(SearchBot):
+    """UCT on the true state, hidden cards and all: how much hidden information costs."""
+
+    def search(self, root: GameState) -> dict[int, Edge]:
+        search = self._search(HistoryKeys())
+        edges = search.run(root, root.clone, self.budget)
+        self.iterations = search.iterations
+        return edges
+
+
+def _settings(bot: str, given: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
+    unknown = sorted(set(given) - set(defaults))
+    if unknown:
+        raise ValueError(f"unknown setting(s) {', '.join(unknown)} for {bot}; "
+                         f"known: {', '.join(sorted(defaults))}")
+    return {**defaults, **given}
+
+
+def _budget(s: dict[str, Any], default_iterations: int) -> Budget:
+    if s["iterations"] is None and s["seconds"] is None:
+        return Budget(default_iterations)
+    return Budget(s["iterations"], s["seconds"])
+
+
+_COMMON = {"iterations": None, "seconds": None, "c": DEFAULT_C, "rollout": "random", "prior": None}
+
+
+def make_ismcts(game, player: int, seed: int = 0, **settings) -> ISMCTSBot:
+    s = _settings("ismcts", settings, {**_COMMON, "viewer": "acting"})
+    return ISMCTSBot(game, player, seed, _budget(s, 1000), s["c"], s["rollout"], s["prior"], s["viewer"])
+
+
+def make_pimc(game, player: int, seed: int = 0, **settings) -> PIMCBot:
+    s = _settings("pimc", settings, {**_COMMON, "worlds": 20})
+    return PIMCBot(game, player, seed, _budget(s, 100), s["c"], s["rollout"], s["prior"], s["worlds"])
+
+
+def make_cheat_mcts(game, player: int, seed: int = 0, **settings) -> CheatMCTSBot:
+    s = _settings("cheat_mcts", settings, _COMMON)
+    return CheatMCTSBot(game, player, seed, _budget(s, 1000), s["c"], s["rollout"], s["prior"])

@@ -1,0 +1,200 @@
+"""The Monte Carlo tree search loop shared by ISMCTS, PIMC and the cheating search.
+
+One iteration takes a world (a full state: a determinization drawn from the
+player's information state, or the true state), walks down the node table
+choosing actions by UCB with availability counts, adds one node, evaluates the
+position there (a rollout), and adds each player's own return to the edges that
+player chose. The three searches differ only in where worlds come from and in
+how a position maps to a node (search.keys).
+
+A node is a dict {action: edge}, an edge a list [visits, return_sum,
+availability]: plain lists and dicts are the fastest containers Python has, and
+this loop is the hot path.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from typing import Callable, Hashable, Protocol, Sequence
+
+from games.protocol import CHANCE, TERMINAL, GameState, chance_sampler
+
+Edge = list          # [visits, return_sum, availability]
+Node = dict          # action -> Edge
+
+
+class NodeKeys(Protocol):
+    """How a position maps to a node of the table (see search.keys)."""
+
+    reveal_chance: bool   # whether chance outcomes enter the path, or only that one happened
+
+    def key(self, world: GameState, player: int, path: int) -> Hashable: ...
+
+
+class Prior(Protocol):
+    """A policy the search starts from: probabilities over `legal` for `player`,
+    who is to move in `world`, read from that player's information only."""
+
+    def __call__(self, world: GameState, player: int, legal: list[int]) -> Sequence[float]: ...
+
+
+class Evaluator(Protocol):
+    """The value of a leaf for every player. May play on `world` in place."""
+
+    def evaluate(self, world: GameState, rand: Callable[[], float]) -> Sequence[float]: ...
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Iterations, wall-clock seconds, or both (whichever runs out first)."""
+
+    iterations: int | None = None
+    seconds: float | None = None
+
+    def __post_init__(self):
+        if self.iterations is None and self.seconds is None:
+            raise ValueError("a search budget needs iterations or seconds")
+        if self.iterations is not None and (isinstance(self.iterations, bool)
+                                            or not isinstance(self.iterations, int)
+                                            or self.iterations < 1):
+            raise ValueError(f"iterations={self.iterations!r}: must be a positive integer")
+        if self.seconds is not None and (isinstance(self.seconds, bool)
+                                         or not isinstance(self.seconds, (int, float))
+                                         or not self.seconds > 0):
+            raise ValueError(f"seconds={self.seconds!r}: must be a positive number")
+
+    def split(self, parts: int) -> "Budget":
+        """The share of one of `parts` searches run one after another."""
+        return Budget(self.iterations, None if self.seconds is None else self.seconds / parts)
+
+
+class Search:
+    """Tree search with availability counts (Cowling, Powley and Whitehouse 2012).
+
+    Without a prior, selection is UCB1: every legal action is tried once, in
+    random order, then the one maximising mean + c sqrt(ln availability / visits)
+    is taken. With a prior, it is PUCT (as AlphaZero, with availability in place
+    of the parent's visits): mean + c P(a) sqrt(availability) / (1 + visits),
+    an untried action counting the node's mean return so far; the search then
+    spends its iterations on the actions the prior likes and leaves the rest
+    untried until their turn comes, which is what large action spaces need.
+
+    `c` is the exploration constant in units of the game's return range, so one
+    value suits games whose returns span 2 (Page One) or 36 (hearts).
+    """
+
+    def __init__(self, keys: NodeKeys, evaluator: Evaluator, c: float, return_range: float,
+                 rng: random.Random, prior: Prior | None = None):
+        self.keys = keys
+        self.evaluator = evaluator
+        self.c = c * return_range
+        self.rng = rng
+        self.prior = prior
+        self.iterations = 0       # how many the last run made
+        self.nodes: dict[Hashable, Node] = {}   # the last run's table, for inspection
+
+    def run(self, root: GameState, make_world: Callable[[], GameState], budget: Budget) -> Node:
+        """Searches from `root` (a decision node), each iteration in a fresh world
+        from `make_world`; returns the root's edges."""
+        key = self.keys.key
+        reveal = self.keys.reveal_chance
+        evaluate = self.evaluator.evaluate
+        rand = self.rng.random
+        c = self.c
+        log, sqrt = math.log, math.sqrt
+        sample = chance_sampler(root)
+        root_node: Node = {}
+        nodes: dict[Hashable, Node] = {key(root, root.current_player(), 0): root_node}
+        self.nodes = nodes
+        limit = budget.iterations if budget.iterations is not None else math.inf
+        deadline = time.perf_counter() + budget.seconds if budget.seconds is not None else None
+        done = 0
+        while done < limit and (deadline is None or time.perf_counter() < deadline or not done):
+            world = make_world()
+            chosen: list[tuple[Edge, int]] = []
+            path = 0
+            while True:
+                player = world.current_player()
+                if player < 0:
+                    if player == TERMINAL:
+                        returns = world.returns()
+                        break
+                    action = sample(world, rand())
+                    path = hash((path, action if reveal else CHANCE))
+                    world.apply_action(action)
+                    continue
+                k = key(world, player, path)
+                node = nodes.get(k)
+                if node is None:
+                    nodes[k] = {}
+                    returns = evaluate(world, rand)
+                    break
+                if self.prior is not None:
+                    action, edge = self._puct(node, world, player)
+                    chosen.append((edge, player))
+                    path = hash((path, action))
+                    world.apply_action(action)
+                    continue
+                # One pass: count each legal action's availability, note the
+                # untried ones (tried first, at random), and find the best UCB.
+                untried = None
+                best = -math.inf
+                for a in world.legal_actions():
+                    e = node.get(a)
+                    if e is None:
+                        if untried is None:
+                            untried = [a]
+                        else:
+                            untried.append(a)
+                        continue
+                    e[2] = available = e[2] + 1
+                    if untried is None:
+                        n = e[0]
+                        u = e[1] / n + c * sqrt(log(available) / n)
+                        if u > best:
+                            best, action, edge = u, a, e
+                if untried is not None:
+                    action = untried[int(rand() * len(untried))]
+                    edge = node[action] = [0, 0.0, 1]
+                chosen.append((edge, player))
+                path = hash((path, action))
+                world.apply_action(action)
+            for edge, player in chosen:
+                edge[0] += 1
+                edge[1] += returns[player]
+            done += 1
+        self.iterations = done
+        return root_node
+
+    def _puct(self, node: Node, world: GameState, player: int) -> tuple[int, Edge]:
+        """PUCT selection; an edge here is [visits, return_sum, availability, prior]."""
+        legal = world.legal_actions()
+        if any(a not in node for a in legal):
+            # Legal actions met for the first time take their prior from this world.
+            for a, p in zip(legal, self.prior(world, player, legal)):
+                if a not in node:
+                    node[a] = [0, 0.0, 0, float(p)]
+        visits, value = 0, 0.0
+        for a in legal:
+            e = node[a]
+            e[2] += 1
+            visits += e[0]
+            value += e[1]
+        untried_value = value / visits if visits else 0.0
+        c, sqrt = self.c, math.sqrt
+        best = -math.inf
+        for a in legal:
+            e = node[a]
+            n = e[0]
+            u = (e[1] / n if n else untried_value) + c * e[3] * sqrt(e[2]) / (1 + n)
+            if u > best:
+                best, action, edge = u, a, e
+        return action, edge
+
+
+def most_visited(edges: dict[int, Edge]) -> int:
+    """The final move: most visits, ties broken by the higher mean return, then the lower action."""
+    return max(edges, key=lambda a: (edges[a][0], edges[a][1] / max(edges[a][0], 1), -a))

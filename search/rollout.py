@@ -1,0 +1,77 @@
+"""Leaf evaluators: how the search values a position it has just added to its tree.
+
+The hook is `search.mcts.Evaluator`: `evaluate(world, rand)` returns every
+player's value. Two are built in, chosen by the `rollout` setting of a search bot:
+
+* `random`: uniformly random play to the end, in a tight loop on the state.
+* any other bot spec (`rules`, `neural`, ...): play to the end
+  with that bot in every seat. The bots' `step` gets the state the search runs
+  on: our rules core for our games, so a bot used for rollouts reads the core
+  (agents.base.rules_core does that) and should keep per-game work incremental
+  (the Page One rule bot updates its public memory event by event).
+
+A value network would implement `evaluate` directly, with no playout.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+import pyspiel
+
+from agents import make_bot
+from games.protocol import CHANCE, GameState, chance_sampler
+
+
+class RandomRollout:
+    """Uniformly random play to the end."""
+
+    def evaluate(self, world: GameState, rand: Callable[[], float]) -> Sequence[float]:
+        sample = chance_sampler(world)
+        current, legal_actions, apply = world.current_player, world.legal_actions, world.apply_action
+        while True:
+            player = current()
+            if player >= 0:
+                legal = legal_actions()
+                apply(legal[int(rand() * len(legal))])
+            elif player == CHANCE:
+                apply(sample(world, rand()))
+            else:
+                return world.returns()
+
+
+class BotRollout:
+    """Play to the end with one bot per seat, made from a bot spec; a bot that can
+    play any seat (agents.base.CardBot.any_seat) plays them all, so its
+    incremental state (the rule bot's public memory) is rebuilt once per rollout."""
+
+    def __init__(self, spec: str, game: pyspiel.Game, seed: int):
+        first = make_bot(spec, game, 0, seed)
+        others = ([first] * (game.num_players() - 1) if getattr(first, "any_seat", False) else
+                  [make_bot(spec, game, seat, seed + seat) for seat in range(1, game.num_players())])
+        self.bots = [first] + others
+
+    def evaluate(self, world: GameState, rand: Callable[[], float]) -> Sequence[float]:
+        sample = chance_sampler(world)
+        bots = self.bots
+        current, apply = world.current_player, world.apply_action
+        while True:
+            player = current()
+            if player >= 0:
+                apply(bots[player].step(world))
+            elif player == CHANCE:
+                apply(sample(world, rand()))
+            else:
+                return world.returns()
+
+
+def make_evaluator(rollout: str, game: pyspiel.Game, seed: int):
+    """The evaluator that the `rollout` setting names."""
+    if not isinstance(rollout, str):
+        raise ValueError(f"rollout={rollout!r}: must be 'random' or a bot spec such as 'rules'")
+    if rollout == "random":
+        return RandomRollout()
+    try:
+        return BotRollout(rollout, game, seed)
+    except ValueError as e:
+        raise ValueError(f"rollout={rollout!r}: {e}") from e

@@ -1,0 +1,307 @@
+"""The search bots: tree statistics, determinism, legality, no hidden-card reads,
+budgets, spec errors, and OpenSpiel interoperability (evaluate_bots, C++ hearts)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python.algorithms import evaluate_bots
+
+import games  # noqa: F401
+from agents import make_bot
+from games.protocol import CHANCE, TERMINAL, chance_sampler
+from search.keys import HistoryKeys, InformationKeys
+from search.mcts import Budget, Search, most_visited
+from search.references import make_hearts_fixed_pass
+from search.rollout import RandomRollout
+from tests import conformance
+
+
+class TinyGame:
+    """Player 0 picks 0 or 1; after 0, player 1 picks 0 or 1; `payoffs` maps the
+    history to the returns. Perfect information, no chance."""
+
+    def __init__(self, payoffs: dict[tuple, list[float]], history: tuple = ()):
+        self.payoffs, self.history = payoffs, history
+
+    def current_player(self) -> int:
+        return TERMINAL if self.history in self.payoffs else len(self.history)
+
+    def legal_actions(self) -> list[int]:
+        return [0, 1]
+
+    def apply_action(self, action: int) -> None:
+        self.history += (action,)
+
+    def clone(self) -> "TinyGame":
+        return TinyGame(self.payoffs, self.history)
+
+    def returns(self) -> list[float]:
+        return self.payoffs[self.history]
+
+    def information_state_string(self, player: int) -> str:
+        return str(self.history)
+
+    def resample_from_infostate(self, player, uniform) -> "TinyGame":
+        return self.clone()
+
+
+# Player 1's own best reply to 0 is 1 in both games; player 0 must foresee it.
+ZERO_SUM = {(0, 0): [1.0, -1.0], (0, 1): [-1.0, 1.0], (1,): [0.0, 0.0]}     # 0 then 1: -1
+GENERAL_SUM = {(0, 0): [-1.0, 0.0], (0, 1): [1.0, 1.0], (1,): [0.5, 0.0]}   # 0 then 1: +1
+
+
+@pytest.mark.parametrize("payoffs, best", [(ZERO_SUM, 1), (GENERAL_SUM, 0)])
+@pytest.mark.parametrize("keys", [HistoryKeys(), InformationKeys(TinyGame({}))])
+def test_each_player_maximises_its_own_return(payoffs, best, keys):
+    # Backing up the root player's return everywhere, or negating it for the
+    # opponent, gets one of these two games wrong.
+    search = Search(keys, RandomRollout(), 0.5, 2.0, random.Random(0))
+    root = TinyGame(payoffs)
+    assert most_visited(search.run(root, root.clone, Budget(1000))) == best
+
+
+class WideGame:
+    """One decision among 200 actions; only action 7 pays."""
+
+    def __init__(self, history: tuple = ()):
+        self.history = history
+
+    def current_player(self) -> int:
+        return TERMINAL if self.history else 0
+
+    def legal_actions(self) -> list[int]:
+        return list(range(200))
+
+    def apply_action(self, action: int) -> None:
+        self.history += (action,)
+
+    def clone(self) -> "WideGame":
+        return WideGame(self.history)
+
+    def returns(self) -> list[float]:
+        return [1.0 if self.history == (7,) else 0.0]
+
+
+def prior_on(best: int):
+    return lambda world, player, legal: [0.5 * (a == best) + 0.5 / len(legal) for a in legal]
+
+
+def test_a_prior_spares_the_search_from_trying_every_action():
+    # UCB1 tries all 200 actions once before comparing any; PUCT stays with the
+    # prior's choice while its returns hold up: how large action spaces are searched.
+    tried = {}
+    for name, prior in (("ucb1", None), ("puct", prior_on(7))):
+        search = Search(HistoryKeys(), RandomRollout(), 0.5, 1.0, random.Random(0), prior)
+        root = WideGame()
+        edges = search.run(root, root.clone, Budget(50))
+        tried[name] = sum(1 for e in edges.values() if e[0])
+    assert tried == {"ucb1": 50, "puct": 1}
+
+
+def test_returns_overrule_a_wrong_prior():
+    search = Search(HistoryKeys(), RandomRollout(), 0.5, 2.0, random.Random(0), prior_on(0))
+    root = TinyGame(ZERO_SUM)      # the prior likes 0, which loses to player 1's reply
+    assert most_visited(search.run(root, root.clone, Budget(1000))) == 1
+
+
+class HiddenOption:
+    """Chance gives player 1 a hidden bit; player 0 moves (one action), then player 1
+    picks action 0, or action 1 when its bit is 1. Player 0 sees only its move."""
+
+    def __init__(self, history: tuple = ()):
+        self.history = history
+
+    def current_player(self) -> int:
+        return (CHANCE, 0, 1, TERMINAL)[len(self.history)]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return [(0, 0.5), (1, 0.5)]
+
+    def legal_actions(self) -> list[int]:
+        return [0] if len(self.history) == 1 else [0, 1][:1 + self.history[0]]
+
+    def apply_action(self, action: int) -> None:
+        self.history += (action,)
+
+    def clone(self) -> "HiddenOption":
+        return HiddenOption(self.history)
+
+    def returns(self) -> list[float]:
+        return [0.0, 0.0]
+
+    def information_state_string(self, player: int) -> str:
+        return str(self.history[:1] if player == 1 else ()) + str(self.history[1:])
+
+    def resample_from_infostate(self, player, uniform) -> "HiddenOption":
+        return HiddenOption((int(uniform() * 2),) + self.history[1:])
+
+
+def test_availability_counts_only_the_iterations_where_an_action_was_legal():
+    root = HiddenOption((1,))
+    rng = random.Random(3)
+    search = Search(InformationKeys(root, observer=0), RandomRollout(), 0.5, 1.0, rng)
+    search.run(root, lambda: root.resample_from_infostate(0, rng.random), Budget(2000))
+    (edges,) = [node for node in search.nodes.values() if len(node) == 2]   # player 1's node
+    reached = edges[0][0] + edges[1][0]
+    assert edges[0][2] >= reached - 1                    # always legal (tried by the 2nd visit)
+    assert 0.45 * reached < edges[1][2] < 0.55 * reached  # legal with the bit, half the time
+
+
+def page_one_states(game_string: str, count: int, seed: int) -> list:
+    game = pyspiel.load_game(game_string)
+    return [s.core for s in conformance.random_states(game, 3 * count, seed)
+            if len(s.legal_actions()) > 1][:count]
+
+
+SPECS = ["ismcts(iterations=60)", "ismcts(iterations=60,viewer=observer)",
+         "pimc(worlds=3,iterations=20)", "cheat_mcts(iterations=60)"]
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_search_is_deterministic_for_a_seed(spec):
+    game = pyspiel.load_game("python_page_one(players=4,jokers=1)")
+    states = page_one_states("python_page_one(players=4,jokers=1)", 8, 1)
+    stats = lambda seed: [make_bot(spec, game, s.current_player(), seed).search(s) for s in states]  # noqa: E731
+    assert stats(4) == stats(4)
+    assert stats(4) != stats(5)
+
+
+@pytest.mark.parametrize("spec", SPECS[:3])
+def test_search_never_reads_hidden_cards(spec):
+    # The same search on a world with every card the player cannot see redealt
+    # by the resampler: the statistics, hence the move, must not change at all.
+    game_string = "python_page_one(players=4,jokers=2,empty_stock=reshuffle)"
+    game = pyspiel.load_game(game_string)
+    rng = random.Random(11)
+    for state in page_one_states(game_string, 20, 2):
+        me = state.current_player()
+        world = state.resample_from_infostate(me, rng.random)
+        assert make_bot(spec, game, me, 7).search(state) == make_bot(spec, game, me, 7).search(world)
+
+
+def test_the_hidden_card_check_catches_a_search_that_reads_them():
+    game_string = "python_page_one(players=4,jokers=2,empty_stock=reshuffle)"
+    game = pyspiel.load_game(game_string)
+    rng = random.Random(11)
+    differs = 0
+    for state in page_one_states(game_string, 20, 2):
+        me = state.current_player()
+        world = state.resample_from_infostate(me, rng.random)
+        bot = lambda: make_bot("cheat_mcts(iterations=60)", game, me, 7)  # noqa: E731
+        differs += bot().search(state) != bot().search(world)
+    assert differs > 10
+
+
+@pytest.mark.parametrize("game_string", ["python_page_one(players=3,jokers=2,until_last=true)",
+                                         "python_page_one(players=5,empty_stock=take)"])
+def test_search_bots_play_legal_moves_with_openspiel_evaluate_bots(game_string):
+    game = pyspiel.load_game(game_string)
+    specs = ["ismcts(iterations=30,rollout=rules)", "pimc(worlds=2,iterations=15,prior=rules)",
+             "cheat_mcts(iterations=30)", "ismcts(iterations=30,viewer=observer)", "rules",
+             "ismcts(iterations=30,prior=rules)"]
+    for seed in range(2):
+        bots = [make_bot(specs[(p + seed) % len(specs)], game, p, seed) for p in range(game.num_players())]
+        returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(seed))
+        assert sum(returns) == pytest.approx(0.0)   # it ran to the end: every move was legal
+
+
+def test_search_runs_on_openspiel_cpp_hearts_beside_its_cpp_ismcts():
+    # Any pyspiel game whose states resample: keys are information-state strings.
+    # OpenSpiel's hearts resamples wrongly while cards are passed (its C++ ISMCTS
+    # crashes there), so every searcher passes by the fixed rule.
+    game = pyspiel.load_game("hearts")
+    specs = ["ismcts(iterations=8)", "pimc(worlds=2,iterations=4)",
+             "openspiel_cpp_ismcts(iterations=8)", "cheat_mcts(iterations=8)"]
+    bots = [make_hearts_fixed_pass(game, p, 2**62 + p, spec) for p, spec in enumerate(specs)]  # harness-sized seeds
+    state = game.new_initial_state()
+    state.apply_action(1)                        # pass to the left: the phase that breaks
+    returns = evaluate_bots.evaluate_bots(state, bots, np.random.RandomState(0))
+    assert state.is_terminal() and sum(returns) in (26.0, 78.0)   # 78 = 3 * 26 "not taken"; 26: a moon shot
+
+
+def test_openspiel_cpp_ismcts_refuses_python_games_instead_of_crashing():
+    with pytest.raises(ValueError, match="C\\+\\+ games only"):
+        make_bot("openspiel_cpp_ismcts", pyspiel.load_game("python_page_one"), 0)
+
+
+def test_openspiel_python_ismcts_plays_in_evaluate_bots_on_a_clock():
+    game = pyspiel.load_game("python_page_one(players=4)")
+    bots = [make_bot(spec, game, p, 2**62 + p) for p, spec in enumerate(
+        ["openspiel_ismcts(seconds=0.01)", "rules", "openspiel_ismcts(iterations=5)", "random"])]
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(3))
+    assert sum(returns) == pytest.approx(0.0)
+
+
+def test_budgets_are_honoured():
+    game = pyspiel.load_game("python_page_one(players=4)")
+    state = page_one_states("python_page_one(players=4)", 1, 5)[0]
+    me = state.current_player()
+    bot = make_bot("ismcts(iterations=77)", game, me)
+    bot.step(state)
+    assert bot.iterations == 77
+    bot = make_bot("pimc(worlds=3,iterations=20)", game, me)
+    bot.step(state)
+    assert bot.iterations == 60
+    bot = make_bot("ismcts(seconds=0.05,iterations=1000000000)", game, me)
+    bot.step(state)                       # it returns: the clock stopped it
+    assert 0 < bot.iterations < 1_000_000_000
+
+
+def test_a_forced_move_is_played_without_search():
+    game = pyspiel.load_game("python_page_one(players=4)")
+    state = next(s.core for s in conformance.random_states(game, 200, 6) if len(s.legal_actions()) == 1)
+    bot = make_bot("ismcts(iterations=50)", game, state.current_player())
+    assert bot.step(state) == state.legal_actions()[0] and bot.iterations == 0
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("ismcts(iteration=10)", "unknown setting.*iteration.*known: c, iterations, prior, rollout, seconds, viewer"),
+    ("ismcts(iterations=0)", "iterations=0: must be a positive integer"),
+    ("ismcts(seconds=-1)", "seconds=-1: must be a positive number"),
+    ("ismcts(c=-0.5)", "c=-0.5: must be a non-negative number"),
+    ("ismcts(viewer=god)", "viewer='god': must be one of acting, observer"),
+    ("ismcts(rollout=alphago)", "rollout='alphago': unknown bot 'alphago'"),
+    ("pimc(worlds=0)", "worlds=0: must be a positive integer"),
+    ("cheat_mcts(viewer=acting)", "unknown setting.*viewer"),
+])
+def test_bad_settings_are_rejected_with_the_reason(spec, message):
+    with pytest.raises(ValueError, match=message):
+        make_bot(spec, pyspiel.load_game("python_page_one"), 0)
+
+
+def canasta_states(count: int, seed: int) -> list:
+    """Decision states from a hand between rule bots (random hands rarely meld)."""
+    game = pyspiel.load_game("python_modern_canasta")
+    bots = [make_bot("rules", game, p, p) for p in range(4)]
+    rng = random.Random(seed)
+    state, states = game.new_initial_state(), []
+    while not state.is_terminal() and len(states) < count:
+        if state.is_chance_node():
+            state.apply_action(chance_sampler(state)(state, rng.random()))
+            continue
+        if len(state.legal_actions()) > 1 and rng.random() < 0.2:
+            states.append(state.core.clone())
+        state.apply_action(bots[state.current_player()].step(state))
+    return states
+
+
+def test_search_on_canasta_never_reads_hidden_cards():
+    game = pyspiel.load_game("python_modern_canasta")
+    rng = random.Random(4)
+    for state in canasta_states(4, 1):
+        me = state.current_player()
+        world = state.resample_from_infostate(me, rng.random)
+        for spec in ("ismcts(iterations=6)", "pimc(worlds=2,iterations=3)"):
+            assert make_bot(spec, game, me, 2).search(state) == make_bot(spec, game, me, 2).search(world)
+
+
+def test_search_plays_a_canasta_hand_with_partnerships():
+    game = pyspiel.load_game("python_modern_canasta")
+    specs = ["ismcts(iterations=3,rollout=rules)", "rules", "pimc(worlds=1,iterations=3,prior=rules)", "rules"]
+    bots = [make_bot(spec, game, p, 5) for p, spec in enumerate(specs)]
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(5))
+    assert returns[0] == returns[2] == -returns[1]
