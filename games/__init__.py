@@ -5,3 +5,4 @@ Importing this package registers every game with pyspiel, so that
 """
 
 from games.page_one import game as _page_one  # noqa: F401  (registers python_page_one)
+from games.american_page_one import game as _american_page_one  # noqa: F401  (registers python_american_page_one)

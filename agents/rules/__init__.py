@@ -12,6 +12,7 @@ import pyspiel
 # game short name -> "module:class"
 RULE_BOTS = {
     "python_page_one": "agents.rules.page_one:PageOneRulesBot",
+    "python_american_page_one": "agents.rules.american_page_one:AmericanPageOneRulesBot",
 }
 
 

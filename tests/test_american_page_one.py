@@ -1,0 +1,478 @@
+"""American Page One: a scenario test for each rule, special card and local rule
+of the page, then the shared checks across rule combinations."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+
+import pyspiel
+import pytest
+
+import games  # noqa: F401  (registers the games)
+from games.american_page_one.core import (AFTER_DRAW, ANSWER, CHALLENGE, DOBON, DONE, DRAW,
+                                          EV_RESHUFFLE, EV_SHOW_TO, EV_STARTER_BACK, EV_STUCK, JOKER,
+                                          MULTI, NAME,
+                                          NAME_SUIT, NO_DOBON, OFFER, PASS, PLAY, STARTER,
+                                          AmericanPageOneRules, AmericanPageOneState, dealt_position,
+                                          hand_kinds, hand_of, hand_size, parse_kind, set_up)
+from games.params import GameParameterError
+from games.protocol import CHANCE
+from tests import conformance
+
+S, H, D, C = range(4)
+
+
+def K(text: str) -> list[int]:
+    return [parse_kind(t) for t in text.split()]
+
+
+def k(text: str) -> int:
+    return parse_kind(text)
+
+
+def rules(players: int = 4, **params) -> AmericanPageOneRules:
+    return AmericanPageOneRules.from_params({"players": players, **params})
+
+
+def position(hands: list[str], top: str, turn: int = 0, suit: int = -1, discard: str = "",
+             stock: str | None = None, **params) -> AmericanPageOneState:
+    return set_up(rules(len(hands), **params), [K(h) for h in hands], k(top), turn, suit,
+                  K(discard) if discard else [], stock=None if stock is None else K(stock))
+
+
+def play(state: AmericanPageOneState, *moves) -> None:
+    """Applies moves given as card text (plays or chance cards) or raw action ints."""
+    for m in moves:
+        state.apply_action(k(m) if isinstance(m, str) else m)
+
+
+def hand(state: AmericanPageOneState, seat: int) -> list[int]:
+    return hand_kinds(state.lo[seat], state.hi[seat])
+
+
+FOUR = ["4C 6D", "5C 6S", "4D 7S", "9C TD"]     # plain hands for seats that only watch
+
+
+# ---------------------------------------------------------------- base rules
+def test_the_deal_starts_left_of_the_dealer_and_the_starter_counts_as_the_dealers():
+    r = rules(3, hand_size=5, dealer=1)
+    hands = [K("2S 3S 4S 5S 6S"), K("2H 3H 4H 5H 6H"), K("2D 3D 4D 5D 6D")]
+    s = dealt_position(r, hands, k("9C"), dealer=1)
+    deals = [(seat, v) for kind, seat, v in s.events() if kind == 1]
+    assert deals[0] == (2, k("2D")) and deals[1] == (0, k("2S"))   # dealt from the dealer's left
+    assert s.top == k("9C") and s.current_player() == 2 and s.phase == PLAY
+    assert len(s.stock) == 108 - 15 - 1
+
+
+def test_a_random_dealer_is_a_chance_node_and_each_player_gets_the_default_hand_size():
+    for players, size in ((2, 7), (4, 7), (5, 6), (7, 5)):
+        s = AmericanPageOneState(rules(players))
+        assert s.is_chance_node() and s.chance_outcomes() == [(p, 1 / players) for p in range(players)]
+        s.apply_action(players - 1)
+        for _ in range(players * size):
+            s.apply_action(s.sample_chance_outcome(0.3))
+        assert [hand_size(s.lo[p], s.hi[p]) for p in range(players)] == [size] * players
+        s.apply_action(s.sample_chance_outcome(0.3))          # the starter
+        assert s.top >= 0
+
+
+def test_play_a_card_of_the_suit_or_rank_8s_and_jokers_are_wild_or_draw():
+    s = position(["2H 9C KD 8S Jk 4C", *FOUR[1:]], top="9H")
+    assert s.legal_actions() == sorted(K("8S 2H 9C")) + [JOKER, DRAW]
+    with pytest.raises(ValueError, match="illegal action 37 \\(K♦\\) for p0"):
+        s.apply_action(k("KD"))
+
+
+def test_after_drawing_only_the_drawn_card_may_be_played_or_the_player_passes():
+    s = position(["2C 4C", *FOUR[1:]], top="9H")
+    play(s, DRAW)
+    assert s.is_chance_node() and s.actor == 0
+    play(s, "7H")
+    assert s.phase == AFTER_DRAW and s.legal_actions() == [k("7H"), PASS]
+    play(s, "7H")
+    assert s.current_player() == 1 and s.top == k("7H")
+    s = position(["2C 4C", *FOUR[1:]], top="9H")
+    play(s, DRAW, "3S")
+    assert s.legal_actions() == [PASS]             # 3♠ fits neither ♥ nor 9
+    play(s, PASS)
+    assert s.current_player() == 1 and hand(s, 0) == K("3S 2C 4C")[:1] + K("2C 4C")
+
+
+def test_a_player_may_draw_and_pass_while_holding_a_playable_card():
+    s = position(["5H 4C", *FOUR[1:]], top="9H")
+    assert DRAW in s.legal_actions() and k("5H") in s.legal_actions()
+    play(s, DRAW, "6H", PASS)                      # the drawn 6♥ fits, but it may pass
+    assert s.current_player() == 1 and sorted(hand(s, 0)) == sorted(K("5H 4C 6H"))
+
+
+def test_an_empty_stock_is_remade_from_the_discards_under_the_top_card():
+    s = position(["5C 4C", *FOUR[1:]], top="9H", discard="2D 3D", stock="")
+    play(s, DRAW)
+    assert s.events()[-1][0] == EV_RESHUFFLE
+    assert sorted(s.stock) == K("2D 3D") and hand_kinds(s.pile_lo, s.pile_hi) == K("9H")
+    s = position(["5C 4C", *FOUR[1:]], top="9H", stock="")
+    assert s.legal_actions() == [PASS]             # nothing left to draw: pass
+    play(s, PASS)
+    assert s.current_player() == 1
+
+
+def test_going_out_wins_the_sum_of_the_others_points_and_each_loses_its_own():
+    s = position(["4H", "8C Jk KS 2D 3S QH JC AS 5D", "TC 9D", "7S"], top="9H")
+    play(s, "4H")
+    assert s.is_terminal()
+    # 8 and joker 50; 2 3 J Q 20; K 10; numbers their rank; A 1.
+    assert s.returns() == [196 + 19 + 7, -196, -19, -7]
+
+
+def test_going_out_on_a_special_card_ends_the_deal_without_its_effect():
+    s = position(["2H", "5C 6C", "7D", "TS"], top="9H")
+    play(s, "2H")
+    assert s.is_terminal() and hand(s, 1) == K("5C 6C")    # p1 draws nothing
+
+
+# ------------------------------------------------------------- special cards
+def test_two_makes_the_next_player_draw_two_unless_it_answers_and_answers_stack():
+    s = position(["2H 5S", "2C 6D", "4D 7S", "9C TD"], top="9H")
+    play(s, "2H")
+    assert s.phase == ANSWER and s.current_player() == 1 and s.pending == 2
+    assert s.legal_actions() == [k("2C"), DRAW]
+    play(s, "2C")
+    assert s.current_player() == 2 and s.pending == 4
+    assert s.legal_actions() == [DRAW]              # no 2: it must take them
+    play(s, DRAW, "3S", "4S", "5S", "6S")
+    # It drew four and its turn is gone: it may not answer after drawing.
+    assert s.current_player() == 3 and s.phase == PLAY and s.pending == 0
+    assert len(hand(s, 2)) == 6 and s.top == k("2C")
+
+
+def test_three_makes_the_next_player_draw_three():
+    s = position(["3H 5S", "3C 6D", "4D 7S", "9C TD"], top="9H")
+    play(s, "3H")
+    assert s.pending == 3 and s.legal_actions() == [k("3C"), DRAW]
+    play(s, DRAW, "4S", "5S", "6S")
+    assert s.current_player() == 2 and len(hand(s, 1)) == 5
+
+
+def test_eight_is_wild_and_names_a_suit_never_a_rank():
+    s = position(["8S 5S", "5D 6D 9H", "4D 7S", "9C TD"], top="9H")
+    play(s, "8S")
+    assert s.phase == NAME and s.legal_actions() == [NAME_SUIT + x for x in range(4)]
+    play(s, NAME_SUIT + D)
+    assert s.current_player() == 1
+    assert s.legal_actions() == K("5D 6D") + [DRAW]    # the 9♥ no longer fits
+
+
+def test_jack_skips_the_next_player():
+    s = position(["JH 5S", *FOUR[1:]], top="9H")
+    play(s, "JH")
+    assert s.current_player() == 2
+
+
+def test_queen_reverses_the_direction():
+    s = position(["QH 5S", "5H", "4D", "9C TD"], top="9H")
+    play(s, "QH")
+    assert s.current_player() == 3 and s.dir == -1
+    play(s, DRAW, "2S", PASS)
+    assert s.current_player() == 2
+
+
+def test_joker_is_wild_names_a_suit_and_the_next_draws_four_unless_it_answers_with_a_joker():
+    s = position(["Jk 5S", "Jk 2C", "2D 7S", "9C TD"], top="9H")
+    assert JOKER in s.legal_actions()
+    play(s, JOKER, NAME_SUIT + C)
+    assert s.current_player() == 1 and s.pending == 4
+    assert s.legal_actions() == [JOKER, DRAW]       # a 2 does not answer a joker
+    play(s, JOKER, NAME_SUIT + S)
+    assert s.current_player() == 2 and s.pending == 8 and s.legal_actions() == [DRAW]
+    play(s, DRAW, *["3H"] * 2, *["4H"] * 2, *["5H"] * 2, *["6H"] * 2)
+    assert s.current_player() == 3 and len(hand(s, 2)) == 10 and s.suit == S
+
+
+@pytest.mark.parametrize("starter, to_move, phase, pending", [
+    ("2S", 1, ANSWER, 2),      # the first player must answer or draw 2
+    ("JS", 2, PLAY, 0),        # the first player is skipped
+    ("QS", 3, PLAY, 0),        # play goes to the dealer's right
+    ("8S", 0, NAME, 0),        # the dealer names the suit
+    ("Jk", 0, NAME, 0),        # the dealer names the suit; the first player then answers
+])
+def test_a_special_starter_acts_as_if_the_dealer_played_it(starter, to_move, phase, pending):
+    r = rules(4, hand_size=2, dealer=0)
+    s = dealt_position(r, [K("4C 5C"), K("4D 5D"), K("4H 5H"), K("6C 6D")], k(starter), dealer=0)
+    assert s.current_player() == to_move and s.phase == phase and s.pending == pending
+    if starter == "Jk":
+        play(s, NAME_SUIT + H)
+        assert s.current_player() == 1 and s.pending == 4 and s.suit == H
+
+
+# --------------------------------------------------------------- local rules
+def test_linked_draws_answer_each_other_by_suit():
+    s = position(["2S 5C", "3S 3H 2D Jk", "4D 7S", "9C TD"], top="9S", linked_draws=True)
+    play(s, "2S")
+    # ♠3 (the suit), any 2 (the rank), the joker; not ♥3.
+    assert s.legal_actions() == K("3S 2D") + [JOKER, DRAW]
+    play(s, "3S")
+    assert s.pending == 5
+    s = position(["Jk 5C", "2H 3H 2S", "4D 7S", "9C TD"], top="9S", linked_draws=True)
+    play(s, JOKER, NAME_SUIT + H)
+    assert s.legal_actions() == K("2H 3H") + [DRAW]
+    play(s, "3H")
+    assert s.pending == 7
+
+
+def test_unanswerable_draws_are_taken_at_once_even_when_the_deal_is_won_on_them():
+    s = position(["2H 5S", "2C 6D", "4D 7S", "9C TD"], top="9H", unanswerable=True)
+    play(s, "2H")
+    assert s.is_chance_node() and s.actor == 1       # no answer: p1 draws at once
+    play(s, "3S", "4S")
+    assert s.current_player() == 2 and len(hand(s, 1)) == 4
+    s = position(["2H", "5C", "4D 7S", "9C TD"], top="9H", unanswerable=True)
+    play(s, "2H")
+    assert not s.is_terminal() and s.actor == 1
+    play(s, "KS", "8C")                               # p1 must still draw its two
+    assert s.is_terminal()
+    assert s.returns() == [5 + 10 + 50 + 11 + 19, -(5 + 10 + 50), -11, -19]
+
+
+@pytest.mark.parametrize("params, card, points", [
+    ({"draw_two": False}, "2H", 2), ({"draw_three": False}, "3H", 3),
+    ({"skip": "none"}, "JH", 10), ({"reverse": "none"}, "QH", 10)])
+def test_a_special_card_switched_off_is_a_plain_card_with_plain_points(params, card, points):
+    s = position([f"{card} 5S", *FOUR[1:]], top="9H", **params)
+    play(s, card)
+    assert s.current_player() == 1 and s.phase == PLAY and s.pending == 0 and s.dir == 1
+    s = position(["5H", card, "4D", "6C"], top="9H", **params)
+    play(s, "5H")
+    assert s.returns()[1] == -points
+
+
+def test_eights_switched_off_are_plain_cards():
+    s = position(["8S 5C", *FOUR[1:]], top="9H", wild_eight=False)
+    assert s.legal_actions() == [DRAW]
+    s = position(["8H 5C", *FOUR[1:]], top="9H", wild_eight=False)
+    play(s, "8H")
+    assert s.current_player() == 1 and s.suit == H
+    s = position(["5H", "8S", "4D", "6C"], top="9H", wild_eight=False)
+    play(s, "5H")
+    assert s.returns()[1] == -8
+
+
+def test_jokers_switched_off_leave_a_104_card_deck():
+    r = rules(jokers=False)
+    s = AmericanPageOneState(r)
+    assert len(s.stock) == 104 and JOKER not in s.stock
+    assert pyspiel.load_game("python_american_page_one(jokers=false)").max_utility() == \
+        r.tables.deck_points == 2 * (4 * 50 + 16 * 20 + 4 * 10 + 4 * (4 + 5 + 6 + 7 + 9 + 10) + 4)
+
+
+@pytest.mark.parametrize("params, card, effect", [
+    ({"skip": "A"}, "AH", "skip"), ({"skip": "7"}, "7H", "skip"),
+    ({"reverse": "9"}, "9C", "reverse"), ({"reverse": "J", "skip": "A"}, "JH", "reverse")])
+def test_skip_and_reverse_may_be_other_ranks(params, card, effect):
+    s = position([f"{card} 5S", "5H", "4D", "9C TD"], top="9H", **params)
+    play(s, card)
+    assert s.current_player() == (2 if effect == "skip" else 3)
+    s = position(["5H", card, "4D", "6C"], top="9H", **params)
+    play(s, "5H")
+    assert s.returns()[1] == -20                      # a special card scores 20
+    if params.get("skip") == "A":
+        s = position([f"JH 5S", *FOUR[1:]], top="9H", **params)
+        play(s, "JH")
+        assert s.current_player() == (3 if effect == "reverse" else 1)
+
+
+def test_several_cards_of_a_rank_at_once_multiply_their_effect():
+    s = position(["2H 2C 2S 5D", "6C 7C", "4D 7S", "9C TD"], top="9H", multi_play=True)
+    play(s, "2H")
+    assert s.phase == MULTI and s.legal_actions() == K("2S 2C") + [DONE]
+    play(s, "2C", DONE)
+    assert s.current_player() == 1 and s.pending == 4 and s.top == k("2C")
+    s = position(["JH JC JS 5D", "6C", "4D", "7C", "9C TD"], top="9H", multi_play=True)
+    play(s, "JH", "JC", "JS", DONE)
+    assert s.current_player() == 4                    # three players skipped
+    s = position(["QH QC 5D", "6C", "4D", "9C TD"], top="9H", multi_play=True)
+    play(s, "QH", "QC", DONE)
+    assert s.dir == 1 and s.current_player() == 1     # two reverses cancel
+    s = position(["8H 8C 5D", *FOUR[1:]], top="9H", multi_play=True)
+    play(s, "8H", "8C", DONE)
+    assert s.phase == NAME                            # one suit for both
+    play(s, NAME_SUIT + D)
+    assert s.current_player() == 1 and s.suit == D
+
+
+def test_several_cards_may_go_out_together():
+    s = position(["5H 5C", *FOUR[1:]], top="9H", multi_play=True)
+    play(s, "5H", "5C")
+    assert s.is_terminal() and s.returns()[0] > 0
+
+
+def test_going_out_on_a_special_card_may_be_forbidden_and_costs_the_penalty():
+    s = position(["2H", "6C 7C", "4D 7S", "9C TD"], top="9H", no_special_finish=True, penalty=1)
+    play(s, "2H")
+    assert s.is_chance_node() and s.actor == 0         # the penalty draw
+    play(s, "KS")
+    assert not s.is_terminal() and hand(s, 0) == K("KS")
+    assert s.current_player() == 1 and s.pending == 2  # the 2 still works
+
+
+def test_a_drawn_card_may_be_kept_from_play_until_the_next_turn():
+    s = position(["5C 4C", *FOUR[1:]], top="9H", play_drawn=False)
+    play(s, DRAW, "7H")                                 # fits, but may not be played now
+    assert s.current_player() == 1 and k("7H") in hand(s, 0)
+
+
+def test_draw_until_playable_forbids_passing_and_drawing_by_choice():
+    s = position(["5H 4C", *FOUR[1:]], top="9H", draw_until_playable=True)
+    assert s.legal_actions() == [k("5H")]               # it can play, so it must
+    s = position(["5C 4C", *FOUR[1:]], top="9H", draw_until_playable=True)
+    assert s.is_chance_node() and s.actor == 0          # it cannot: it draws, no choice
+    play(s, "2S", "3C")
+    assert s.is_chance_node()
+    play(s, "KH")
+    assert s.current_player() == 0 and s.legal_actions() == [k("KH")]
+
+
+def test_stuck_players_pass_when_nothing_can_be_drawn_under_draw_until_playable():
+    s = position(["5C 4C", "5D", "4H", "6C"], top="9H", stock="", draw_until_playable=True)
+    assert s.current_player() == 2                     # p0 and p1 could neither play nor draw
+    assert [(e[0], e[1]) for e in s.events()] == [(EV_STUCK, 0), (EV_STUCK, 1)]
+
+
+def test_the_penalty_count_is_a_parameter():
+    s = position(["Jk KC", "5D", "4D 7S", "9C TD"], top="9H", challenge=True, penalty=5)
+    play(s, JOKER, NAME_SUIT + C, CHALLENGE)           # p0 held no ♥: the challenge fails
+    assert s.is_chance_node() and s.actor == 1 and s.draw_left == 9
+
+
+def test_a_joker_starter_is_redrawn_and_other_specials_act_from_beside_the_dealer():
+    r = rules(4, hand_size=2, dealer=0, starter="redraw_joker")
+    s = dealt_position(r, [K("4C 5C"), K("4D 5D"), K("4H 5H"), K("6C 6D")], JOKER, dealer=0)
+    assert s.phase == STARTER and s.events()[-1][0] == EV_STARTER_BACK and s.stock.count(JOKER) == 4
+    play(s, "8S")
+    assert s.current_player() == 1 and s.suit == S      # nobody names a suit on the 8
+    s = dealt_position(r, [K("4C 5C"), K("4D 5D"), K("4H 5H"), K("6C 6D")], k("QS"), dealer=0)
+    assert s.current_player() == 0 and s.dir == -1      # reversed from beside the dealer
+    s = dealt_position(r, [K("4C 5C"), K("4D 5D"), K("4H 5H"), K("6C 6D")], k("2S"), dealer=0)
+    assert s.current_player() == 1 and s.pending == 2
+
+
+def test_play_on_to_the_last_player_scores_by_finishing_order():
+    s = position(["5H", "6H 7C", "6D 2D"], top="9H", until_last=True)
+    play(s, "5H")
+    assert not s.is_terminal() and s.out == (0,) and s.current_player() == 1
+    play(s, "6H", "6D")
+    assert s.current_player() == 1                     # p0 is passed over
+    play(s, DRAW, "8S", PASS, "2D")                    # p2 goes out: only p1 is left
+    assert s.is_terminal() and s.returns() == [2.0, -2.0, 0.0]
+
+
+def test_playing_on_to_the_last_player_a_card_that_goes_out_still_acts():
+    s = position(["2H", "5C", "6C", "7C"], top="9H", until_last=True)
+    play(s, "2H")
+    assert s.current_player() == 1 and s.phase == ANSWER and s.pending == 2
+
+
+def test_dobon_is_offered_to_every_other_player_in_turn_order_and_wins_the_deal():
+    s = position(["7H 5C", "3S 4D", "2D 5S", "KC"], top="9H", dobon=True)
+    play(s, "7H")
+    assert s.phase == OFFER and s.current_player() == 1
+    assert s.legal_actions() == [DOBON, NO_DOBON]      # 3 + 4 = 7
+    play(s, DOBON)
+    assert s.current_player() == 2 and s.legal_actions() == [DOBON, NO_DOBON]   # 2 + 5 = 7
+    play(s, NO_DOBON)
+    assert s.current_player() == 3 and s.legal_actions() == [NO_DOBON]
+    play(s, NO_DOBON)
+    assert s.is_terminal()
+    assert sorted(hand(s, 0)) == sorted(K("7H 5C"))    # the 7♥ went back to p0
+    assert s.returns() == [-12, 12 + 25 + 10, -25, -10]        # a 2 scores 20
+
+
+def test_several_dobon_callers_share_the_points_and_a_going_out_is_void():
+    s = position(["7H", "3S 4D", "2D 5S", "KC"], top="9H", dobon=True)
+    play(s, "7H", DOBON, DOBON, NO_DOBON)
+    assert s.is_terminal() and hand(s, 0) == K("7H")
+    assert s.returns() == [-7 / 1, (7 + 10) / 2, (7 + 10) / 2, -10]
+
+
+def test_dobon_gaeshi_returns_the_callers_last_card_and_wins():
+    s = position(["7H 2D 3C", "5H 3S 4D", "6H 2C 3D", "KH KC"], top="9H", turn=1,
+                 dobon=True, dobon_gaeshi=True)
+    play(s, "5H", NO_DOBON, NO_DOBON, NO_DOBON)        # p1's last card: 5♥
+    play(s, "6H", NO_DOBON, NO_DOBON, NO_DOBON)
+    play(s, "KH", NO_DOBON, NO_DOBON, NO_DOBON)
+    play(s, "7H")
+    assert s.current_player() == 1 and s.legal_actions() == [DOBON, NO_DOBON]   # 3 + 4 = 7
+    play(s, DOBON, NO_DOBON, NO_DOBON)
+    # Dobon-gaeshi: p0 first (7♥ 2♦ 3♣ = 12), then p2 (2♣ 3♦ = 5, the rank of p1's 5♥), p3.
+    assert s.current_player() == 0 and s.legal_actions() == [NO_DOBON]
+    play(s, NO_DOBON)
+    assert s.current_player() == 2 and s.legal_actions() == [DOBON, NO_DOBON]
+    play(s, DOBON, NO_DOBON)
+    assert s.is_terminal()
+    assert sorted(hand(s, 1)) == sorted(K("3S 4D 5H"))  # p1's win is void: its 5♥ came back
+    assert s.returns() == [-47, -29, 47 + 29 + 10, -10]
+
+
+def test_a_joker_challenge_that_succeeds_makes_the_jokers_player_draw_four():
+    s = position(["Jk 5H KC", "6C 7C", "4D 7S", "9C TD"], top="9H", challenge=True)
+    play(s, JOKER, NAME_SUIT + C)
+    assert s.legal_actions() == [DRAW, CHALLENGE]
+    play(s, CHALLENGE)
+    shown = [e for e in s.events() if e[0] == EV_SHOW_TO]
+    assert shown == [(EV_SHOW_TO, 0, (1, *hand_of(K("5H KC"))))]
+    assert s.is_chance_node() and s.actor == 0 and s.draw_left == 4
+    play(s, "2S", "3S", "4S", "5S")
+    assert s.current_player() == 1 and s.phase == PLAY and s.pending == 0 and s.suit == C
+    assert "5♥ K♣" in s.information_state_string(1)
+    assert "5♥" not in s.information_state_string(2)   # the hand is shown to the challenger alone
+
+
+def test_a_joker_challenge_that_fails_costs_the_penalty_and_the_four():
+    s = position(["Jk 8H KC", "6C 7C", "4D 7S", "9C TD"], top="9H", challenge=True)
+    play(s, JOKER, NAME_SUIT + C, CHALLENGE)           # an 8 of the suit is safe
+    assert s.actor == 1 and s.draw_left == 6
+    play(s, *["2S"] * 2, *["3S"] * 2, "4S", "5S")
+    assert s.current_player() == 2 and len(hand(s, 1)) == 8
+
+
+def test_a_joker_answering_a_joker_cannot_be_challenged():
+    s = position(["Jk 5H", "Jk 7C", "4D 7S", "9C TD"], top="9H", challenge=True)
+    play(s, JOKER, NAME_SUIT + C)
+    assert CHALLENGE in s.legal_actions()
+    play(s, JOKER, NAME_SUIT + S)
+    assert s.legal_actions() == [DRAW]
+
+
+# --------------------------------------------------------------- parameters
+def test_parameters_are_validated_with_clear_errors():
+    with pytest.raises(Exception, match="players=8: out of range"):
+        pyspiel.load_game("python_american_page_one(players=8)")
+    with pytest.raises(Exception, match="skip='K': must be one of J, A, 7, none"):
+        pyspiel.load_game("python_american_page_one(skip=K)")
+    with pytest.raises(Exception, match="one rank cannot both skip and reverse"):
+        pyspiel.load_game("python_american_page_one(reverse=J)")
+    with pytest.raises(Exception, match="dobon_gaeshi=true needs dobon=true"):
+        pyspiel.load_game("python_american_page_one(dobon_gaeshi=true)")
+    with pytest.raises(Exception, match="needs play_drawn=true"):
+        pyspiel.load_game("python_american_page_one(draw_until_playable=true,play_drawn=false)")
+    with pytest.raises(Exception, match="scores='1;2': needs 4 numbers"):
+        pyspiel.load_game("python_american_page_one(scores=1;2)")
+    with pytest.raises(pyspiel.SpielError, match="colour"):
+        pyspiel.load_game("python_american_page_one(colour=1)")
+    with pytest.raises(GameParameterError, match="hand_size=11: out of range"):
+        rules(7, hand_size=11)
+
+
+def test_game_info_follows_the_parameters():
+    for n in range(2, 8):
+        g = pyspiel.load_game(f"python_american_page_one(players={n},max_turns=100)")
+        assert g.num_players() == n and g.max_game_length() == 100 * (14 + 2 * n) + 2
+        assert g.max_utility() == -g.min_utility() == 2 * 828
+
+
+def test_the_information_state_hides_other_hands_and_draws():
+    s = position(["5C 4C", "KD 2C", "4D 7S", "9C TD"], top="9H")
+    play(s, DRAW, "7H", PASS)
+    mine, theirs = s.information_state_string(0), s.information_state_string(1)
+    assert "p0 draws 7♥" in mine and "7♥" not in theirs and "p0 draws a card" in theirs
