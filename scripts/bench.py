@@ -118,8 +118,44 @@ def section_page_one(seconds: float, repeats: int) -> None:
           f"C++ crazy_eights clone {clones['crazy_eights']:.2f} us")
 
 
+def section_american_page_one(seconds: float, repeats: int) -> None:
+    from games.american_page_one.core import AmericanPageOneRules, AmericanPageOneState
+    print("== American Page One (4 players) against OpenSpiel C++ "
+          "crazy_eights(players=4,use_special_cards=true) ==")
+    c8 = pyspiel.load_game("crazy_eights(players=4,use_special_cards=true)")
+    game = pyspiel.load_game("python_american_page_one(players=4)")
+    rules = AmericanPageOneRules()
+    rates: dict[str, list[float]] = {}
+
+    def measure(name, make):
+        def f():
+            steps, games_s = playout_rate(make, seconds)
+            rates.setdefault(name, []).append(games_s)
+            return steps
+        return f
+
+    med = rounds({"crazy_eights": measure("crazy_eights", c8.new_initial_state),
+                  "core": measure("core", lambda: AmericanPageOneState(rules)),
+                  "pyspiel": measure("pyspiel", game.new_initial_state)}, repeats)
+    ref = med["crazy_eights"]
+    for name, label in (("crazy_eights", "C++ crazy_eights via pyspiel"),
+                        ("core", "American Page One rules core"),
+                        ("pyspiel", "American Page One via pyspiel")):
+        print(f"  {label:<32} {med[name]:>11,.0f} steps/s {statistics.median(rates[name]):>9,.0f} games/s"
+              f"   {med[name] / ref:5.2f}x steps")
+    print("  (random play rarely empties a hand: most random deals stop at the 1000-turn cap)")
+    state = mid_game_state(game, 1, steps=60)
+    clones = rounds({"pyspiel": lambda: clone_cost_us(state, seconds / 2),
+                     "core": lambda: clone_cost_us(state.core, seconds / 2),
+                     "crazy_eights": lambda: clone_cost_us(mid_game_state(c8, 1), seconds / 2)},
+                    repeats)
+    print(f"  clone via pyspiel {clones['pyspiel']:.2f} us, core clone {clones['core']:.2f} us, "
+          f"C++ crazy_eights clone {clones['crazy_eights']:.2f} us")
+
+
 SECTIONS: dict[str, Callable[[float, int], None]] = {
     "page_one": section_page_one,
+    "american_page_one": section_american_page_one,
 }
 
 

@@ -267,8 +267,8 @@ def test_jokers_switched_off_leave_a_104_card_deck():
 
 
 @pytest.mark.parametrize("params, card, effect", [
-    ({"skip": "A"}, "AH", "skip"), ({"skip": "7"}, "7H", "skip"),
-    ({"reverse": "9"}, "9C", "reverse"), ({"reverse": "J", "skip": "A"}, "JH", "reverse")])
+    ({"skip": "ace"}, "AH", "skip"), ({"skip": "seven"}, "7H", "skip"),
+    ({"reverse": "nine"}, "9C", "reverse"), ({"reverse": "jack", "skip": "ace"}, "JH", "reverse")])
 def test_skip_and_reverse_may_be_other_ranks(params, card, effect):
     s = position([f"{card} 5S", "5H", "4D", "9C TD"], top="9H", **params)
     play(s, card)
@@ -276,7 +276,7 @@ def test_skip_and_reverse_may_be_other_ranks(params, card, effect):
     s = position(["5H", card, "4D", "6C"], top="9H", **params)
     play(s, "5H")
     assert s.returns()[1] == -20                      # a special card scores 20
-    if params.get("skip") == "A":
+    if params.get("skip") == "ace":
         s = position([f"JH 5S", *FOUR[1:]], top="9H", **params)
         play(s, "JH")
         assert s.current_player() == (3 if effect == "reverse" else 1)
@@ -448,10 +448,10 @@ def test_a_joker_answering_a_joker_cannot_be_challenged():
 def test_parameters_are_validated_with_clear_errors():
     with pytest.raises(Exception, match="players=8: out of range"):
         pyspiel.load_game("python_american_page_one(players=8)")
-    with pytest.raises(Exception, match="skip='K': must be one of J, A, 7, none"):
-        pyspiel.load_game("python_american_page_one(skip=K)")
+    with pytest.raises(Exception, match="skip='king': must be one of jack, ace, seven, none"):
+        pyspiel.load_game("python_american_page_one(skip=king)")
     with pytest.raises(Exception, match="one rank cannot both skip and reverse"):
-        pyspiel.load_game("python_american_page_one(reverse=J)")
+        pyspiel.load_game("python_american_page_one(reverse=jack)")
     with pytest.raises(Exception, match="dobon_gaeshi=true needs dobon=true"):
         pyspiel.load_game("python_american_page_one(dobon_gaeshi=true)")
     with pytest.raises(Exception, match="needs play_drawn=true"):
@@ -476,3 +476,240 @@ def test_the_information_state_hides_other_hands_and_draws():
     play(s, DRAW, "7H", PASS)
     mine, theirs = s.information_state_string(0), s.information_state_string(1)
     assert "p0 draws 7♥" in mine and "7♥" not in theirs and "p0 draws a card" in theirs
+
+
+# ------------------------------------------------------------ shared checks
+# Every parameter off its default at least once, in combinations; short hands
+# and a low turn cap so that random play goes out and ends quickly.
+VARIANTS = [
+    "python_american_page_one(max_turns=60)",
+    "python_american_page_one(players=2,hand_size=3,max_turns=60,multi_play=true,no_special_finish=true,"
+    "penalty=1)",
+    "python_american_page_one(players=3,hand_size=3,max_turns=60,linked_draws=true,starter=redraw_joker,"
+    "challenge=true,penalty=5)",
+    "python_american_page_one(hand_size=3,max_turns=60,unanswerable=true,play_drawn=false,skip=ace,"
+    "reverse=nine,dealer=2,challenge=true)",
+    "python_american_page_one(players=5,hand_size=2,max_turns=60,draw_until_playable=true,challenge=true)",
+    "python_american_page_one(hand_size=2,max_turns=60,dobon=true,dobon_gaeshi=true,multi_play=true)",
+    "python_american_page_one(players=6,hand_size=3,max_turns=60,until_last=true,draw_two=false,"
+    "draw_three=false,wild_eight=false,skip=seven,reverse=jack,penalty=0)",
+    "python_american_page_one(players=7,hand_size=2,max_turns=60,jokers=false,skip=none,reverse=none,"
+    "scores=1;2;3;-6;0;0;0,deals_left=2)",
+    "python_american_page_one(players=3,hand_size=2,max_turns=60,draw_until_playable=true,dobon=true,"
+    "linked_draws=true,multi_play=true)",
+]
+
+
+def conserved(core: AmericanPageOneState) -> None:
+    """Every card of the deck (108, or 104 without jokers) is in exactly one place."""
+    counts = [0] * 53
+    for seat in range(core.n):
+        for x in hand_kinds(core.lo[seat], core.hi[seat]):
+            counts[x] += 1
+    for x in core.stock:
+        counts[x] += 1
+    for x in hand_kinds(core.pile_lo, core.pile_hi):
+        counts[x] += 1
+    assert sum(counts) == core.rules.deck_size and counts == core.rules.tables.counts, str(core)
+
+
+@pytest.mark.parametrize("game_string", VARIANTS)
+def test_random_sim(game_string):
+    conformance.check_random_sim(game_string, 2)
+
+
+@pytest.mark.parametrize("game_string", VARIANTS)
+def test_cards_are_conserved(game_string):
+    conformance.check_invariant(pyspiel.load_game(game_string), 15, 1, conserved)
+
+
+def swap_hidden(core: AmericanPageOneState, player: int, rng: random.Random):
+    """Swaps a card between two places `player` cannot see (opponent hands, stock)."""
+    places = [s for s in range(core.n) if s != player and core.lo[s]] + ([-1] if core.stock else [])
+    if len(places) < 2:
+        return None
+    a, b = rng.sample(places, 2)
+    other = core.clone()
+    take = lambda p: rng.choice(other.stock if p < 0 else hand_kinds(other.lo[p], other.hi[p]))  # noqa: E731
+    x, y = take(a), take(b)
+    for place, out, into in ((a, x, y), (b, y, x)):
+        if place < 0:
+            other.stock.remove(out)
+            other.stock.append(into)
+        else:
+            cards = hand_kinds(other.lo[place], other.hi[place])
+            cards.remove(out)
+            other.lo[place], other.hi[place] = hand_of(cards + [into])
+    return other
+
+
+@pytest.mark.parametrize("game_string", VARIANTS)
+def test_hidden_information_does_not_leak(game_string):
+    checked = conformance.check_hidden_information(pyspiel.load_game(game_string), 12, 2, swap_hidden)
+    assert checked > 12
+
+
+@pytest.mark.parametrize("game_string", VARIANTS)
+def test_resampled_worlds_are_consistent(game_string):
+    conformance.check_resample(pyspiel.load_game(game_string), 6, 3, 2, conserved)
+
+
+def reshuffled(core: AmericanPageOneState) -> bool:
+    return any(e[0] == EV_RESHUFFLE for e in core.events())
+
+
+@pytest.mark.parametrize("game_string", [
+    "python_american_page_one(players=2,max_turns=300)",
+    "python_american_page_one(players=2,max_turns=300,draw_until_playable=true,challenge=true)"])
+def test_resampled_worlds_are_consistent_after_reshuffles(game_string):
+    conformance.check_resample(pyspiel.load_game(game_string), 6, 4, 2, conserved, accept=reshuffled)
+
+
+def test_resample_works_through_pyspiel_and_openspiel_ismcts():
+    from open_spiel.python.algorithms import ismcts, mcts
+    game = pyspiel.load_game("python_american_page_one(max_turns=40)")
+    state = next(conformance.random_states(game, 1, 5))
+    p = state.current_player()
+    world = state.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0., 1.))
+    assert world.information_state_string(p) == state.information_state_string(p)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, None), 2.0, 10,
+                           random_state=__import__("numpy").random.RandomState(0))
+    assert bot.step(state) in state.legal_actions()
+
+
+# ------------------------------------------------------- uniform resampling
+def test_resample_weighs_a_hidden_card_by_its_unseen_copies():
+    # Two players, one card each: p1's card is any of the 106 cards p0 has not
+    # seen, so a kind with two unseen copies is twice as likely as one with one.
+    r = rules(2, hand_size=1, dealer=0)
+    s = dealt_position(r, [K("7S"), K("KH")], k("7D"), dealer=0)
+    unseen = list(r.tables.counts)
+    unseen[k("7S")] -= 1
+    unseen[k("7D")] -= 1
+    rng = random.Random(6)
+    samples = 20_000
+    counts = Counter()
+    for _ in range(samples):
+        w = s.resample_from_infostate(0, rng.random)
+        counts[hand(w, 1)[0]] += 1
+    chi2 = sum((counts[x] - samples * unseen[x] / 106) ** 2 / (samples * unseen[x] / 106)
+               for x in range(53))
+    assert chi2 < 52 + 6 * math.sqrt(2 * 52), chi2
+    assert counts[k("7S")] < counts[k("7H")] * 0.75          # one unseen 7♠ against two 7♥
+
+
+def test_resample_keeps_what_draw_until_playable_revealed():
+    # p1 could not play on 9♥ (no ♥, 9, 8 or joker), drew 4♠ and kept it, then drew a
+    # playable card it must now play. For p0: its three older cards hold none of
+    # those, its last draw is one, uniformly among the unseen copies.
+    r = rules(2, hand_size=2, dealer=0, draw_until_playable=True)
+    s = dealt_position(r, [K("KC QC"), K("5C 6D")], k("9H"), dealer=0)
+    play(s, "4S", "2H")
+    assert s.current_player() == 1 and s.legal_actions() == [k("2H")]
+    fits = set(K("9S 9D 9C 8S 8H 8D 8C")) | {JOKER} | set(range(13, 26))
+    rng = random.Random(7)
+    last = Counter()
+    for _ in range(3000):
+        w = s.resample_from_infostate(0, rng.random)
+        cards = hand(w, 1)
+        assert sum(x in fits for x in cards) == 1
+        assert w.legal_actions() == [x for x in cards if x in fits]
+        last[next(x for x in cards if x in fits)] += 1
+    unseen = {x: (4 if x == JOKER else 2) - (x == k("9H")) for x in fits}
+    total = sum(unseen.values())
+    chi2 = sum((last[x] - 3000 * unseen[x] / total) ** 2 / (3000 * unseen[x] / total) for x in fits)
+    dof = len(fits) - 1
+    assert chi2 < dof + 6 * math.sqrt(2 * dof), chi2
+
+
+def test_resample_keeps_a_successful_challenge_true_for_a_third_player():
+    # p0 played a joker on 9♥ and a challenge found it held a ♥. p2 did not see
+    # the hand: in every world p2 samples, p0 held a ♥ then.
+    r = rules(3, hand_size=3, dealer=2, challenge=True)
+    s = dealt_position(r, [K("Jk 5H KC"), K("6C 7C 2D"), K("4D 7S 3S")], k("9H"), dealer=2)
+    play(s, JOKER, NAME_SUIT + C, CHALLENGE, "2S", "3S", "4S", "5S")
+    assert s.current_player() == 1
+    rng = random.Random(8)
+    hearts = Counter()
+    for _ in range(300):
+        w = s.resample_from_infostate(2, rng.random)
+        shown = [e for e in w.events() if e[0] == EV_SHOW_TO][0][2]
+        held = hand_kinds(shown[1], shown[2])
+        assert any(13 <= x < 26 and x != k("8H") for x in held)
+        hearts[sum(13 <= x < 26 for x in held)] += 1
+    assert len(hearts) > 1                    # the other cards vary: not the real hand
+
+
+# --------------------------------------------------------------------- match
+def test_a_match_rotates_the_dealer_and_adds_up_the_scores():
+    from games.american_page_one.match import AmericanPageOneMatch
+    from eval.match import play_game
+    from agents import make_bot
+    m = AmericanPageOneMatch(3, {"players": 3, "hand_size": 3}, first_dealer=1)
+    history: list[list[float]] = []
+    dealers = []
+    while (params := m.next_deal(history)) is not None:
+        game = pyspiel.load_game(m.game_string(params))
+        dealers.append(game.rules.dealer)
+        assert list(game.rules.scores) == m.scores(history)
+        assert game.rules.deals_left == 2 - len(history)
+        bots = [make_bot("rules", game, p, seed=len(history)) for p in range(3)]
+        returns, _ = play_game(game, bots, seed=len(history))
+        history.append(returns)
+    assert dealers == [1, 2, 0] and len(history) == 3
+    assert m.result(history) == [sum(h[p] for h in history) for p in range(3)]
+    assert abs(sum(m.result(history))) < 1e-9
+    with pytest.raises(GameParameterError, match="set by the match"):
+        AmericanPageOneMatch(2, {"dealer": 1})
+    with pytest.raises(ValueError, match="3 deals, 2 were played"):
+        m.result(history[:2])
+
+
+# ------------------------------------------------------------ rule-based bot
+def rules_bot(state: AmericanPageOneState, player: int):
+    from agents.rules.american_page_one import AmericanPageOneRulesBot
+    return AmericanPageOneRulesBot(None, player)
+
+
+def test_the_bot_names_the_suit_it_holds_most():
+    s = position(["8S 5D 6D 2D KC", *FOUR[1:]], top="9H")
+    play(s, "8S")
+    assert rules_bot(s, 0).step(s) == NAME_SUIT + D
+
+
+def test_the_bot_keeps_its_answers_and_uses_them_on_a_draw_card():
+    s = position(["2C 5H KC 6C", "2H 7D", "4D 7S", "9C TD"], top="9H")
+    assert rules_bot(s, 0).step(s) == k("5H")          # a plain card, not the 2
+    play(s, "5H")
+    s = position(["2H 5S", "2C 6D", "4D 7S", "9C TD"], top="9H")
+    play(s, "2H")
+    assert rules_bot(s, 1).step(s) == k("2C")          # answers rather than drawing
+
+
+def test_the_bot_attacks_a_next_player_near_out_and_dumps_points_when_anyone_is():
+    s = position(["2H 5H KH", "6D 7D", "4D 7S 8D", "9C TD 3C"], top="9H")
+    assert rules_bot(s, 0).step(s) == k("2H")          # p1 holds two cards: make it draw
+    s = position(["5H KH QS", "6D 7D 8D", "4D 7S", "9C TD 3C"], top="9H")
+    assert rules_bot(s, 0).step(s) == k("KH")          # p2 is near out: shed the 10 points
+
+
+@pytest.mark.parametrize("game_string", [
+    "python_american_page_one(players=4)",
+    "python_american_page_one(players=3,multi_play=true,challenge=true,dobon=true,dobon_gaeshi=true,"
+    "no_special_finish=true)",
+    "python_american_page_one(players=5,draw_until_playable=true,linked_draws=true,until_last=true)"])
+def test_the_bot_plays_whole_deals_legally(game_string):
+    from agents import make_bot
+    from eval.match import play_game
+    game = pyspiel.load_game(game_string)
+    for seed in range(3):
+        bots = [make_bot("rules", game, p, seed) for p in range(game.num_players())]
+        returns, decisions = play_game(game, bots, seed)
+        assert abs(sum(returns)) < 1e-9 and decisions > 0
+
+
+def test_the_bot_beats_random_play():
+    from eval.match import run_match
+    rows = run_match("python_american_page_one(players=4)", ["random", "rules"], 24, progress=False)
+    random_row, rules_row = rows
+    assert rules_row.mean_return - rules_row.mean_return_ci > 0 > random_row.mean_return

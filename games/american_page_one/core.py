@@ -89,8 +89,9 @@ EV_TIMEOUT = 14    # the max_turns cap ended the deal
 EV_VOID = 15       # public deduction: seat holds no card of the kinds in `value` (a kind set, bit 52
                    # the joker): it draws for want of a playable card, or a challenge of it failed
 
-SKIP_RANKS = {"J": RJ, "A": RA, "7": R7, "none": -1}
-REVERSE_RANKS = {"Q": RQ, "9": R9, "J": RJ, "none": -1}
+# Rank names, not digits: OpenSpiel would read skip=7 as an int.
+SKIP_RANKS = {"jack": RJ, "ace": RA, "seven": R7, "none": -1}
+REVERSE_RANKS = {"queen": RQ, "nine": R9, "jack": RJ, "none": -1}
 STARTER_RULES = ("dealer", "redraw_joker")
 
 DEFAULT_PARAMS: dict[str, Any] = {
@@ -101,8 +102,8 @@ DEFAULT_PARAMS: dict[str, Any] = {
     "draw_three": True,
     "wild_eight": True,
     "jokers": True,
-    "skip": "J",
-    "reverse": "Q",
+    "skip": "jack",
+    "reverse": "queen",
     "linked_draws": False,
     "unanswerable": False,
     "multi_play": False,
@@ -138,8 +139,8 @@ class AmericanPageOneRules:
     draw_three: bool = True
     wild_eight: bool = True
     jokers: bool = True
-    skip: str = "J"
-    reverse: str = "Q"
+    skip: str = "jack"
+    reverse: str = "queen"
     linked_draws: bool = False
     unanswerable: bool = False
     multi_play: bool = False
@@ -258,9 +259,12 @@ class _Tables:
         self.max_turns = r.max_turns
         self.track_under = r.challenge or r.dobon          # keep (top, suit) before each play
         self.track_play = r.multi_play or r.dobon          # keep the kinds of each play
+        self.track = self.track_under or self.track_play
         # A plain play (no multi-card, Dobon or finishing rule) of a card without
         # effect goes straight to the next player's turn.
         self.plain = not (r.multi_play or r.dobon or r.no_special_finish)
+        # Under draw_until_playable every turn goes through _start_turn.
+        self.quick_turns = -1 if r.draw_until_playable else r.max_turns
         self.counts = [2] * 52 + [4 if r.jokers else 0]
         self.deck = [k for k in range(NUM_KINDS) for _ in range(self.counts[k])]
         effect = [FX_NONE] * 52
@@ -280,6 +284,8 @@ class _Tables:
         effect.append(FX_JOKER)
         amount[JOKER] = 4
         self.effect = tuple(effect)
+        # plain_card[k]: playing k leads straight to the next player's turn.
+        self.plain_card = tuple(self.plain and e == FX_NONE for e in effect)
         self.amount = tuple(amount)
         self.wild = tuple(e in (FX_WILD, FX_JOKER) for e in effect)
         special_ranks = {rank for rank, on in ((R2, r.draw_two), (R3, r.draw_three), (R8, r.wild_eight),
@@ -304,6 +310,7 @@ class _Tables:
         # match[s][rank]: the kinds that may be played on suit s and rank (NO_RANK: none).
         self.match = tuple(tuple(SUIT_BITS[s] | (RANK_COLUMN[rank] if rank < NUM_RANKS else 0) | eights | jokers
                                  for rank in range(NUM_RANKS + 1)) for s in range(4))
+        self.match_after = tuple(self.match[k // NUM_RANKS][k % NUM_RANKS] for k in range(52))
         # answer[kind][s]: the kinds that answer a pending draw whose top card is `kind`, suit s.
         draws = [rank for rank, on in ((R2, r.draw_two), (R3, r.draw_three)) if on]
         answer = []
@@ -443,7 +450,7 @@ class AmericanPageOneState:
     __slots__ = ("rules", "t", "n", "phase", "to_move", "actor", "lo", "hi", "stock", "pile_lo",
                  "pile_hi", "top", "suit", "rank", "match", "dir", "pending", "play", "under",
                  "answered", "chal", "draw_left", "draw_then", "drawn", "offers", "last_play",
-                 "out", "turns", "dealer", "to_deal", "log", "result", "cache", "shared")
+                 "out", "turns", "dealer", "to_deal", "log", "result", "cache", "shared", "cut")
 
     def __init__(self, rules: AmericanPageOneRules = AmericanPageOneRules()):
         n = rules.players
@@ -475,6 +482,7 @@ class AmericanPageOneState:
         self.result = None
         self.cache = None         # the resampler's per-information-state tables
         self.shared = False       # set by the OpenSpiel wrapper's copy-on-write clone
+        self.cut = -1             # stock index of the last sampled draw (saves a search)
         self.to_deal = n * rules.hand_size
         self.to_move = CHANCE
         if rules.dealer < 0:
@@ -491,10 +499,10 @@ class AmericanPageOneState:
         return self.to_move
 
     def is_terminal(self) -> bool:
-        return self.to_move == TERMINAL
+        return self.to_move == -4      # TERMINAL, as a literal: this runs every step
 
     def is_chance_node(self) -> bool:
-        return self.to_move == CHANCE
+        return self.to_move == -1      # CHANCE
 
     def num_players(self) -> int:
         return self.n
@@ -535,6 +543,7 @@ class AmericanPageOneState:
         c.result = self.result
         c.cache = self.cache
         c.shared = False
+        c.cut = -1
         return c
 
     __copy__ = clone
@@ -571,7 +580,7 @@ class AmericanPageOneState:
                     *_S3[m >> 39 & 0x1FFF]]
             if m >> 52:
                 acts.append(JOKER)
-            if not self.rules.draw_until_playable:
+            if not self.t.dup:
                 acts.append(DRAW if self.stock or self._can_reshuffle() else PASS)
             return acts
         if phase == AFTER_DRAW:
@@ -611,22 +620,38 @@ class AmericanPageOneState:
         if self.phase == CHOOSE_DEALER:
             return int(u * self.n)
         stock = self.stock
-        return stock[int(u * len(stock))]
+        i = self.cut = int(u * len(stock))   # where the draw will find it
+        return stock[i]
 
     def apply_action(self, action: int) -> None:
         phase = self.phase
         if phase == PLAY:
+            p = self.to_move
             if action < NUM_KINDS:
-                if not self.lo[self.to_move] & self.match & (1 << action):
+                if not self.lo[p] & self.match & (1 << action):
                     raise self._illegal(action)
                 self.answered = False
-                self._play_card(self.to_move, action, True)
+                self._play_card(p, action, True)
+            elif action == DRAW and self.stock and not self.t.dup:
+                self.log = (self.log, EV_ACT, p, DRAW)
+                self.draw_left = 1
+                self.draw_then = THEN_AFTER_DRAW
+                self.phase = DRAWING
+                self.to_move = CHANCE
             else:
                 self._act_play(action)
         elif phase == DRAWING:
             self._draw(action)
         elif phase == AFTER_DRAW:
-            self._act_after_draw(action)
+            p = self.to_move
+            if action == PASS:
+                self.log = (self.log, EV_ACT, p, PASS)
+                self._turn_to((p + self.dir) % self.n if not self.out else self.next_seat(p))
+            elif action == self.drawn and self.match >> action & 1:
+                self.answered = False
+                self._play_card(p, action, True)
+            else:
+                raise self._illegal(action)
         elif phase == DEAL:
             self._deal(action)
         elif phase == ANSWER:
@@ -669,10 +694,13 @@ class AmericanPageOneState:
 
     def _take_from_stock(self, k: int) -> None:
         stock = self.stock
-        try:
-            i = stock.index(k)
-        except ValueError:
-            raise self._not_in_stock(k) from None
+        i = self.cut
+        if i < 0 or i >= len(stock) or stock[i] != k:
+            try:
+                i = stock.index(k)
+            except ValueError:
+                raise self._not_in_stock(k) from None
+        self.cut = -1
         last = stock.pop()
         if i < len(stock):
             stock[i] = last
@@ -782,10 +810,13 @@ class AmericanPageOneState:
 
     def _draw(self, k: int) -> None:
         stock = self.stock
-        try:
-            i = stock.index(k)
-        except ValueError:
-            raise self._not_in_stock(k) from None
+        i = self.cut
+        if i < 0 or i >= len(stock) or stock[i] != k:
+            try:
+                i = stock.index(k)
+            except ValueError:
+                raise self._not_in_stock(k) from None
+        self.cut = -1
         last = stock.pop()
         if i < len(stock):
             stock[i] = last
@@ -866,17 +897,6 @@ class AmericanPageOneState:
         else:
             raise self._illegal(a)
 
-    def _act_after_draw(self, a: int) -> None:
-        p = self.to_move
-        if a == PASS:
-            self.log = (self.log, EV_ACT, p, PASS)
-            self._start_turn(self.next_seat(p))
-        elif a == self.drawn and self.match >> a & 1:
-            self.answered = False
-            self._play_card(p, a, True)
-        else:
-            raise self._illegal(a)
-
     def _act_answer(self, a: int) -> None:
         p = self.to_move
         if a < NUM_KINDS:
@@ -925,13 +945,13 @@ class AmericanPageOneState:
         so the common case (a card without effect, no multi-card or Dobon rule)
         goes to the next player's turn inline."""
         t = self.t
-        if first:
+        if not first:
+            self.play += (k,)
+        elif t.track:
             if t.track_under:
                 self.under = (self.top, self.suit)
             if t.track_play:
                 self.play = (k,)
-        else:
-            self.play += (k,)
         if k == JOKER:
             lo = self.lo[p]
             lo = self.lo[p] = (lo & FULL52) | ((lo >> 52 >> 1) << 52)
@@ -950,17 +970,17 @@ class AmericanPageOneState:
                 self.pile_hi |= b
             else:
                 self.pile_lo |= b
-            suit = self.suit = SUIT_OF[k]
-            rank = self.rank = RANK_OF[k]
-            if t.plain and lo and t.effect[k] == FX_NONE:
+            self.suit = SUIT_OF[k]
+            self.rank = RANK_OF[k]
+            if lo and t.plain_card[k]:
                 self.top = k
                 self.log = (self.log, EV_ACT, p, k)
-                self.match = t.match[suit][rank]
+                self.match = t.match_after[k]
                 nxt = (p + self.dir) % self.n if not self.out else self.next_seat(p)
-                if t.dup or self.turns >= t.max_turns:
+                if self.turns >= t.quick_turns:
                     self._start_turn(nxt)
                     return
-                self.turns += 1
+                self.turns += 1          # _turn_to, inline: nothing is pending here
                 self.actor = nxt
                 self.phase = PLAY
                 self.to_move = nxt
@@ -1049,6 +1069,17 @@ class AmericanPageOneState:
             if seat not in out:
                 steps -= 1
         return seat
+
+    def _turn_to(self, seat: int) -> None:
+        """_start_turn, with the common case (a regular turn, nothing pending) inline."""
+        t = self.t
+        if t.dup or self.pending or self.turns >= t.max_turns:
+            self._start_turn(seat)
+            return
+        self.turns += 1
+        self.actor = seat
+        self.phase = PLAY
+        self.to_move = seat
 
     def _start_turn(self, seat: int, count: bool = True) -> None:
         """Gives `seat` its turn (count=False: a turn already counted goes on).
