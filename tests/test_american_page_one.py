@@ -3,6 +3,7 @@ of the page, then the shared checks across rule combinations."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections import Counter
@@ -18,7 +19,6 @@ from games.american_page_one.core import (AFTER_DRAW, ANSWER, CHALLENGE, DOBON, 
                                           AmericanPageOneRules, AmericanPageOneState, dealt_position,
                                           hand_kinds, hand_of, hand_size, parse_kind, set_up)
 from games.params import GameParameterError
-from games.protocol import CHANCE
 from tests import conformance
 
 S, H, D, C = range(4)
@@ -277,7 +277,7 @@ def test_skip_and_reverse_may_be_other_ranks(params, card, effect):
     play(s, "5H")
     assert s.returns()[1] == -20                      # a special card scores 20
     if params.get("skip") == "ace":
-        s = position([f"JH 5S", *FOUR[1:]], top="9H", **params)
+        s = position(["JH 5S", *FOUR[1:]], top="9H", **params)
         play(s, "JH")
         assert s.current_player() == (3 if effect == "reverse" else 1)
 
@@ -491,7 +491,7 @@ VARIANTS = [
     "reverse=nine,dealer=2,challenge=true)",
     "python_american_page_one(players=5,hand_size=2,max_turns=60,draw_until_playable=true,challenge=true)",
     "python_american_page_one(hand_size=2,max_turns=60,dobon=true,dobon_gaeshi=true,multi_play=true)",
-    "python_american_page_one(players=6,hand_size=3,max_turns=60,until_last=true,draw_two=false,"
+    "python_american_page_one(players=4,hand_size=1,max_turns=60,until_last=true,draw_two=false,"
     "draw_three=false,wild_eight=false,skip=seven,reverse=jack,penalty=0)",
     "python_american_page_one(players=7,hand_size=2,max_turns=60,jokers=false,skip=none,reverse=none,"
     "scores=1;2;3;-6;0;0;0,deals_left=2)",
@@ -515,7 +515,7 @@ def conserved(core: AmericanPageOneState) -> None:
 
 @pytest.mark.parametrize("game_string", VARIANTS)
 def test_random_sim(game_string):
-    conformance.check_random_sim(game_string, 2)
+    conformance.check_random_sim(game_string, 3)
 
 
 @pytest.mark.parametrize("game_string", VARIANTS)
@@ -545,13 +545,13 @@ def swap_hidden(core: AmericanPageOneState, player: int, rng: random.Random):
 
 @pytest.mark.parametrize("game_string", VARIANTS)
 def test_hidden_information_does_not_leak(game_string):
-    checked = conformance.check_hidden_information(pyspiel.load_game(game_string), 12, 2, swap_hidden)
-    assert checked > 12
+    checked = conformance.check_hidden_information(pyspiel.load_game(game_string), 20, 2, swap_hidden)
+    assert checked > 20
 
 
 @pytest.mark.parametrize("game_string", VARIANTS)
 def test_resampled_worlds_are_consistent(game_string):
-    conformance.check_resample(pyspiel.load_game(game_string), 6, 3, 2, conserved)
+    conformance.check_resample(pyspiel.load_game(game_string), 10, 3, 2, conserved)
 
 
 def reshuffled(core: AmericanPageOneState) -> bool:
@@ -563,6 +563,37 @@ def reshuffled(core: AmericanPageOneState) -> bool:
     "python_american_page_one(players=2,max_turns=300,draw_until_playable=true,challenge=true)"])
 def test_resampled_worlds_are_consistent_after_reshuffles(game_string):
     conformance.check_resample(pyspiel.load_game(game_string), 6, 4, 2, conserved, accept=reshuffled)
+
+
+# Every pair of local rules together (where they may be combined), in short deals.
+TOGGLES = {"linked_draws": True, "unanswerable": True, "multi_play": True, "no_special_finish": True,
+           "play_drawn": False, "draw_until_playable": True, "starter": "redraw_joker",
+           "until_last": True, "dobon": True, "dobon_gaeshi": True, "challenge": True,
+           "draw_two": False, "draw_three": False, "wild_eight": False, "jokers": False,
+           "skip": "ace", "reverse": "nine", "penalty": 0}
+
+
+def _pairs() -> list[dict]:
+    combos = []
+    for i, (a, b) in enumerate(itertools.combinations(TOGGLES, 2)):
+        params = {a: TOGGLES[a], b: TOGGLES[b], "players": 2 + i % 4, "hand_size": 2, "max_turns": 40}
+        if "dobon_gaeshi" in params:
+            params["dobon"] = True
+        try:
+            AmericanPageOneRules.from_params(params)
+        except GameParameterError:
+            continue           # a contradiction the parameter checks name (tested above)
+        combos.append(params)
+    return combos
+
+
+def test_every_pair_of_local_rules_plays_conserves_cards_and_resamples_consistently():
+    combos = _pairs()
+    assert len(combos) > 120
+    for i, params in enumerate(combos):
+        game = pyspiel.load_game("python_american_page_one", params)
+        conformance.check_invariant(game, 2, i, conserved)
+        conformance.check_resample(game, 3, i, 1, conserved)
 
 
 def test_resample_works_through_pyspiel_and_openspiel_ismcts():

@@ -23,18 +23,22 @@ What the public play (and, for some players, a shown hand) says:
 * a hand laid down for a Dobon, or shown to the player as a challenger, is
   known card by card, and cards given back after a Dobon are known.
 
-`resample` draws among consistent worlds with games.sampling (counting cards of
-one kind and stock apart as one class), rejects the draws that break a
-"held one of these at that moment" constraint (rejection keeps the draw exactly
-uniform), and builds the world by replaying the game's actions with the
-opponents' hidden deals and draws rewritten, so the world's history produces it
-and never holds the real hidden cards.
+`resample` draws among consistent worlds with games.sampling (cards of one
+kind and stock form one class, copies counted apart): exactly, with
+ConstrainedDeal, when counting the worlds fits a work budget; otherwise with
+SwapChainDeal, a Markov chain whose stationary distribution is uniform. A
+"held one of these then" constraint (a successful challenge seen by a third
+player) is enforced by rejection, which keeps a draw uniform. The world is
+built by replaying the game's actions with the opponents' hidden deals and
+draws rewritten, so its history produces it and never holds the real hidden
+cards.
 
-Exactly uniform until the first reshuffle. After one, a card an opponent plays
-may be a copy it held from before the reshuffle or one it drew from the new
-stock; each such card is given one of the stocks it could come from at random,
-in proportion to the unseen copies each had left, and the draw is uniform given
-those choices. It is consistent either way.
+After a reshuffle, a card an opponent plays may be a copy it held from before
+or one it drew from the new stock; each such card is given one of the stocks it
+could come from, at random in proportion to the unseen copies each had left,
+once per information state (BeliefView), and the draw is uniform given that
+choice. `BeliefView.exact` says whether the draws of a view are exactly uniform.
+docs/rules/american_page_one.md sums this up.
 """
 
 from __future__ import annotations

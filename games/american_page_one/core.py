@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from games.cards import NUM_RANKS, RANK_SYMBOLS, SUIT_CARDS, SUIT_LETTERS, SUIT_SYMBOLS, parse_card
+from games.cards import NUM_RANKS, RANK_SYMBOLS, SUIT_CARDS, SUIT_SYMBOLS, parse_card
 from games.params import GameParameterError, bool_param, choice_param, int_param
 from games.protocol import CHANCE, TERMINAL
 
