@@ -13,7 +13,7 @@ import pytest
 
 import games  # noqa: F401  (registers the games)
 from games.american_page_one.core import (AFTER_DRAW, ANSWER, CHALLENGE, DOBON, DONE, DRAW,
-                                          EV_RESHUFFLE, EV_SHOW_TO, EV_STARTER_BACK, EV_STUCK, JOKER,
+                                          EV_DEAL, EV_RESHUFFLE, EV_SHOW_TO, EV_STARTER_BACK, EV_STUCK, JOKER,
                                           MULTI, NAME,
                                           NAME_SUIT, NO_DOBON, OFFER, PASS, PLAY, STARTER,
                                           AmericanPageOneRules, AmericanPageOneState, dealt_position,
@@ -60,7 +60,7 @@ def test_the_deal_starts_left_of_the_dealer_and_the_starter_counts_as_the_dealer
     r = rules(3, hand_size=5, dealer=1)
     hands = [K("2S 3S 4S 5S 6S"), K("2H 3H 4H 5H 6H"), K("2D 3D 4D 5D 6D")]
     s = dealt_position(r, hands, k("9C"), dealer=1)
-    deals = [(seat, v) for kind, seat, v in s.events() if kind == 1]
+    deals = [(seat, v) for kind, seat, v in s.events() if kind == EV_DEAL]
     assert deals[0] == (2, k("2D")) and deals[1] == (0, k("2S"))   # dealt from the dealer's left
     assert s.top == k("9C") and s.current_player() == 2 and s.phase == PLAY
     assert len(s.stock) == 108 - 15 - 1
@@ -669,6 +669,26 @@ def test_resample_keeps_a_successful_challenge_true_for_a_third_player():
         assert any(13 <= x < 26 and x != k("8H") for x in held)
         hearts[sum(13 <= x < 26 for x in held)] += 1
     assert len(hearts) > 1                    # the other cards vary: not the real hand
+
+
+def test_a_penalty_card_played_next_turn_is_not_taken_for_a_card_seen_as_drawn():
+    # p0 goes out on J♦ (not allowed): it draws two, the J skips p1 and p0 plays
+    # 6♦, which may be either penalty card (or none of them: it was seen only as played).
+    r = rules(2, hand_size=3, dealer=1, no_special_finish=True)
+    s = dealt_position(r, [K("5H 5D JD"), K("KC 4C QS")], k("9H"), dealer=1)
+    play(s, "5H", DRAW, "6S", PASS, "5D", DRAW, "7S", PASS, "JD", "9S", "6D", "6D")
+    assert s.current_player() == 1 and hand(s, 0) == K("9S")
+    rng = random.Random(9)
+    kept = Counter()
+    for _ in range(200):
+        w = s.resample_from_infostate(1, rng.random)
+        assert w.information_state_string(1) == s.information_state_string(1)
+        replayed = AmericanPageOneState(r)
+        for action in w.history():
+            replayed.apply_action(action)
+        assert str(replayed) == str(w)
+        kept[hand(w, 0)[0]] += 1
+    assert len(kept) > 20          # p0's last card is any unseen card, not the real 9♠
 
 
 # --------------------------------------------------------------------- match

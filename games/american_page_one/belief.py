@@ -46,10 +46,10 @@ from __future__ import annotations
 import itertools
 from typing import Callable
 
-from games.american_page_one.core import (EV_ACT, EV_DEAL, EV_DRAW, EV_RESHUFFLE, EV_RETURN, EV_SHOW,
-                                          EV_SHOW_TO, EV_STARTER, EV_STARTER_BACK, EV_STUCK, EV_VERDICT,
-                                          EV_VOID, JOKER, NUM_KINDS, PLAY, AmericanPageOneState,
-                                          hand_kinds, kind_set)
+from games.american_page_one.core import (EV_ACT, EV_DEAL, EV_DRAW, EV_DRAW_ONE, EV_RESHUFFLE,
+                                          EV_RETURN, EV_SHOW, EV_SHOW_TO, EV_STARTER, EV_STARTER_BACK,
+                                          EV_STUCK, EV_VERDICT, EV_VOID, JOKER, NUM_KINDS, PLAY,
+                                          AmericanPageOneState, hand_kinds, kind_set)
 from games.sampling import (ConstrainedDeal, HiddenHand, Interval, SwapChainDeal, TooLargeToCount,
                             match_slots)
 
@@ -109,12 +109,11 @@ class BeliefView:
                 else:
                     o.slot_events.append(i)
                     o.slot_epochs.append(0)
-            elif kind == EV_DRAW:
+            elif kind == EV_DRAW or kind == EV_DRAW_ONE:
                 if o is None:
                     pool[(value, epoch)] -= 1
-                elif (i + 1 < len(events) and events[i + 1][0] == EV_ACT and events[i + 1][1] == seat
-                      and events[i + 1][2] == value):
-                    pool[(value, epoch)] -= 1       # played at once: seen as it was played
+                elif kind == EV_DRAW_ONE and played_at_once(events, i):
+                    pool[(events[i + 1][2], epoch)] -= 1       # seen as it was played
                     skip_play = i + 1
                 else:
                     o.slot_events.append(i)
@@ -320,6 +319,15 @@ class BeliefView:
         return None
 
 
+def played_at_once(events, i: int) -> bool:
+    """Whether the draw at log index i (an EV_DRAW_ONE) was played right away: the
+    next event is its player playing a card, which can then only be the one drawn."""
+    if i + 1 >= len(events):
+        return False
+    kind, seat, value = events[i + 1]
+    return kind == EV_ACT and seat == events[i][1] and value < NUM_KINDS
+
+
 def public_memory(state: AmericanPageOneState, viewer: int) -> tuple[list[list[int]], list[list[int]], list[int]]:
     """What `viewer` knows of every seat from the play (viewer -1: what everyone
     knows): per seat, how many of each kind it has played, how many of each kind
@@ -336,9 +344,8 @@ def public_memory(state: AmericanPageOneState, viewer: int) -> tuple[list[list[i
                 played[seat][value] += 1
                 if known[seat][value]:
                     known[seat][value] -= 1
-        elif kind == EV_DEAL or kind == EV_DRAW:
-            if not (i + 1 < len(events) and events[i + 1][0] == EV_ACT and events[i + 1][1] == seat
-                    and events[i + 1][2] == value):
+        elif kind == EV_DEAL or kind == EV_DRAW or kind == EV_DRAW_ONE:
+            if not (kind == EV_DRAW_ONE and played_at_once(events, i)):
                 lacks[seat] = 0          # a card it keeps, unseen by the others, may be anything
         elif kind == EV_VOID or kind == EV_STUCK:
             lacks[seat] |= value

@@ -69,24 +69,26 @@ THEN_AFTER_DRAW, THEN_SKIP, THEN_UNTIL, THEN_FINISH, THEN_RESUME, THEN_PENALTY =
 FX_NONE, FX_DRAW, FX_SKIP, FX_REVERSE, FX_WILD, FX_JOKER = range(6)
 
 # ------------------------------------------------------------------ events
-# Each log cell is (previous cell, kind, seat, value). Kinds 0..4 carry the
+# Each log cell is (previous cell, kind, seat, value). Kinds 0..5 carry the
 # value given to apply_action (history() keeps exactly those).
 EV_DEALER = 0      # chance chose `seat` as dealer
 EV_DEAL = 1        # seat was dealt `value` (seen by seat only)
 EV_STARTER = 2     # the starter card `value` was turned (public)
-EV_DRAW = 3        # seat drew `value` (seen by seat only)
-EV_ACT = 4         # seat took action `value` (public)
-EV_STARTER_BACK = 5  # the joker starter went back into the stock (starter=redraw_joker)
-EV_RESHUFFLE = 6   # the discards under the top card became the stock: value (lo, hi)
-EV_SHOW = 7        # seat laid its hand down for all to see (a Dobon call): value (lo, hi)
-EV_SHOW_TO = 8     # seat showed its hand to a challenger only: value (challenger, lo, hi)
-EV_VERDICT = 9     # the challenge of seat's joker: value (1 if it held a card of `mask`, else 0; mask)
-EV_RETURN = 10     # cards `value` (a tuple of kinds) went back to seat's hand (Dobon)
-EV_PENALTY = 11    # seat went out on a special card and draws `value` cards (no_special_finish)
-EV_STUCK = 12      # seat could neither play nor draw and passed: it lacks kinds `value` (draw_until_playable)
-EV_OUT = 13        # seat emptied its hand
-EV_TIMEOUT = 14    # the max_turns cap ended the deal
-EV_VOID = 15       # public deduction: seat holds no card of the kinds in `value` (a kind set, bit 52
+EV_DRAW = 3        # seat drew `value`, a penalty or a pending draw (seen by seat only)
+EV_DRAW_ONE = 4    # seat drew `value` by choice, or for want of a playable card: a card it may
+                   # play at once (seen by seat only; which of the two kinds a draw is, is public)
+EV_ACT = 5         # seat took action `value` (public)
+EV_STARTER_BACK = 6  # the joker starter went back into the stock (starter=redraw_joker)
+EV_RESHUFFLE = 7   # the discards under the top card became the stock: value (lo, hi)
+EV_SHOW = 8        # seat laid its hand down for all to see (a Dobon call): value (lo, hi)
+EV_SHOW_TO = 9     # seat showed its hand to a challenger only: value (challenger, lo, hi)
+EV_VERDICT = 10    # the challenge of seat's joker: value (1 if it held a card of `mask`, else 0; mask)
+EV_RETURN = 11     # cards `value` (a tuple of kinds) went back to seat's hand (Dobon)
+EV_PENALTY = 12    # seat went out on a special card and draws `value` cards (no_special_finish)
+EV_STUCK = 13      # seat could neither play nor draw and passed: it lacks kinds `value` (draw_until_playable)
+EV_OUT = 14        # seat emptied its hand
+EV_TIMEOUT = 15    # the max_turns cap ended the deal
+EV_VOID = 16       # public deduction: seat holds no card of the kinds in `value` (a kind set, bit 52
                    # the joker): it draws for want of a playable card, or a challenge of it failed
 
 # Rank names, not digits: OpenSpiel would read skip=7 as an int.
@@ -831,12 +833,13 @@ class AmericanPageOneState:
                 self.hi[seat] |= b
             else:
                 self.lo[seat] = lo | b
-        self.log = (self.log, EV_DRAW, seat, k)
+        then = self.draw_then
+        self.log = (self.log, EV_DRAW_ONE if then == THEN_AFTER_DRAW or then == THEN_UNTIL else EV_DRAW, seat, k)
         self.drawn = k
         self.draw_left -= 1
         if self.draw_left and (stock or self._reshuffle()):
             return
-        if self.draw_then == THEN_AFTER_DRAW and self.t.play_drawn:
+        if then == THEN_AFTER_DRAW and self.t.play_drawn:
             self.phase = AFTER_DRAW
             self.to_move = seat
             return
@@ -1367,7 +1370,7 @@ def event_str(kind: int, seat: int, value: Any, viewer: int) -> str:
         if value < NUM_KINDS:
             return f"p{seat} plays {kind_str(value)}"
         return f"p{seat} {action_to_string(value)}"
-    if kind == EV_DRAW:
+    if kind == EV_DRAW or kind == EV_DRAW_ONE:
         return f"p{seat} draws {kind_str(value)}" if seat == viewer else f"p{seat} draws a card"
     if kind == EV_DEAL:
         return f"dealt {kind_str(value)}" if seat == viewer else ""
