@@ -1369,7 +1369,11 @@ def event_str(kind: int, seat: int, value: Any, viewer: int) -> str:
     if kind == EV_ACT:
         if value < NUM_KINDS:
             return f"p{seat} plays {kind_str(value)}"
-        return f"p{seat} {action_to_string(value)}"
+        if NAME_SUIT <= value < NAME_SUIT + 4:
+            return f"p{seat} names {SUIT_SYMBOLS[value - NAME_SUIT]}"
+        return f"p{seat} " + {DRAW: "chooses to draw", PASS: "passes", DONE: "plays no more of the rank",
+                              DOBON: "calls dobon", NO_DOBON: "does not call dobon",
+                              CHALLENGE: "challenges the joker"}[value]
     if kind == EV_DRAW or kind == EV_DRAW_ONE:
         return f"p{seat} draws {kind_str(value)}" if seat == viewer else f"p{seat} draws a card"
     if kind == EV_DEAL:
