@@ -43,7 +43,16 @@ RANK_COLUMN = tuple(sum(1 << (s * NUM_RANKS + r) for s in range(4)) for r in ran
 SUIT_BITS = tuple(0x1FFF << (NUM_RANKS * s) for s in range(4))
 # Dobon counts A as 1, 2..10 as printed, J 11, Q 12, K 13, a joker 0.
 DOBON_VALUE = tuple((2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 1)[k % NUM_RANKS] for k in range(52)) + (0,)
-_DOBON13 = tuple(sum(DOBON_VALUE[r] for r in range(NUM_RANKS) if m >> r & 1) for m in range(1 << NUM_RANKS))
+def _subset_sums(values: tuple[int, ...]) -> tuple[int, ...]:
+    """sums[m]: the sum of values[r] over the set bits r of the 13-bit mask m."""
+    sums = [0] * (1 << NUM_RANKS)
+    for m in range(1, 1 << NUM_RANKS):
+        low = m & -m
+        sums[m] = sums[m ^ low] + values[low.bit_length() - 1]
+    return tuple(sums)
+
+
+_DOBON13 = _subset_sums(DOBON_VALUE[:NUM_RANKS])
 _S0, _S1, _S2, _S3 = SUIT_CARDS
 
 # ---------------------------------------------------------------- actions
@@ -161,7 +170,14 @@ class AmericanPageOneRules:
     tables: "_Tables" = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "tables", _Tables(self))
+        # Tables depend on neither the dealer nor the match standing: variants
+        # that differ only there (every deal of a match) share them.
+        key = tuple(getattr(self, f) for f in self.__dataclass_fields__
+                    if f not in ("dealer", "scores", "deals_left", "tables"))
+        tables = _TABLES.get(key)
+        if tables is None:
+            tables = _TABLES[key] = _Tables(self)
+        object.__setattr__(self, "tables", tables)
 
     @classmethod
     def from_params(cls, params: Mapping[str, Any]) -> "AmericanPageOneRules":
@@ -246,6 +262,9 @@ def _check_combination(r: dict) -> None:
         raise GameParameterError(f"players={r['players']}, hand_size={r['hand_size']}: not enough cards")
 
 
+_TABLES: dict[tuple, "_Tables"] = {}
+
+
 class _Tables:
     """Per-variant lookup tables: what each kind does, scores and fits."""
 
@@ -306,8 +325,7 @@ class _Tables:
             else:
                 pts.append(rank + 2)
         self.rank_points = tuple(pts)
-        self.points13 = tuple(sum(pts[x] for x in range(NUM_RANKS) if m >> x & 1)
-                              for m in range(1 << NUM_RANKS))
+        self.points13 = _subset_sums(tuple(pts))
         self.deck_points = 2 * 4 * sum(pts) + (200 if r.jokers else 0)
         # match[s][rank]: the kinds that may be played on suit s and rank (NO_RANK: none).
         self.match = tuple(tuple(SUIT_BITS[s] | (RANK_COLUMN[rank] if rank < NUM_RANKS else 0) | eights | jokers
