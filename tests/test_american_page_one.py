@@ -428,6 +428,25 @@ def test_a_joker_challenge_that_succeeds_makes_the_jokers_player_draw_four():
     assert "5♥" not in s.information_state_string(2)   # the hand is shown to the challenger alone
 
 
+def test_a_hand_shown_to_a_challenger_reaches_no_other_player():
+    game = pyspiel.load_game("python_american_page_one(challenge=true)")
+    observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+
+    def views(joker_hand: str):
+        s = position([joker_hand, "6C 7C", "4D 7S", "9C TD"], top="9H", challenge=True)
+        play(s, JOKER, NAME_SUIT + C, CHALLENGE, "2S", "3S", "4S", "5S")
+        out = []
+        for player in range(4):
+            observer.set_from(s, player)
+            out.append((observer.string_from(s, player), observer.tensor.copy()))
+        return out
+
+    a, b = views("Jk 5H KC"), views("Jk 6H QC")    # both held a ♥: the same verdict
+    for player in (2, 3):
+        assert a[player][0] == b[player][0] and (a[player][1] == b[player][1]).all()
+    assert a[1][0] != b[1][0] and not (a[1][1] == b[1][1]).all()   # the challenger saw each
+
+
 def test_a_joker_challenge_that_fails_costs_the_penalty_and_the_four():
     s = position(["Jk 8H KC", "6C 7C", "4D 7S", "9C TD"], top="9H", challenge=True)
     play(s, JOKER, NAME_SUIT + C, CHALLENGE)           # an 8 of the suit is safe
