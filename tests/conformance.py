@@ -27,15 +27,16 @@ def check_random_sim(game_string: str, sims: int) -> None:
 
 
 def random_states(game: pyspiel.Game, count: int, seed: int, decision_only: bool = True,
-                  accept: Callable[[Core], bool] | None = None) -> Iterator[pyspiel.State]:
-    """States from random points of uniformly random games (only those whose
-    core `accept` takes, when given)."""
+                  accept: Callable[[Core], bool] | None = None,
+                  max_steps: int = 400) -> Iterator[pyspiel.State]:
+    """States from random points (up to max_steps in) of uniformly random games
+    (only those whose core `accept` takes, when given)."""
     rng = random.Random(seed)
     produced = 0
     while produced < count:
         state = game.new_initial_state()
         sample = chance_sampler(state)
-        stop = rng.randrange(1, 400)
+        stop = rng.randrange(1, max_steps)
         steps = 0
         while not state.is_terminal() and steps < stop:
             if state.is_chance_node():
@@ -113,10 +114,10 @@ def check_hidden_information(game: pyspiel.Game, count: int, seed: int,
 
 def check_resample(game: pyspiel.Game, count: int, seed: int, samples: int,
                    invariant: Callable[[Core], None],
-                   accept: Callable[[Core], bool] | None = None) -> None:
+                   accept: Callable[[Core], bool] | None = None, max_steps: int = 400) -> None:
     view = _views(game)
     rng = random.Random(seed)
-    for state in random_states(game, count, seed, accept=accept):
+    for state in random_states(game, count, seed, accept=accept, max_steps=max_steps):
         core = state.core
         for player in range(game.num_players()):
             before = view(core, player)

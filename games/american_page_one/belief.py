@@ -231,7 +231,8 @@ class BeliefView:
             if self._deal is None:
                 # One choice of stocks for the cards that left hiding serves every
                 # sample of this information state (see the module docstring).
-                self._deal = self._deal_for(self._choose_epochs(uniform), uniform)
+                chosen = self._choose_epochs(uniform)
+                self._deal = None if chosen is None else self._deal_for(chosen, uniform)
                 if self._deal is None:
                     continue
             deal, kind_of, class_of, class_windows, played_windows = self._deal
@@ -241,40 +242,65 @@ class BeliefView:
                 return replay(state, self.events, values)
         raise RuntimeError("no consistent world found: the belief constraints contradict each other")
 
-    def _choose_epochs(self, uniform: Callable[[], float]) -> tuple[int, ...]:
-        """One stock per card that left hiding: the only one it could come from,
-        or one at random, weighted by the unseen copies each stock had left,
-        among those that keep its player's cards matchable to its slots."""
+    def _choose_epochs(self, uniform: Callable[[], float], budget: int = 20_000) -> tuple[int, ...] | None:
+        """One stock per card that left hiding, such that no stock gives more
+        copies of a card than it had and each player's cards still match its
+        slots: a depth-first search over the cards in the order they were
+        played, each trying its stocks in a random order weighted by the unseen
+        copies each had left. None if `budget` steps find none."""
+        out = [c[3][0] for c in self.choices]
         if self.fixed:
-            return tuple(c[3][0] for c in self.choices)
+            return tuple(out)
         left = dict(self.pool)
-        for _, _, k, epochs in self.choices:
-            if len(epochs) == 1:
-                left[(k, epochs[0])] -= 1
-        out = []
-        windows: dict[int, list[Interval]] = {s: [] for s in self.opponents}
-        for s, r, k, epochs in self.choices:
+        used = {s: [False] * len(self.opp[s].slot_events) for s in self.opponents}
+        order = sorted(range(len(self.choices)),
+                       key=lambda i: self.opp[self.choices[i][0]].records[self.choices[i][1]][0])
+        steps = [0]
+
+        def take(s: int, window: Interval) -> int:
+            """The earliest free slot in the window, marked used (-1: none).
+            Cards come in deadline order, so this is the earliest-deadline matching."""
+            free = used[s]
+            for slot in range(window[0], window[1]):
+                if not free[slot]:
+                    free[slot] = True
+                    return slot
+            return -1
+
+        def search(j: int) -> bool:
+            if j == len(order):
+                return True
+            steps[0] += 1
+            if steps[0] > budget:
+                return False
+            i = order[j]
+            s, r, k, epochs = self.choices[i]
             o = self.opp[s]
             t = o.records[r][0]
-            if len(epochs) == 1:
-                e = epochs[0]
-            else:
-                fit = [e for e in epochs if left[(k, e)] > 0
-                       and match_slots(len(o.slot_events), windows[s] + [o.window(k, e, t)]) is not None]
-                fit = fit or epochs
-                weights = [max(left[(k, e)], 0) for e in fit]
-                total = sum(weights)
-                x = uniform() * total
-                e = fit[-1]
-                for cand, w in zip(fit, weights):
-                    if x < w:
+            options = [e for e in epochs if left[(k, e)] > 0]
+            while options:
+                x = uniform() * sum(left[(k, e)] for e in options)
+                e = options[-1]
+                for cand in options:
+                    if x < left[(k, cand)]:
                         e = cand
                         break
-                    x -= w
+                    x -= left[(k, cand)]
+                options.remove(e)
+                slot = take(s, o.window(k, e, t))
+                if slot < 0:
+                    continue
                 left[(k, e)] -= 1
-            windows[s].append(o.window(k, e, t))
-            out.append(e)
-        return tuple(out)
+                out[i] = e
+                if search(j + 1):
+                    return True
+                left[(k, e)] += 1
+                used[s][slot] = False
+                if steps[0] > budget:
+                    return False
+            return False
+
+        return tuple(out) if search(0) else None
 
     def _slot_values(self, hidden, kind_of, class_of, class_windows, played_windows):
         """The card each opponent's hidden slot gets, {log index: kind}, or None
