@@ -242,12 +242,15 @@ class BeliefView:
                 return replay(state, self.events, values)
         raise RuntimeError("no consistent world found: the belief constraints contradict each other")
 
-    def _choose_epochs(self, uniform: Callable[[], float], budget: int = 20_000) -> tuple[int, ...] | None:
+    def _choose_epochs(self, uniform: Callable[[], float], budget: int = 5_000) -> tuple[int, ...] | None:
         """One stock per card that left hiding, such that no stock gives more
         copies of a card than it had and each player's cards still match its
         slots: a depth-first search over the cards in the order they were
-        played, each trying its stocks in a random order weighted by the unseen
-        copies each had left. None if `budget` steps find none."""
+        played. Each card takes the earliest free slot of a stock that still has
+        a copy (earliest-deadline matching); the stocks are tried in a random
+        order weighted by the unseen copies each had left, and a choice is
+        dropped at once when it leaves one of the next cards of that player with
+        no option. None if `budget` steps find none."""
         out = [c[3][0] for c in self.choices]
         if self.fixed:
             return tuple(out)
@@ -255,17 +258,45 @@ class BeliefView:
         used = {s: [False] * len(self.opp[s].slot_events) for s in self.opponents}
         order = sorted(range(len(self.choices)),
                        key=lambda i: self.opp[self.choices[i][0]].records[self.choices[i][1]][0])
+        later: dict[int, list[int]] = {}          # position in order -> later positions, same player
+        by_player: dict[int, list[int]] = {}
+        for j in reversed(range(len(order))):
+            s = self.choices[order[j]][0]
+            later[j] = by_player.setdefault(s, [])[:]
+            by_player[s].insert(0, j)
         steps = [0]
 
-        def take(s: int, window: Interval) -> int:
-            """The earliest free slot in the window, marked used (-1: none).
-            Cards come in deadline order, so this is the earliest-deadline matching."""
+        def options(j: int) -> list[tuple[int, int]]:
+            s, r, k, epochs = self.choices[order[j]]
+            o = self.opp[s]
+            t = o.records[r][0]
             free = used[s]
-            for slot in range(window[0], window[1]):
-                if not free[slot]:
-                    free[slot] = True
-                    return slot
-            return -1
+            found = []
+            for e in epochs:
+                if left[(k, e)] > 0:
+                    lo, hi = o.window(k, e, t)
+                    for slot in range(lo, hi):
+                        if not free[slot]:
+                            found.append((slot, e))
+                            break
+            return found
+
+        def weighted_order(j: int, found: list[tuple[int, int]]) -> list[tuple[int, int]]:
+            """The options in a random order, each next one drawn in proportion
+            to the unseen copies its stock had left."""
+            k = self.choices[order[j]][2]
+            rest, ordered = list(found), []
+            while rest:
+                x = uniform() * sum(left[(k, e)] for _, e in rest)
+                pick = rest[-1]
+                for option in rest:
+                    if x < left[(k, option[1])]:
+                        pick = option
+                        break
+                    x -= left[(k, option[1])]
+                rest.remove(pick)
+                ordered.append(pick)
+            return ordered
 
         def search(j: int) -> bool:
             if j == len(order):
@@ -274,25 +305,12 @@ class BeliefView:
             if steps[0] > budget:
                 return False
             i = order[j]
-            s, r, k, epochs = self.choices[i]
-            o = self.opp[s]
-            t = o.records[r][0]
-            options = [e for e in epochs if left[(k, e)] > 0]
-            while options:
-                x = uniform() * sum(left[(k, e)] for e in options)
-                e = options[-1]
-                for cand in options:
-                    if x < left[(k, cand)]:
-                        e = cand
-                        break
-                    x -= left[(k, cand)]
-                options.remove(e)
-                slot = take(s, o.window(k, e, t))
-                if slot < 0:
-                    continue
+            s, _, k, _ = self.choices[i]
+            for slot, e in weighted_order(j, options(j)):
+                used[s][slot] = True
                 left[(k, e)] -= 1
                 out[i] = e
-                if search(j + 1):
+                if all(options(x) for x in later[j][:8]) and search(j + 1):
                     return True
                 left[(k, e)] += 1
                 used[s][slot] = False
