@@ -29,6 +29,13 @@ Three facts make exact uniform sampling cheap:
 `ConstrainedDeal.sample` returns a world drawn exactly uniformly: every
 assignment of the unseen card ids to the hidden hands and the stock that is
 consistent has the same probability.
+
+The dynamic programme grows with the number of classes a constrained hand can
+hold: a game whose public play splits the cards into many classes (American
+Page One's "could not play on this card" voids) can make it explode. Given a
+`max_work` budget, `ConstrainedDeal` raises `TooLargeToCount` instead, and
+`SwapChainDeal` samples the same worlds approximately: a Markov chain whose
+stationary distribution is uniform over the consistent worlds.
 """
 
 from __future__ import annotations
@@ -146,6 +153,10 @@ class _Chain:
         yield from blocks(0, [0] * self.num_classes)
 
 
+class TooLargeToCount(RuntimeError):
+    """Counting the consistent worlds would take more than the work budget."""
+
+
 class ConstrainedDeal:
     """Samples, uniformly, a deal of the unseen cards consistent with the constraints.
 
@@ -154,12 +165,15 @@ class ConstrainedDeal:
     class_windows: for each class key, the window a held card of that class has
         in each hand (same order as `hands`).
     stock_classes: the class keys whose cards may also lie in the stock.
+    max_work: if given, raise TooLargeToCount once the count has looked at more
+        count vectors than this.
     """
 
     def __init__(self, cards_by_class: dict[Hashable, list[int]], hands: Sequence[HiddenHand],
                  class_windows: dict[Hashable, Sequence[Interval]],
-                 stock_classes: set[Hashable]):
+                 stock_classes: set[Hashable], max_work: int | None = None):
         self.hands = list(hands)
+        self._work_left = max_work
         keys = [k for k, cards in cards_by_class.items() if cards]
         # A hand is free when every card it holds could have come from any of its
         # slots, as if it were part of the stock.
@@ -215,6 +229,10 @@ class ConstrainedDeal:
             options = []
             total = 0.0
             for counts in self.chains[i].vectors(remaining):
+                if self._work_left is not None:
+                    self._work_left -= 1
+                    if self._work_left < 0:
+                        raise TooLargeToCount("counting the consistent deals exceeds the work budget")
                 rest = tuple(r - k for r, k in zip(remaining, counts))
                 w = self._weight(i + 1, rest)[0]
                 if w > 0.0:
@@ -259,6 +277,165 @@ class ConstrainedDeal:
             hands[h] = rest[start:start + k]
             start += k
         return hands, rest[start:]
+
+
+class SwapChainDeal:
+    """Samples deals of the unseen cards consistent with the constraints,
+    approximately: the same setting and arguments as ConstrainedDeal, for
+    instances too large to count.
+
+    A Markov chain over consistent deals: a step picks two unseen cards at
+    random and swaps their places (hands or the stock) when both places stay
+    consistent. The proposal is symmetric, so the chain's stationary
+    distribution is uniform over the consistent deals it can reach. The first
+    deal is built from the constraints alone (never from a real deal), then
+    `burn_in` steps are run; each sample runs `steps` more from the last one,
+    so successive samples are correlated and only approximately uniform.
+    """
+
+    def __init__(self, cards_by_class: dict[Hashable, list[int]], hands: Sequence[HiddenHand],
+                 class_windows: dict[Hashable, Sequence[Interval]], stock_classes: set[Hashable],
+                 uniform: Callable[[], float], steps: int | None = None, burn_in: int | None = None):
+        self.hands = list(hands)
+        self.class_of = {c: key for key, cards in cards_by_class.items() for c in cards}
+        self.cards = sorted(self.class_of)
+        self.windows = [{key: class_windows[key][h] for key in cards_by_class} for h in range(len(self.hands))]
+        self.stock_classes = stock_classes
+        self.steps = steps if steps is not None else len(self.cards)
+        self._start(uniform)
+        for _ in range(burn_in if burn_in is not None else 10 * len(self.cards)):
+            self._step(uniform)
+
+    def _consistent(self, h: int, held: list[int]) -> bool:
+        hand = self.hands[h]
+        if hand.must_hold and not any(self.class_of[c] in hand.must_hold for c in held):
+            return False
+        windows = list(hand.played) + [self.windows[h][self.class_of[c]] for c in held]
+        return match_slots(len(hand.slot_epochs), windows) is not None
+
+    def _start(self, uniform: Callable[[], float], attempts: int = 20) -> None:
+        """A first consistent deal, from the constraints alone: a card a hand must
+        hold takes its last free slot, then a maximum matching (augmenting paths,
+        cards and their options in random order) puts every other card in a free
+        slot its window holds, or in the stock."""
+        free_slots = []
+        for hand in self.hands:
+            used = [False] * len(hand.slot_epochs)
+            if match_slots(len(used), hand.played, used) is None:
+                raise ValueError("the played cards cannot be matched to the slots")
+            free_slots.append([s for s, u in enumerate(used) if not u])
+        stock_size = len(self.cards) - sum(hand.size for hand in self.hands)
+        # The matching finds a deal whenever one exists; only the choice of the
+        # cards that must be held is worth retrying.
+        if not any(hand.must_hold for hand in self.hands):
+            attempts = 1
+        for _ in range(attempts):
+            pool = self.cards[:]
+            shuffle_prefix(pool, len(pool), uniform)
+            held: list[list[int]] = [[] for _ in self.hands]
+            positions = []
+            for h, hand in enumerate(self.hands):
+                slots = free_slots[h]
+                if hand.must_hold and slots:
+                    last = slots[-1]
+                    i = next((i for i, c in enumerate(pool) if self.class_of[c] in hand.must_hold
+                              and self._fits(h, c, last)), None)
+                    if i is None:
+                        break
+                    held[h].append(pool.pop(i))
+                    slots = slots[:-1]
+                positions += [(h, slot) for slot in slots]
+            else:
+                placed = self._match(pool, positions, stock_size, uniform)
+                if placed is not None:
+                    stock = []
+                    for c, pos in placed.items():
+                        if pos < len(positions):
+                            held[positions[pos][0]].append(c)
+                        else:
+                            stock.append(c)
+                    self.held = held
+                    self.stock = stock
+                    self.place = {c: h for h, cards in enumerate(held) for c in cards}
+                    self.place.update({c: -1 for c in stock})
+                    return
+        raise ValueError("no deal of the unseen cards consistent with the constraints was found")
+
+    def _fits(self, h: int, card: int, slot: int) -> bool:
+        lo, hi = self.windows[h][self.class_of[card]]
+        return lo <= slot < hi
+
+    def _match(self, cards: list[int], positions: list[tuple[int, int]], stock_size: int,
+               uniform: Callable[[], float]) -> dict[int, int] | None:
+        """Each card to a distinct position it fits (index len(positions) is the
+        stock, which takes stock_size cards), or None if no such matching exists."""
+        stock = len(positions)
+        options = {}
+        for c in cards:
+            opts = [i for i, (h, slot) in enumerate(positions) if self._fits(h, c, slot)]
+            if self.class_of[c] in self.stock_classes and stock_size:
+                opts.append(stock)
+            shuffle_prefix(opts, len(opts), uniform)
+            options[c] = opts
+        holder: dict[int, list[int]] = {}
+        place: dict[int, int] = {}
+
+        def augment(c: int, seen: set) -> bool:
+            for pos in options[c]:
+                if pos in seen:
+                    continue
+                seen.add(pos)
+                taken = holder.setdefault(pos, [])
+                if len(taken) < (stock_size if pos == stock else 1):
+                    taken.append(c)
+                    place[c] = pos
+                    return True
+                for other in taken:
+                    if augment(other, seen):
+                        taken.remove(other)
+                        taken.append(c)
+                        place[c] = pos
+                        return True
+            return False
+
+        for c in cards:
+            if not augment(c, set()):
+                return None
+        return place
+
+    def _step(self, uniform: Callable[[], float]) -> None:
+        n = len(self.cards)
+        if n < 2:
+            return
+        a = self.cards[int(uniform() * n)]
+        b = self.cards[int(uniform() * n)]
+        pa, pb = self.place[a], self.place[b]
+        if pa == pb:
+            return
+        same = self.class_of[a] == self.class_of[b]
+        la = self.held[pa] if pa >= 0 else self.stock
+        lb = self.held[pb] if pb >= 0 else self.stock
+        new_a = [b if c == a else c for c in la]
+        new_b = [a if c == b else c for c in lb]
+        if not same:
+            for place, cards, incoming in ((pa, new_a, b), (pb, new_b, a)):
+                if place < 0:
+                    if self.class_of[incoming] not in self.stock_classes:
+                        return
+                elif not self._consistent(place, cards):
+                    return
+        for place, cards in ((pa, new_a), (pb, new_b)):
+            if place >= 0:
+                self.held[place] = cards
+            else:
+                self.stock = cards
+        self.place[a], self.place[b] = pb, pa
+
+    def sample(self, uniform: Callable[[], float]) -> tuple[list[list[int]], list[int]]:
+        """Returns (hidden cards of each hand, stock cards) after `steps` more steps."""
+        for _ in range(self.steps):
+            self._step(uniform)
+        return [h[:] for h in self.held], self.stock[:]
 
 
 def shuffle_prefix(items: list, count: int, uniform: Callable[[], float]) -> None:

@@ -261,12 +261,34 @@ def section_search(seconds: float, repeats: int) -> None:
     run(seconds, repeats)
 
 
+def section_american_page_one(seconds: float, repeats: int) -> None:
+    from games.american_page_one.core import AmericanPageOneRules, AmericanPageOneState
+    print("== American Page One (4 players) against OpenSpiel C++ "
+          "crazy_eights(players=4,use_special_cards=true) ==")
+    c8 = pyspiel.load_game("crazy_eights(players=4,use_special_cards=true)")
+    game = pyspiel.load_game("python_american_page_one(players=4)")
+    rules = AmericanPageOneRules()
+    playout_table([("crazy_eights", "C++ crazy_eights via pyspiel", c8.new_initial_state),
+                   ("core", "American Page One rules core", lambda: AmericanPageOneState(rules)),
+                   ("pyspiel", "American Page One via pyspiel", game.new_initial_state)],
+                  seconds, repeats)
+    print("  (random play rarely empties a hand: most random deals stop at the 1000-turn cap)")
+    state = mid_game_state(game, 1, steps=60)
+    clones = rounds({"pyspiel": lambda: clone_cost_us(state, seconds / 2),
+                     "core": lambda: clone_cost_us(state.core, seconds / 2),
+                     "crazy_eights": lambda: clone_cost_us(mid_game_state(c8, 1), seconds / 2)},
+                    repeats)
+    print(f"  clone via pyspiel {clones['pyspiel']:.2f} us, core clone {clones['core']:.2f} us, "
+          f"C++ crazy_eights clone {clones['crazy_eights']:.2f} us")
+
+
 SECTIONS: dict[str, Callable[[float, int], None]] = {
     "page_one": section_page_one,
     "neural": section_neural,
     "modern_canasta": section_modern_canasta,
     "harness": section_harness,
     "search": section_search,
+    "american_page_one": section_american_page_one,
 }
 
 

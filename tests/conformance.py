@@ -26,15 +26,17 @@ def check_random_sim(game_string: str, sims: int) -> None:
     pyspiel.random_sim_test(pyspiel.load_game(game_string), sims, serialize=True, verbose=False)
 
 
-def random_states(game: pyspiel.Game, count: int, seed: int,
-                  decision_only: bool = True) -> Iterator[pyspiel.State]:
-    """States from random points of uniformly random games."""
+def random_states(game: pyspiel.Game, count: int, seed: int, decision_only: bool = True,
+                  accept: Callable[[Core], bool] | None = None,
+                  max_steps: int = 400) -> Iterator[pyspiel.State]:
+    """States from random points (up to max_steps in) of uniformly random games
+    (only those whose core `accept` takes, when given)."""
     rng = random.Random(seed)
     produced = 0
     while produced < count:
         state = game.new_initial_state()
         sample = chance_sampler(state)
-        stop = rng.randrange(1, 400)
+        stop = rng.randrange(1, max_steps)
         steps = 0
         while not state.is_terminal() and steps < stop:
             if state.is_chance_node():
@@ -44,6 +46,8 @@ def random_states(game: pyspiel.Game, count: int, seed: int,
                 state.apply_action(legal[rng.randrange(len(legal))])
             steps += 1
         if decision_only and (state.is_chance_node() or state.is_terminal()):
+            continue
+        if accept is not None and not accept(state.core):
             continue
         produced += 1
         yield state
@@ -109,10 +113,11 @@ def check_hidden_information(game: pyspiel.Game, count: int, seed: int,
 
 
 def check_resample(game: pyspiel.Game, count: int, seed: int, samples: int,
-                   invariant: Callable[[Core], None]) -> None:
+                   invariant: Callable[[Core], None],
+                   accept: Callable[[Core], bool] | None = None, max_steps: int = 400) -> None:
     view = _views(game)
     rng = random.Random(seed)
-    for state in random_states(game, count, seed):
+    for state in random_states(game, count, seed, accept=accept, max_steps=max_steps):
         core = state.core
         for player in range(game.num_players()):
             before = view(core, player)

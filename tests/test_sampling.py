@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from games.sampling import ConstrainedDeal, HiddenHand
+from games.sampling import ConstrainedDeal, HiddenHand, SwapChainDeal, TooLargeToCount
 
 
 def random_instance(rng: random.Random):
@@ -47,13 +47,16 @@ def random_instance(rng: random.Random):
     return cards, hands, windows, stock_classes
 
 
+BRUTE_FORCE_LIMIT = 50_000
+
+
 def brute_force_worlds(cards, hands, windows, stock_classes):
     """Every consistent world, checked by trying every matching of cards to slots."""
     class_of = {c: k for k, cs in cards.items() for c in cs}
     ids = sorted(class_of)
     sizes = [h.size for h in hands]
-    if min(sizes, default=0) < 0:
-        return []
+    if min(sizes, default=0) < 0 or (len(hands) + 1) ** len(ids) > BRUTE_FORCE_LIMIT:
+        return []          # impossible, or too many placements to try (minutes of search)
     worlds = []
     for places in itertools.product(range(len(hands) + 1), repeat=len(ids)):
         held = [[c for c, p in zip(ids, places) if p == h] for h in range(len(hands))]
@@ -106,3 +109,34 @@ def test_an_impossible_instance_is_reported():
     hand = HiddenHand([0, 0], [], frozenset())
     with pytest.raises(ValueError, match="no deal"):
         ConstrainedDeal({"a": [1, 2]}, [hand], {"a": [(1, 2)]}, set())
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_swap_chain_samples_consistent_worlds_close_to_uniformly(seed):
+    rng = random.Random(1000 + seed)
+    while True:
+        inst = random_instance(rng)
+        worlds = brute_force_worlds(*inst)
+        if 2 <= len(worlds) <= 20:
+            break
+    chain = SwapChainDeal(*inst, rng.random, steps=10)
+    samples = 200 * len(worlds)
+    counts = Counter()
+    for _ in range(samples):
+        hands, stock = chain.sample(rng.random)
+        counts[(tuple(tuple(sorted(h)) for h in hands), tuple(sorted(stock)))] += 1
+    assert set(counts) <= set(worlds), "the chain reached a world brute force calls inconsistent"
+    # Successive samples are correlated, so the bound is looser than the exact sampler's.
+    expected = samples / len(worlds)
+    chi2 = sum((counts[w] - expected) ** 2 / expected for w in worlds)
+    dof = len(worlds) - 1
+    assert chi2 < 2 * dof + 10 * math.sqrt(2 * dof), (chi2, dof)
+
+
+def test_counting_past_the_work_budget_is_reported():
+    hand = HiddenHand([0] * 6)
+    cards = {k: [4 * k + i for i in range(4)] for k in range(6)}
+    windows = {k: [(k % 3, 6)] for k in cards}
+    with pytest.raises(TooLargeToCount):
+        ConstrainedDeal(cards, [hand], windows, set(cards), max_work=3)
+    assert ConstrainedDeal(cards, [hand], windows, set(cards)).sample(random.Random(0).random)
