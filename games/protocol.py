@@ -10,7 +10,7 @@ it is there and fall back to `chance_outcomes()` otherwise.
 A second optional fast path, `private_view(player)`, lets search key nodes by
 information state without building strings: a cheap hashable of what `player`
 knows beyond the player actions and the number of chance events since an
-earlier state (in Page One: its hand). Games without it are keyed by
+earlier state (in Page One: its hand and the trick count). Games without it are keyed by
 `information_state_string` (search.keys).
 """
 

@@ -12,7 +12,7 @@ into the key decides what the tree shares:
   `private_view(player)` (games.protocol) is keyed instead by
   (path of public steps, acting player, private view): the path holds every
   player action and the fact, not the outcome, of each chance event, and the
-  private view holds what the player knows beyond that (in Page One its hand).
+  private view holds what the player knows beyond that (in Page One its hand and the trick count).
   Any other game is keyed by (player, information_state_string(player)).
 
 `viewer` chooses whose information state keys a node:

@@ -7,11 +7,15 @@
 * `check_resample`: every resampled world looks the same to the player (same strings,
   tensors, legal actions), obeys the invariant, is produced by replaying its own
   history from the start, and plays on to the end.
+* `check_private_view`: the search's node key (`private_view` with the path of
+  actions and chance events) tells two worlds apart exactly when the player's
+  information state does, up to the order of the player's own draws.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from typing import Callable, Iterator
 
 import numpy as np
@@ -139,3 +143,50 @@ def check_resample(game: pyspiel.Game, count: int, seed: int, samples: int,
                     else:
                         acts = world.legal_actions()
                         world.apply_action(acts[rng.randrange(len(acts))])
+
+
+def _without_own_draws(text: str, player: int) -> str:
+    """An information state with the player's own draws reduced to their fact:
+    private_view keys a hand, not the order its cards came in."""
+    return re.sub(rf"^(p{player} draws)\b.*$", r"\1", text, flags=re.M)
+
+
+def check_private_view(game: pyspiel.Game, count: int, seed: int, steps: int = 30,
+                       accept: Callable[[Core], bool] | None = None) -> int:
+    """From a random state, a player's resampled world and the true state play on
+    with the same player actions and independent chance (while both let the
+    same player act): at every decision, equal information states give equal
+    private views, and equal private views give information states that differ
+    at most in the order of the player's draws. Returns how many were compared."""
+    rng = random.Random(seed)
+    compared = 0
+    for state in random_states(game, count, seed, accept=accept):
+        player = rng.randrange(game.num_players())
+        a = state.core.clone()
+        b = a.resample_from_infostate(player, rng.random)
+        sample_a, sample_b = chance_sampler(a), chance_sampler(b)
+        for _ in range(steps):
+            if a.is_terminal() or b.is_terminal() or a.is_chance_node() != b.is_chance_node():
+                break
+            if a.is_chance_node():
+                a.apply_action(sample_a(a, rng.random()))
+                b.apply_action(sample_b(b, rng.random()))
+                continue
+            if a.current_player() != b.current_player():
+                break      # the search's keys name the acting player: they differ here
+            info_a = a.information_state_string(player)
+            info_b = b.information_state_string(player)
+            same_view = a.private_view(player) == b.private_view(player)
+            if info_a == info_b:
+                assert same_view, f"p{player}: one information state, two private views:\n{info_a}"
+            if same_view:
+                assert _without_own_draws(info_a, player) == _without_own_draws(info_b, player), \
+                    f"p{player}: one private view, two information states:\n{info_a}\n---\n{info_b}"
+            compared += 1
+            common = sorted(set(a.legal_actions()) & set(b.legal_actions()))
+            if not common:
+                break
+            action = common[rng.randrange(len(common))]
+            a.apply_action(action)
+            b.apply_action(action)
+    return compared

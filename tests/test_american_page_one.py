@@ -573,6 +573,11 @@ def test_resampled_worlds_are_consistent(game_string):
     conformance.check_resample(pyspiel.load_game(game_string), 10, 3, 2, conserved)
 
 
+@pytest.mark.parametrize("game_string", VARIANTS)
+def test_private_view_keys_exactly_the_information_state(game_string):
+    assert conformance.check_private_view(pyspiel.load_game(game_string), 15, 5) > 15
+
+
 def reshuffled(core: AmericanPageOneState) -> bool:
     return any(e[0] == EV_RESHUFFLE for e in core.events())
 

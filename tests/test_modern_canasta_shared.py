@@ -99,6 +99,11 @@ def test_resampled_worlds_are_consistent(game_string):
     conformance.check_resample(pyspiel.load_game(game_string), 12, 3, 2, conserved)
 
 
+@pytest.mark.parametrize("game_string", VARIANTS)
+def test_private_view_keys_exactly_the_information_state(game_string):
+    assert conformance.check_private_view(pyspiel.load_game(game_string), 8, 5) > 8
+
+
 def test_resample_consistency_over_many_states():
     game = pyspiel.load_game(GAME)
     rng = random.Random(4)

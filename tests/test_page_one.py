@@ -268,6 +268,11 @@ def test_resampled_worlds_are_consistent(game_string):
     conformance.check_resample(pyspiel.load_game(game_string), 30, 3, 3, conserved)
 
 
+@pytest.mark.parametrize("game_string", VARIANTS)
+def test_private_view_keys_exactly_the_information_state(game_string):
+    assert conformance.check_private_view(pyspiel.load_game(game_string), 60, 5) > 60
+
+
 def test_resample_consistency_over_thousands_of_states():
     game = pyspiel.load_game("python_page_one")
     rng = random.Random(4)

@@ -470,7 +470,7 @@ class AmericanPageOneState:
     __slots__ = ("rules", "t", "n", "phase", "to_move", "actor", "lo", "hi", "stock", "pile_lo",
                  "pile_hi", "top", "suit", "rank", "match", "dir", "pending", "play", "under",
                  "answered", "chal", "draw_left", "draw_then", "drawn", "offers", "last_play",
-                 "out", "turns", "dealer", "to_deal", "log", "result", "cache", "shared", "cut")
+                 "out", "turns", "dealer", "to_deal", "log", "result", "cache", "shared", "cut", "seen")
 
     def __init__(self, rules: AmericanPageOneRules = AmericanPageOneRules()):
         n = rules.players
@@ -503,6 +503,7 @@ class AmericanPageOneState:
         self.cache = None         # the resampler's per-information-state tables
         self.shared = False       # set by the OpenSpiel wrapper's copy-on-write clone
         self.cut = -1             # stock index of the last sampled draw (saves a search)
+        self.seen = None          # per seat, the hands shown to it so far (None: none yet)
         self.to_deal = n * rules.hand_size
         self.to_move = CHANCE
         if rules.dealer < 0:
@@ -564,6 +565,7 @@ class AmericanPageOneState:
         c.cache = self.cache
         c.shared = False
         c.cut = -1
+        c.seen = self.seen
         return c
 
     __copy__ = clone
@@ -1133,12 +1135,20 @@ class AmericanPageOneState:
             self.log = (self.log, EV_STUCK, seat, kind_set(self.match))
             seat = self.next_seat(seat)
 
+    def _show(self, viewers, seat: int, lo: int, hi: int) -> None:
+        """Records that `viewers` saw `seat`'s hand (for private_view)."""
+        seen = list(self.seen or ((),) * self.n)
+        for v in viewers:
+            seen[v] += ((seat, lo, hi),)
+        self.seen = tuple(seen)
+
     def _challenge(self, ch: int) -> None:
         j, suit = self.chal
         self.chal = None
         lo, hi = self.lo[j], self.hi[j]
         self.log = (self.log, EV_ACT, ch, CHALLENGE)
         self.log = (self.log, EV_SHOW_TO, j, (ch, lo, hi))
+        self._show((ch,), j, lo, hi)
         mask = self.t.suit_guilt[suit]
         guilty = 1 if lo & mask else 0
         self.log = (self.log, EV_VERDICT, j, (guilty, mask))
@@ -1217,6 +1227,7 @@ class AmericanPageOneState:
         if a == DOBON and self._may_call(p):
             self.log = (self.log, EV_ACT, p, DOBON)
             self.log = (self.log, EV_SHOW, p, (self.lo[p], self.hi[p]))
+            self._show(range(self.n), p, self.lo[p], self.hi[p])
             if gaeshi is None:
                 callers += (p,)
             else:
@@ -1311,6 +1322,17 @@ class AmericanPageOneState:
     def history(self) -> list[int]:
         """Every action applied so far (chance outcomes included), as pyspiel records them."""
         return [v for k, _, v in self.events() if k <= EV_ACT]
+
+    def private_view(self, player: int) -> tuple:
+        """What `player` knows beyond the player actions and the number of chance
+        events since an earlier state: its hand and the hands shown to it (a
+        Dobon call, a challenge). Every other card it saw was played in public,
+        and every other reveal (a verdict, a penalty, a pass for want of a card)
+        follows from the actions and the count of draws around it. The search
+        keys nodes with it (games.protocol, search.keys)."""
+        if self.seen is None:
+            return self.lo[player], self.hi[player]
+        return self.lo[player], self.hi[player], self.seen[player]
 
     def information_state_string(self, player: int, private: bool = True) -> str:
         """Everything `player` has seen, in order (perfect recall). private=False

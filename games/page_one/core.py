@@ -525,12 +525,13 @@ class PageOneState:
         """Every action applied so far (chance outcomes included), as pyspiel records them."""
         return [v for k, _, v in self.events() if k in CHANCE_EVENTS or k in PLAY_EVENTS]
 
-    def private_view(self, player: int) -> int:
+    def private_view(self, player: int) -> tuple[int, int]:
         """What `player` knows beyond the public actions and the number of chance
         events since an earlier state: its hand, since every card it ever saw is
-        in its hand or was played in public. The search keys nodes with it
-        (games.protocol, search.keys)."""
-        return self.hands[player]
+        in its hand or was played in public, and the trick count, which tells
+        whether a follower took the trick (empty_stock=take) or played to it.
+        The search keys nodes with it (games.protocol, search.keys)."""
+        return self.hands[player], self.tricks
 
     def information_state_string(self, player: int) -> str:
         """Everything `player` has seen, in order (perfect recall)."""
