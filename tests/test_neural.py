@@ -127,6 +127,27 @@ def test_suit_relabelling_of_tensors_and_actions_matches_relabelled_games():
     assert np.array_equal(np.sort(aug_obs, axis=1), np.sort(obs, axis=1))   # values only move
 
 
+def test_american_page_one_suit_relabelling_matches_relabelled_games():
+    """The same check for American Page One: chance outcomes are card kinds
+    (the dealer is fixed, so none is a seat) and actions name kinds or suits."""
+    from agents.neural.symmetry import _american_page_one_action, _card, symmetry_for
+    game = pyspiel.load_game("python_american_page_one(players=3,dealer=0,challenge=true)")
+    encoder = InfoStateEncoder(game)
+    symmetry = symmetry_for(game, encoder.observer)
+    states = list(conformance.random_states(game, 30, 8, max_steps=150))
+    obs, _ = encoder.batch(states, [s.legal_actions() for s in states])
+    for i, state in enumerate(states):
+        p = 1 + i % (len(symmetry.perms) - 1)          # never the identity
+        perm = symmetry.perms[p]
+        other = game.new_initial_state()
+        for action in state.history():
+            other.apply_action(_card(action, perm) if other.is_chance_node()
+                               else _american_page_one_action(action, perm))
+        other_obs, _ = encoder.batch([other], [other.legal_actions()])
+        assert np.array_equal(obs[i][symmetry.obs_index[p]], other_obs[0])
+        assert sorted(symmetry.action_index[p][state.legal_actions()]) == other.legal_actions()
+
+
 def test_bot_file_round_trips_and_plays_through_make_bot(game, bot_file):
     loaded = load_bot(bot_file, GameIdentity.of(game))
     original = small_net(game)

@@ -1,5 +1,5 @@
-"""Suit symmetry, to multiply the training data: in Page One no suit differs from
-another, so relabelling the suits maps a position to one just as likely, whose
+"""Suit symmetry, to multiply the training data: in Page One and American Page
+One no suit differs from another, so relabelling the suits maps a position to one just as likely, whose
 action values are those of the relabelled actions. The learner relabels each
 sample by a random one of the 24 suit permutations: a play learnt with one suit
 is learnt for all four.
@@ -17,6 +17,7 @@ from typing import Callable
 
 import numpy as np
 
+from games.american_page_one.core import NAME_SUIT
 from games.cards import NUM_RANKS
 
 
@@ -32,6 +33,15 @@ def _page_one_action(action: int, perm: tuple[int, ...]) -> int:
     return 52 + 4 * joker + perm[suit]
 
 
+def _american_page_one_action(action: int, perm: tuple[int, ...]) -> int:
+    """Plays name a kind (0-51 suit-major, 52 the joker); actions 55-58 name a suit."""
+    if action < 52:
+        return _card(action, perm)
+    if NAME_SUIT <= action < NAME_SUIT + 4:
+        return NAME_SUIT + perm[action - NAME_SUIT]
+    return action
+
+
 @dataclass(frozen=True)
 class SuitLayout:
     card_views: tuple[str, ...]        # views whose last axis is a card slot
@@ -42,6 +52,8 @@ class SuitLayout:
 LAYOUTS: dict[str, SuitLayout] = {
     "python_page_one": SuitLayout(card_views=("hand", "trick", "played", "known"),
                                   suit_views=("led_suit", "void"), action=_page_one_action),
+    "python_american_page_one": SuitLayout(card_views=("hand", "top", "played", "known", "lacks"),
+                                           suit_views=("suit",), action=_american_page_one_action),
 }
 
 
