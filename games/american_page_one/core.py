@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
+from games.eventlog import LoggedCore
 from games.cards import NUM_RANKS, RANK_SYMBOLS, SUIT_CARDS, SUIT_SYMBOLS, parse_card
 from games.params import GameParameterError, bool_param, choice_param, int_param
 from games.protocol import CHANCE, TERMINAL
@@ -464,13 +465,14 @@ def action_to_string(action: int) -> str:
 
 
 # ------------------------------------------------------------------- state
-class AmericanPageOneState:
+class AmericanPageOneState(LoggedCore):
     """An American Page One deal. Satisfies games.protocol.GameState."""
 
     __slots__ = ("rules", "t", "n", "phase", "to_move", "actor", "lo", "hi", "stock", "pile_lo",
                  "pile_hi", "top", "suit", "rank", "match", "dir", "pending", "play", "under",
                  "answered", "chal", "draw_left", "draw_then", "drawn", "offers", "last_play",
                  "out", "turns", "dealer", "to_deal", "log", "result", "cache", "shared", "cut", "seen")
+    PICKLE_RESET = {"cache": None, "shared": False, "t": None}    # the tables come with the rules
 
     def __init__(self, rules: AmericanPageOneRules = AmericanPageOneRules()):
         n = rules.players
@@ -516,18 +518,6 @@ class AmericanPageOneState:
             self.actor = (rules.dealer + 1) % n
 
     # ----------------------------------------------------------------- protocol
-    def current_player(self) -> int:
-        return self.to_move
-
-    def is_terminal(self) -> bool:
-        return self.to_move == -4      # TERMINAL, as a literal: this runs every step
-
-    def is_chance_node(self) -> bool:
-        return self.to_move == -1      # CHANCE
-
-    def num_players(self) -> int:
-        return self.n
-
     def clone(self) -> "AmericanPageOneState":
         c = AmericanPageOneState.__new__(AmericanPageOneState)
         c.rules = self.rules
@@ -568,28 +558,9 @@ class AmericanPageOneState:
         c.seen = self.seen
         return c
 
-    __copy__ = clone
-
-    def __deepcopy__(self, memo) -> "AmericanPageOneState":
-        return self.clone()
-
-    def __getstate__(self) -> dict:
-        """Pickles with the log flattened (a long deal's nested log would overflow
-        pickle's recursion limit) and without the resampler's cache."""
-        state = {name: getattr(self, name) for name in self.__slots__ if name != "t"}
-        state["log"] = self.events()
-        state["cache"] = None
-        state["shared"] = False
-        return state
-
     def __setstate__(self, state: dict) -> None:
-        for name, value in state.items():
-            setattr(self, name, value)
+        super().__setstate__(state)
         self.t = self.rules.tables
-        log = None
-        for kind, seat, value in state["log"]:
-            log = (log, kind, seat, value)
-        self.log = log
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         p = self.to_move
@@ -695,9 +666,6 @@ class AmericanPageOneState:
             self.phase = DEAL
         else:
             raise ValueError("the deal is over: no action can be applied")
-
-    def returns(self) -> list[float]:
-        return self.result[:] if self.result is not None else [0.0] * self.n
 
     def action_to_string(self, player: int, action: int) -> str:
         if player == CHANCE:
@@ -1309,16 +1277,6 @@ class AmericanPageOneState:
         self.chal = None
 
     # ------------------------------------------------------------ information
-    def events(self) -> list[tuple[int, int, Any]]:
-        """The log as a list of (kind, seat, value), oldest first."""
-        out = []
-        cell = self.log
-        while cell is not None:
-            cell, kind, seat, value = cell
-            out.append((kind, seat, value))
-        out.reverse()
-        return out
-
     def history(self) -> list[int]:
         """Every action applied so far (chance outcomes included), as pyspiel records them."""
         return [v for k, _, v in self.events() if k <= EV_ACT]

@@ -8,9 +8,6 @@ every attribute.
 
 from __future__ import annotations
 
-import copy
-import functools
-
 import numpy as np
 import pyspiel
 
@@ -18,6 +15,7 @@ from games.american_page_one.core import (CHANCE_OUTCOMES, DEFAULT_PARAMS, NUM_A
                                           NUM_RANKS, PHASE_NAMES, AmericanPageOneRules,
                                           AmericanPageOneState, count_of, hand_size)
 from games.american_page_one.belief import public_memory
+from games.wrapper import CoreState, share_core_on_deepcopy
 
 _GAME_TYPE = pyspiel.GameType(
     short_name="python_american_page_one",
@@ -57,83 +55,19 @@ class AmericanPageOneGame(pyspiel.Game):
     def new_initial_state(self) -> "AmericanPageOneGameState":
         return AmericanPageOneGameState(self)
 
+    def new_core(self) -> AmericanPageOneState:
+        return AmericanPageOneState(self.rules)
+
     def make_py_observer(self, iig_obs_type=None, params=None) -> "AmericanPageOneObserver":
         return AmericanPageOneObserver(
             iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), self.rules, params)
 
 
-class AmericanPageOneGameState(pyspiel.State):
-    """pyspiel.State over an AmericanPageOneState. Python callers skip the C++
-    round trip for the methods overridden here; C++ callers use the trampolined ones."""
-
-    @functools.cached_property
-    def core(self) -> AmericanPageOneState:
-        """Made on first use, so the throwaway state that OpenSpiel's clone starts
-        from costs nothing."""
-        return AmericanPageOneState(self.get_game().rules)
-
-    def current_player(self) -> int:
-        return self.core.to_move
-
-    def is_terminal(self) -> bool:
-        return self.core.to_move == pyspiel.PlayerId.TERMINAL
-
-    def is_chance_node(self) -> bool:
-        return self.core.to_move == pyspiel.PlayerId.CHANCE
-
-    def legal_actions(self, player=None) -> list[int]:
-        core = self.core
-        if core.to_move == pyspiel.PlayerId.CHANCE and player in (None, pyspiel.PlayerId.CHANCE):
-            return [a for a, _ in core.chance_outcomes()]
-        return core.legal_actions(player)
-
-    def _legal_actions(self, player: int) -> list[int]:
-        return self.core.legal_actions(player)
-
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        return self.core.chance_outcomes()
-
-    def sample_chance_outcome(self, u: float) -> int:
-        return self.core.sample_chance_outcome(u)
-
-    def _apply_action(self, action: int) -> None:
-        core = self.core
-        if core.shared:            # copy-on-write: see share_on_deepcopy
-            core = self.core = core.clone()
-        core.apply_action(action)
-
-    def _action_to_string(self, player: int, action: int) -> str:
-        return self.core.action_to_string(player, action)
-
-    def returns(self) -> list[float]:
-        return self.core.returns()
-
-    def information_state_string(self, player: int | None = None) -> str:
-        return self.core.information_state_string(self.core.to_move if player is None else player)
-
-    def observation_string(self, player: int | None = None) -> str:
-        return self.core.observation_string(self.core.to_move if player is None else player)
-
-    def resample_from_infostate(self, player: int, probability_sampler) -> "AmericanPageOneGameState":
-        world = self.core.resample_from_infostate(player, probability_sampler)
-        state = self.get_game().new_initial_state()
-        for action in world.history():
-            state.apply_action(action)
-        return state
-
-    def __str__(self) -> str:
-        return str(self.core)
+class AmericanPageOneGameState(CoreState):
+    """pyspiel.State over an AmericanPageOneState (games.wrapper)."""
 
 
-def share_on_deepcopy(core: AmericanPageOneState, memo: dict) -> AmericanPageOneState:
-    """OpenSpiel clones a Python state by deep-copying its attributes. Instead of
-    copying the core, both states share it, marked shared, and the first of them
-    to apply an action copies it then (copy-on-write)."""
-    core.shared = True
-    return core
-
-
-copy._deepcopy_dispatch[AmericanPageOneState] = share_on_deepcopy
+share_core_on_deepcopy(AmericanPageOneState)
 
 
 class AmericanPageOneObserver:

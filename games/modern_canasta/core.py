@@ -26,6 +26,7 @@ from games.modern_canasta.cards import (ACE, DECK, DECK_SIZE, JOKER, KIND_NAMES,
                                         NUM_NATURAL, NUM_SLOTS, RED_THREE, SEVEN, TWO, VALUES,
                                         WILD_SLOT, counts_str, pack)
 from games.modern_canasta.scoring import side_score
+from games.eventlog import LoggedCore
 from games.params import int_param
 from games.protocol import CHANCE, TERMINAL
 
@@ -167,7 +168,7 @@ def wild_entry(size: int, twos: int, jokers: int) -> SlotOptions:
     return hit
 
 
-class CanastaState:
+class CanastaState(LoggedCore):
     """A Modern American Canasta hand. Satisfies games.protocol.GameState.
 
     melds is a flat list: melds[36 * side + 3 * slot + i] is the count of naturals
@@ -175,6 +176,8 @@ class CanastaState:
     canastas[side] is a tuple of (slot, naturals, twos, jokers), one per canasta.
     """
 
+    n = PLAYERS
+    PICKLE_RESET = {"cache": None, "out_memo": None, "shared": False}
     __slots__ = ("rules", "phase", "to_move", "actor", "hands", "sizes", "known", "stock",
                  "stock_size", "pile", "melds", "canastas", "closed", "threes", "melded",
                  "pending", "short", "asked", "fresh", "forbid_out", "must_out", "withdrawn",
@@ -215,18 +218,6 @@ class CanastaState:
         self.shared = False      # set by the OpenSpiel wrapper's copy-on-write clone
 
     # ----------------------------------------------------------------- protocol
-    def current_player(self) -> int:
-        return self.to_move
-
-    def is_terminal(self) -> bool:
-        return self.to_move == TERMINAL
-
-    def is_chance_node(self) -> bool:
-        return self.to_move == CHANCE
-
-    def num_players(self) -> int:
-        return PLAYERS
-
     def clone(self) -> "CanastaState":
         c = CanastaState.__new__(CanastaState)
         c.rules = self.rules
@@ -263,29 +254,6 @@ class CanastaState:
         c.out_memo = self.out_memo
         c.shared = False
         return c
-
-    __copy__ = clone
-
-    def __deepcopy__(self, memo) -> "CanastaState":
-        return self.clone()
-
-    def __getstate__(self) -> dict:
-        """Pickles with the log flattened (a nested log would overflow pickle's
-        recursion limit); the caches are not kept."""
-        state = {name: getattr(self, name) for name in self.__slots__}
-        state["log"] = self.events()
-        state["cache"] = None
-        state["out_memo"] = None
-        state["shared"] = False
-        return state
-
-    def __setstate__(self, state: dict) -> None:
-        for name, value in state.items():
-            setattr(self, name, value)
-        log = None
-        for kind, seat, value in state["log"]:
-            log = (log, kind, seat, value)
-        self.log = log
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         p = self.to_move
@@ -353,9 +321,6 @@ class CanastaState:
             self._deal(action)
         else:
             raise ValueError("the hand is over: no action can be applied")
-
-    def returns(self) -> list[float]:
-        return self.result[:] if self.result is not None else [0.0] * PLAYERS
 
     def action_to_string(self, player: int, action: int) -> str:
         if player == CHANCE:
@@ -778,16 +743,6 @@ class CanastaState:
         self.to_move = TERMINAL
 
     # ------------------------------------------------------------ information
-    def events(self) -> list[tuple[int, int, int]]:
-        """The log as a list of (kind, seat, value), oldest first."""
-        out = []
-        cell = self.log
-        while cell is not None:
-            cell, kind, seat, value = cell
-            out.append((kind, seat, value))
-        out.reverse()
-        return out
-
     def history(self) -> list[int]:
         """Every action applied so far (chance outcomes included), as pyspiel records them."""
         return [a for a in (event_action(k, v) for k, _, v in self.events()) if a is not None]

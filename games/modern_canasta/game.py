@@ -9,9 +9,6 @@ seats 1 and 3, in thousands of points (docs/rules/modern_canasta.md).
 
 from __future__ import annotations
 
-import copy
-import functools
-
 import numpy as np
 import pyspiel
 
@@ -21,6 +18,7 @@ from games.modern_canasta.core import (ANSWER, DEFAULT_PARAMS, EV_ANSWER, EV_DIS
                                        HAND_SIZE, MELD, PICKUP, PLAYERS, TURN, CanastaRules,
                                        CanastaState)
 from games.modern_canasta.scoring import MAX_SWING
+from games.wrapper import CoreState, share_core_on_deepcopy
 
 # A hand's decisions are bounded: at most 56 turns draw from the stock and at most
 # 34 take the pile (each puts three cards on the table for good), and a turn holds
@@ -67,83 +65,19 @@ class ModernCanastaGame(pyspiel.Game):
     def new_initial_state(self) -> "ModernCanastaGameState":
         return ModernCanastaGameState(self)
 
+    def new_core(self) -> CanastaState:
+        return CanastaState(self.rules)
+
     def make_py_observer(self, iig_obs_type=None, params=None) -> "CanastaObserver":
         return CanastaObserver(
             iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
 
 
-class ModernCanastaGameState(pyspiel.State):
-    """pyspiel.State over a CanastaState. Python callers skip the C++ round trip
-    for the methods overridden here; C++ callers use the trampolined ones."""
-
-    @functools.cached_property
-    def core(self) -> CanastaState:
-        """Made on first use, so the throwaway state that OpenSpiel's clone starts
-        from costs nothing."""
-        return CanastaState(self.get_game().rules)
-
-    def current_player(self) -> int:
-        return self.core.to_move
-
-    def is_terminal(self) -> bool:
-        return self.core.to_move == pyspiel.PlayerId.TERMINAL
-
-    def is_chance_node(self) -> bool:
-        return self.core.to_move == pyspiel.PlayerId.CHANCE
-
-    def legal_actions(self, player=None) -> list[int]:
-        core = self.core
-        if core.to_move == pyspiel.PlayerId.CHANCE and player in (None, pyspiel.PlayerId.CHANCE):
-            return [a for a, _ in core.chance_outcomes()]
-        return core.legal_actions(player)
-
-    def _legal_actions(self, player: int) -> list[int]:
-        return self.core.legal_actions(player)
-
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        return self.core.chance_outcomes()
-
-    def sample_chance_outcome(self, u: float) -> int:
-        return self.core.sample_chance_outcome(u)
-
-    def _apply_action(self, action: int) -> None:
-        core = self.core
-        if core.shared:            # copy-on-write: see share_on_deepcopy
-            core = self.core = core.clone()
-        core.apply_action(action)
-
-    def _action_to_string(self, player: int, action: int) -> str:
-        return self.core.action_to_string(player, action)
-
-    def returns(self) -> list[float]:
-        return self.core.returns()
-
-    def information_state_string(self, player: int | None = None) -> str:
-        return self.core.information_state_string(self.core.to_move if player is None else player)
-
-    def observation_string(self, player: int | None = None) -> str:
-        return self.core.observation_string(self.core.to_move if player is None else player)
-
-    def resample_from_infostate(self, player: int, probability_sampler) -> "ModernCanastaGameState":
-        world = self.core.resample_from_infostate(player, probability_sampler)
-        state = self.get_game().new_initial_state()
-        for action in world.history():
-            state.apply_action(action)
-        return state
-
-    def __str__(self) -> str:
-        return str(self.core)
+class ModernCanastaGameState(CoreState):
+    """pyspiel.State over a CanastaState (games.wrapper)."""
 
 
-def share_on_deepcopy(core: CanastaState, memo: dict) -> CanastaState:
-    """OpenSpiel clones a Python state by deep-copying its attributes. Both states
-    share the core, marked shared, and the first to apply an action copies it then
-    (copy-on-write): a clone costs the C++ part only."""
-    core.shared = True
-    return core
-
-
-copy._deepcopy_dispatch[CanastaState] = share_on_deepcopy
+share_core_on_deepcopy(CanastaState)
 
 
 class CanastaObserver:

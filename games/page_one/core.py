@@ -18,6 +18,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
+from games.eventlog import LoggedCore
 from games.cards import (FULL_DECK, JOKER_IDS, JOKER_MASK, NUM_RANKS, SUIT_CARDS,
                          SUIT_SYMBOLS, card_str, cards_of, cards_str)
 from games.params import bool_param, choice_param, int_param
@@ -118,7 +119,7 @@ def played_card(action: int) -> int:
     return 52 + (action - PLAY_JOKER) // 4 if action >= PLAY_JOKER else action
 
 
-class PageOneState:
+class PageOneState(LoggedCore):
     """A Page One position. Satisfies games.protocol.GameState."""
 
     __slots__ = ("rules", "n", "phase", "to_move", "actor", "hands", "stock",
@@ -154,18 +155,6 @@ class PageOneState:
             self.setup = (tuple(range(self.n)), 0, ())
 
     # ----------------------------------------------------------------- protocol
-    def current_player(self) -> int:
-        return self.to_move
-
-    def is_terminal(self) -> bool:
-        return self.to_move == TERMINAL
-
-    def is_chance_node(self) -> bool:
-        return self.to_move == CHANCE
-
-    def num_players(self) -> int:
-        return self.n
-
     def clone(self) -> "PageOneState":
         c = PageOneState.__new__(PageOneState)
         c.rules = self.rules
@@ -190,28 +179,6 @@ class PageOneState:
         c.cache = self.cache
         c.shared = False
         return c
-
-    __copy__ = clone
-
-    def __deepcopy__(self, memo) -> "PageOneState":
-        return self.clone()
-
-    def __getstate__(self) -> dict:
-        """Pickles with the log flattened: a long game's nested log would overflow
-        pickle's recursion limit. The resampler's cache is not kept."""
-        state = {name: getattr(self, name) for name in self.__slots__}
-        state["log"] = self.events()
-        state["cache"] = None
-        state["shared"] = False
-        return state
-
-    def __setstate__(self, state: dict) -> None:
-        for name, value in state.items():
-            setattr(self, name, value)
-        log = None
-        for kind, seat, value in state["log"]:
-            log = (log, kind, seat, value)
-        self.log = log
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         p = self.to_move
@@ -293,9 +260,6 @@ class PageOneState:
             self._high_card(action)
         else:
             raise ValueError("the game is over: no action can be applied")
-
-    def returns(self) -> list[float]:
-        return self.result[:] if self.result is not None else [0.0] * self.n
 
     def action_to_string(self, player: int, action: int) -> str:
         if player == CHANCE:
@@ -505,16 +469,6 @@ class PageOneState:
         self.to_move = TERMINAL
 
     # ------------------------------------------------------------ information
-    def events(self) -> list[tuple[int, int, int]]:
-        """The log as a list of (kind, seat, value), oldest first."""
-        out = []
-        cell = self.log
-        while cell is not None:
-            cell, kind, seat, value = cell
-            out.append((kind, seat, value))
-        out.reverse()
-        return out
-
     def public_memory(self) -> "PublicMemory":
         """What every player knows from the public play (see PublicMemory)."""
         memory = PublicMemory(self.n)
