@@ -13,6 +13,7 @@ import copy
 import functools
 from typing import Any, Callable
 
+import numpy as np
 import pyspiel
 
 
@@ -93,3 +94,16 @@ def share_core_on_deepcopy(core_class: type) -> None:
     (copy-on-write). A clone costs the C++ part only, and a clone that is never
     played on never pays for the copy."""
     copy._deepcopy_dispatch[core_class] = _share
+
+
+def tensor_views(pieces: list[tuple[str, int, tuple[int, ...]]]) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """An observer's flat tensor and its named views, from (name, size, shape)
+    pieces in order; empty pieces are left out (OpenSpiel's observers do the same)."""
+    pieces = [p for p in pieces if p[1]]
+    tensor = np.zeros(sum(size for _, size, _ in pieces), np.float32)
+    views = {}
+    start = 0
+    for name, size, shape in pieces:
+        views[name] = tensor[start:start + size].reshape(shape)
+        start += size
+    return tensor, views

@@ -15,7 +15,7 @@ from games.american_page_one.core import (CHANCE_OUTCOMES, DEFAULT_PARAMS, NUM_A
                                           NUM_RANKS, PHASE_NAMES, AmericanPageOneRules,
                                           AmericanPageOneState, count_of, hand_size)
 from games.american_page_one.belief import public_memory
-from games.wrapper import CoreState, share_core_on_deepcopy
+from games.wrapper import CoreState, share_core_on_deepcopy, tensor_views
 
 _GAME_TYPE = pyspiel.GameType(
     short_name="python_american_page_one",
@@ -110,13 +110,7 @@ class AmericanPageOneObserver:
             pieces += [("played", n * NUM_KINDS, (n, NUM_KINDS)),
                        ("known", n * NUM_KINDS, (n, NUM_KINDS)),
                        ("lacks", n * NUM_KINDS, (n, NUM_KINDS))]
-        pieces = [p for p in pieces if p[1]]
-        self.tensor = np.zeros(sum(size for _, size, _ in pieces), np.float32)
-        self.dict = {}
-        start = 0
-        for name, size, shape in pieces:
-            self.dict[name] = self.tensor[start:start + size].reshape(shape)
-            start += size
+        self.tensor, self.dict = tensor_views(pieces)
         self.copies = np.array(rules.tables.counts, np.float32).clip(min=1.0)
 
     def set_from(self, state, player: int) -> None:

@@ -18,7 +18,7 @@ from games.modern_canasta.core import (ANSWER, DEFAULT_PARAMS, EV_ANSWER, EV_DIS
                                        HAND_SIZE, MELD, PICKUP, PLAYERS, TURN, CanastaRules,
                                        CanastaState)
 from games.modern_canasta.scoring import MAX_SWING
-from games.wrapper import CoreState, share_core_on_deepcopy
+from games.wrapper import CoreState, share_core_on_deepcopy, tensor_views
 
 # A hand's decisions are bounded: at most 56 turns draw from the stock and at most
 # 34 take the pile (each puts three cards on the table for good), and a turn holds
@@ -123,13 +123,7 @@ class CanastaObserver:
             pieces += [("discarded", PLAYERS * NUM_KINDS, (PLAYERS, NUM_KINDS)),
                        ("pile_takes", PLAYERS, (PLAYERS,)),
                        ("answers", PLAYERS * 2, (PLAYERS, 2))]
-        pieces = [p for p in pieces if p[1]]
-        self.tensor = np.zeros(sum(size for _, size, _ in pieces), np.float32)
-        self.dict = {}
-        start = 0
-        for name, size, shape in pieces:
-            self.dict[name] = self.tensor[start:start + size].reshape(shape)
-            start += size
+        self.tensor, self.dict = tensor_views(pieces)
 
     def set_from(self, state, player: int) -> None:
         core: CanastaState = getattr(state, "core", state)

@@ -12,7 +12,7 @@ import pyspiel
 from games.cards import DECK_SIZE, NUM_RANKS
 from games.page_one.core import (DEFAULT_PARAMS, EV_FOLLOW, EV_LEAD, EV_PASS, NUM_ACTIONS,
                                  PageOneRules, PageOneState, PublicMemory, played_card)
-from games.wrapper import CoreState, share_core_on_deepcopy
+from games.wrapper import CoreState, share_core_on_deepcopy, tensor_views
 
 CARD_SLOTS = DECK_SIZE + 2   # 52 cards and two jokers
 
@@ -102,13 +102,7 @@ class PageOneObserver:
             pieces += [("played", n * CARD_SLOTS, (n, CARD_SLOTS)),
                        ("known", n * CARD_SLOTS, (n, CARD_SLOTS)),
                        ("void", n * 5, (n, 5))]
-        pieces = [p for p in pieces if p[1]]
-        self.tensor = np.zeros(sum(size for _, size, _ in pieces), np.float32)
-        self.dict = {}
-        start = 0
-        for name, size, shape in pieces:
-            self.dict[name] = self.tensor[start:start + size].reshape(shape)
-            start += size
+        self.tensor, self.dict = tensor_views(pieces)
 
     def set_from(self, state, player: int) -> None:
         core: PageOneState = getattr(state, "core", state)
