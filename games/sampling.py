@@ -84,6 +84,10 @@ def match_slots(num_slots: int, windows: Sequence[Interval],
                 used: list[bool] | None = None) -> list[int] | None:
     """Matches each window to a distinct slot inside it: earliest deadline first,
     each to its earliest free slot. Returns the slot of each window, or None."""
+    if used is None and windows:
+        lo, hi = windows[0]
+        if hi - lo >= len(windows) and windows.count(windows[0]) == len(windows):
+            return list(range(lo, lo + len(windows)))      # one window for all: in order
     order = sorted(range(len(windows)), key=lambda i: (windows[i][1], windows[i][0]))
     used = used if used is not None else [False] * num_slots
     slot_of = [0] * len(windows)

@@ -113,11 +113,13 @@ class BeliefView:
         for o in opp.values():
             seen |= o.known
         by_class: dict[tuple[int, int], list[int]] = {}
-        for c in cards_of(state.rules.deck & ~seen):
+        self.unseen = state.rules.deck & ~seen     # the opponents' hidden cards and the stock
+        for c in cards_of(self.unseen):
             by_class.setdefault((suit_class(c), card_epoch.get(c, 0)), []).append(c)
         now += 1
         hands = []
         self.played_windows: list[list[Interval]] = []
+        self.played_ids = [[c for _, c in opp[s].played] for s in self.opponents]
         for s in self.opponents:
             o = opp[s]
             windows = [o.window(suit_class(c), card_epoch_at(events, c, t), t) for t, c in o.played]
@@ -132,28 +134,28 @@ class BeliefView:
         self.deal = ConstrainedDeal(by_class, hands, self.class_windows, stock_classes)
 
     def sample(self, state: PageOneState, uniform: Callable[[], float]) -> PageOneState:
-        hidden, stock = self.deal.sample(uniform)
+        hidden, _ = self.deal.sample(uniform)
         world = state.clone()
         world.cache = None
         events = self.events[:]
+        held = 0
         for h, s in enumerate(self.opponents):
             o = self.opp[s]
             cards = hidden[h]
-            hand = o.known
+            bits = 0
             for c in cards:
-                hand |= 1 << c
-            world.hands[s] = hand
+                bits |= 1 << c
+            world.hands[s] = o.known | bits
+            held |= bits
             # Rewrite this opponent's hidden deals and draws so they produce `cards`.
             windows = self.played_windows[h] + [self.class_windows[self.class_of[c]][h] for c in cards]
-            identities = [c for _, c in o.played] + cards
+            identities = self.played_ids[h] + cards
             slots = match_slots(len(o.slot_events), windows)
             for card, slot in zip(identities, slots):
                 i = o.slot_events[slot]
                 kind, seat, _ = events[i]
                 events[i] = (kind, seat, card)
-        world.stock = 0
-        for c in stock:
-            world.stock |= 1 << c
+        world.stock = self.unseen & ~held
         log = None
         for kind, seat, value in events:
             log = (log, kind, seat, value)
