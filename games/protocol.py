@@ -10,8 +10,12 @@ it is there and fall back to `chance_outcomes()` otherwise.
 A second optional fast path, `private_view(player)`, lets search key nodes by
 information state without building strings: a cheap hashable of what `player`
 knows beyond the player actions and the number of chance events since an
-earlier state (in Page One: its hand and the trick count). Games without it are keyed by
-`information_state_string` (search.keys).
+earlier state (in Page One: its hand and the trick count). Games without it are
+keyed by `information_state_string` (search.keys).
+
+A third, `play_out(rand)`, plays uniformly random moves to the end in place and
+returns the returns: the same moves as `random_playout`'s loop with the same
+`rand`, without a method dispatch per step (the search's random rollouts).
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@
 The hook is `search.mcts.Evaluator`: `evaluate(world, rand)` returns every
 player's value. Two are built in, chosen by the `rollout` setting of a search bot:
 
-* `random`: uniformly random play to the end, in a tight loop on the state.
+* `random`: uniformly random play to the end, in a tight loop on the state, or
+  in the state's own `play_out(rand)` where it has one (games.protocol).
 * any other bot spec (`rules`, `neural`, ...): play to the end
   with that bot in every seat. The bots' `step` gets the state the search runs
   on: our rules core for our games, so a bot used for rollouts reads the core
@@ -27,6 +28,9 @@ class RandomRollout:
     """Uniformly random play to the end."""
 
     def evaluate(self, world: GameState, rand: Callable[[], float]) -> Sequence[float]:
+        play_out = getattr(world, "play_out", None)
+        if play_out is not None:
+            return play_out(rand)
         sample = chance_sampler(world)
         current, legal_actions, apply = world.current_player, world.legal_actions, world.apply_action
         while True:

@@ -212,6 +212,25 @@ class PageOneState(LoggedCore):
         p = 1.0 / len(cards)
         return [(c, p) for c in cards]
 
+    def play_out(self, rand: Callable[[], float]) -> list[float]:
+        """Uniformly random play to the end, in place; returns the returns. The
+        search's rollout fast path (games.protocol): the same moves as the
+        protocol's loop would make with the same `rand`, without its per-step
+        method dispatch."""
+        sample = self.sample_chance_outcome
+        while True:
+            p = self.to_move
+            if p >= 0:
+                legal = self.legal_actions()
+                self._play(legal[int(rand() * len(legal))])
+            elif p == CHANCE:
+                if self.phase == DRAW:
+                    self._draw(sample(rand()))
+                else:
+                    self.apply_action(sample(rand()))
+            else:
+                return self.returns()
+
     def sample_chance_outcome(self, u: float) -> int:
         """The chance outcome at cumulative probability u (all are equally likely)."""
         if self.phase == CHOOSE_LEADER:
