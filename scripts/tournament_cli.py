@@ -10,16 +10,18 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from agents import BOT_FACTORIES, parse_spec
 
 DEFAULT_GAME = "python_page_one(players=4)"
-# The default field: the floor, the rule bot, and the search bots where they exist, with
-# budgets that let the default tournament finish in a few minutes on two cores.
-DEFAULT_AGENTS = ("random", "rules", "ismcts(iterations=300)", "pimc(worlds=10,iterations=30)")
+# The default field: the floor, the rule bot, the search bots with budgets that let the
+# default tournament finish in a few minutes on two cores, and the shipped neural bot.
+DEFAULT_AGENTS = ("random", "rules", "ismcts(iterations=300)", "pimc(worlds=10,iterations=30)", "neural")
 
 
-def default_agents() -> list[str]:
-    return [spec for spec in DEFAULT_AGENTS if parse_spec(spec)[0] in BOT_FACTORIES]
+def default_agents(game_string: str) -> list[str]:
+    """DEFAULT_AGENTS, without `neural` for a game that has no shipped bot in bots/."""
+    short_name = game_string.split("(")[0].strip()
+    shipped = (Path(__file__).resolve().parents[1] / "bots" / f"{short_name}.safetensors").is_file()
+    return [spec for spec in DEFAULT_AGENTS if spec != "neural" or shipped]
 
 
 def _registrations(args: argparse.Namespace) -> list[tuple[str, str]]:
@@ -60,7 +62,7 @@ def _print_and_write(summary, results: Path, write_files: bool) -> None:
 
 def _tournament(args: argparse.Namespace) -> None:
     from eval.tournament import run_tournament
-    config = _config(args, args.agent or default_agents(), args.deals)
+    config = _config(args, args.agent or default_agents(args.game), args.deals)
     print(f"{config.describe()}; agents: {', '.join(f'{n}={s}' if n != s else n for n, s in config.agents)}; "
           f"results in {args.results}", file=sys.stderr)
     start = time.perf_counter()
@@ -117,7 +119,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     _common(p, "tournament.db")
     p.add_argument("--agent", action="append", metavar="[NAME=]SPEC",
                    help="a bot spec, optionally named: fast=ismcts(iterations=200) (repeat; default: "
-                        f"{', '.join(DEFAULT_AGENTS)} where available)")
+                        f"{', '.join(DEFAULT_AGENTS)}; neural where the game has a shipped bot)")
     p.add_argument("--deals", type=int, default=100, help="deals, each played once per seat rotation")
     _report_options(p)
     p.set_defaults(func=_tournament)

@@ -368,3 +368,10 @@ def test_a_games_match_format_is_found_as_a_factory_or_its_one_class():
         match_format(game, "tests.harness_bots:fixed_deals(rounds=2)")
     with pytest.raises(ValueError, match="no match format games.page_one.match"):
         match_format(game, "")
+
+
+def test_default_field_has_the_neural_bot_only_where_one_is_shipped():
+    from scripts.tournament_cli import default_agents
+    assert default_agents("python_page_one(players=4)")[-1] == "neural"
+    assert "neural" not in default_agents("hearts")
+    assert {"random", "rules"} <= set(default_agents("hearts"))
