@@ -10,7 +10,6 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-
 DEFAULT_GAME = "python_page_one(players=4)"
 # The default field: the floor, the rule bot, the search bots with budgets that let the
 # default tournament finish in a few minutes on two cores, and the shipped neural bot.
