@@ -805,3 +805,18 @@ def test_the_bot_beats_random_play():
     rows = run_match("python_american_page_one(players=4)", ["random", "rules"], 24, progress=False)
     random_row, rules_row = rows
     assert rules_row.mean_return - rules_row.mean_return_ci > 0 > random_row.mean_return
+
+
+def test_the_harness_match_keeps_the_variant_it_was_loaded_with():
+    from eval.config import match_format
+    game = pyspiel.load_game("python_american_page_one(players=3,dobon=true,penalty=5)")
+    match = match_format(game, "deals=2,first_dealer=1")
+    first = match.next_deal([])
+    assert (first["players"], first["dobon"], first["penalty"]) == (3, True, 5)
+    assert (first["dealer"], first["deals_left"]) == (1, 1)
+    second = match.next_deal([[30.0, -10.0, -20.0]])
+    assert (second["dealer"], second["scores"], second["deals_left"]) == (2, "30;-10;-20", 0)
+    assert pyspiel.load_game("python_american_page_one", second).num_players() == 3
+    assert match.next_deal([[0.0] * 3] * 2) is None
+    with pytest.raises(ValueError, match="deals"):
+        match_format(game, "")

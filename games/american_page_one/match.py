@@ -4,7 +4,8 @@ Each deal is an ordinary game, `python_american_page_one` loaded with the
 parameters `next_deal` gives: the variant's own, the dealer (passing to the
 left each deal), the running scores and how many deals follow, so that bots
 can see the standing. The match's result is the cumulative score.
-Satisfies games.protocol.MatchFormat.
+Satisfies games.protocol.MatchFormat; the harness makes one with
+`match_format(game, deals=...)` (`--match deals=5`).
 """
 
 from __future__ import annotations
@@ -71,3 +72,10 @@ class AmericanPageOneMatch:
         def value(v: Any) -> str:
             return ("true" if v else "false") if isinstance(v, bool) else str(v)
         return f"{GAME_NAME}({','.join(f'{k}={value(v)}' for k, v in params.items())})"
+
+
+def match_format(game: Any, deals: int, first_dealer: int = 0) -> AmericanPageOneMatch:
+    """The harness's factory (eval.config.match_format): `deals` deals of the variant
+    `game` (a loaded python_american_page_one) was loaded with."""
+    params = {k: v for k, v in game.get_parameters().items() if k not in _PER_DEAL}
+    return AmericanPageOneMatch(deals, params, first_dealer)
