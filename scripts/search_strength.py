@@ -62,15 +62,16 @@ TOURNAMENTS: dict[str, Tournament] = {
     "canasta_ismcts_rules": Tournament(
         "python_modern_canasta", ("ismcts=ismcts(iterations=20,rollout=rules)", "rules"), 200,
         "ISMCTS against the rule bot"),
+    # Against random a small budget is enough, and a quarter of the cost.
     "canasta_ismcts_random": Tournament(
-        "python_modern_canasta", ("ismcts=ismcts(iterations=20,rollout=rules)", "random"), 200,
-        "ISMCTS against random"),
+        "python_modern_canasta", ("ismcts=ismcts(iterations=5,rollout=rules)", "random"), 200,
+        "ISMCTS (5 iterations) against random"),
     "canasta_pimc_rules": Tournament(
         "python_modern_canasta", ("pimc=pimc(worlds=4,iterations=5,rollout=rules)", "rules"), 200,
         "PIMC against the rule bot"),
     "canasta_pimc_random": Tournament(
-        "python_modern_canasta", ("pimc=pimc(worlds=4,iterations=5,rollout=rules)", "random"), 200,
-        "PIMC against random"),
+        "python_modern_canasta", ("pimc=pimc(worlds=2,iterations=3,rollout=rules)", "random"), 200,
+        "PIMC (2 worlds of 3 iterations) against random"),
     # The same algorithm at the same iterations and exploration (c = 0.5 of hearts' return
     # range 36 = OpenSpiel's uct_c 18); both pass by the fixed rule (search/references.py).
     "hearts": Tournament(

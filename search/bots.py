@@ -7,7 +7,8 @@
 
 Settings: `iterations` and/or `seconds` per move (whichever runs out first; for
 pimc, `iterations` is per world and `seconds` per move), `c` (UCB exploration in
-units of the game's return range), `rollout` (`random` or a bot spec:
+units of a return scale), `scale` (`game`, the default: the game's return range;
+`observed`: the spread of the returns seen in this search; search.mcts.Search), `rollout` (`random` or a bot spec:
 search.rollout), `viewer` for ismcts (search.keys), `worlds` for pimc.
 
 A move with one legal action is played without searching. Each bot seeds its
@@ -25,7 +26,7 @@ import pyspiel
 from agents.base import CardBot, rules_core
 from games.protocol import GameState
 from search.keys import VIEWERS, HistoryKeys, InformationKeys
-from search.mcts import Budget, Edge, Search, most_visited
+from search.mcts import SCALES, Budget, Edge, Search, most_visited
 from search.prior import make_prior
 from search.rollout import make_evaluator
 
@@ -36,10 +37,13 @@ class SearchBot(CardBot):
     """Searches the position at each move; keeps no tree between moves."""
 
     def __init__(self, game: pyspiel.Game, player: int, seed: int, budget: Budget,
-                 c: float, rollout: str, prior: str | None):
+                 c: float, rollout: str, prior: str | None, scale: str):
         super().__init__(player)
         if isinstance(c, bool) or not isinstance(c, (int, float)) or c < 0:
             raise ValueError(f"c={c!r}: must be a non-negative number")
+        if scale not in SCALES:
+            raise ValueError(f"scale={scale!r}: must be one of {', '.join(SCALES)}")
+        self.scale = scale
         self.rng = random.Random(seed)
         self.budget = budget
         self.c = float(c)
@@ -60,14 +64,14 @@ class SearchBot(CardBot):
         raise NotImplementedError
 
     def _search(self, keys) -> Search:
-        return Search(keys, self.evaluator, self.c, self.return_range, self.rng, self.prior)
+        return Search(keys, self.evaluator, self.c, self.return_range, self.rng, self.prior, self.scale)
 
 
 class ISMCTSBot(SearchBot):
     """One tree of information states; a new determinization every iteration."""
 
-    def __init__(self, game, player, seed, budget, c, rollout, prior, viewer: str):
-        super().__init__(game, player, seed, budget, c, rollout, prior)
+    def __init__(self, game, player, seed, budget, c, rollout, prior, scale, viewer: str):
+        super().__init__(game, player, seed, budget, c, rollout, prior, scale)
         if viewer not in VIEWERS:
             raise ValueError(f"viewer={viewer!r}: must be one of {', '.join(VIEWERS)}")
         self.viewer = viewer
@@ -85,8 +89,8 @@ class PIMCBot(SearchBot):
     with their visit counts: an action's visits (and returns) are summed over the
     worlds, and the most visited sum is played."""
 
-    def __init__(self, game, player, seed, budget, c, rollout, prior, worlds: int):
-        super().__init__(game, player, seed, budget, c, rollout, prior)
+    def __init__(self, game, player, seed, budget, c, rollout, prior, scale, worlds: int):
+        super().__init__(game, player, seed, budget, c, rollout, prior, scale)
         if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
             raise ValueError(f"worlds={worlds!r}: must be a positive integer")
         self.worlds = worlds
@@ -131,19 +135,22 @@ def _budget(s: dict[str, Any], default_iterations: int) -> Budget:
     return Budget(s["iterations"], s["seconds"])
 
 
-_COMMON = {"iterations": None, "seconds": None, "c": DEFAULT_C, "rollout": "random", "prior": None}
+_COMMON = {"iterations": None, "seconds": None, "c": DEFAULT_C, "scale": "game", "rollout": "random",
+           "prior": None}
 
 
 def make_ismcts(game, player: int, seed: int = 0, **settings) -> ISMCTSBot:
     s = _settings("ismcts", settings, {**_COMMON, "viewer": "acting"})
-    return ISMCTSBot(game, player, seed, _budget(s, 1000), s["c"], s["rollout"], s["prior"], s["viewer"])
+    return ISMCTSBot(game, player, seed, _budget(s, 1000), s["c"], s["rollout"], s["prior"], s["scale"],
+                      s["viewer"])
 
 
 def make_pimc(game, player: int, seed: int = 0, **settings) -> PIMCBot:
     s = _settings("pimc", settings, {**_COMMON, "worlds": 20})
-    return PIMCBot(game, player, seed, _budget(s, 100), s["c"], s["rollout"], s["prior"], s["worlds"])
+    return PIMCBot(game, player, seed, _budget(s, 100), s["c"], s["rollout"], s["prior"], s["scale"],
+                    s["worlds"])
 
 
 def make_cheat_mcts(game, player: int, seed: int = 0, **settings) -> CheatMCTSBot:
     s = _settings("cheat_mcts", settings, _COMMON)
-    return CheatMCTSBot(game, player, seed, _budget(s, 1000), s["c"], s["rollout"], s["prior"])
+    return CheatMCTSBot(game, player, seed, _budget(s, 1000), s["c"], s["rollout"], s["prior"], s["scale"])

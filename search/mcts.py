@@ -23,6 +23,7 @@ from typing import Callable, Hashable, Protocol, Sequence
 from games.protocol import CHANCE, TERMINAL, GameState, chance_sampler
 
 Edge = list          # [visits, return_sum, availability]
+SCALES = ("observed", "game")
 Node = dict          # action -> Edge
 
 
@@ -82,15 +83,25 @@ class Search:
     spends its iterations on the actions the prior likes and leaves the rest
     untried until their turn comes, which is what large action spaces need.
 
-    `c` is the exploration constant in units of the game's return range, so one
-    value suits games whose returns span 2 (Page One) or 36 (hearts).
+    `c` is the exploration constant in units of a return scale, so one value
+    suits games whose returns span 2 (Page One) or thousands of points (American
+    Page One). The scale is the game's return range (max_utility - min_utility)
+    with `scale="game"`; with `scale="observed"` it is the spread of the returns
+    this search has backed up so far (as MuZero normalises its values), which
+    matters where the range is far wider than what a position's outcomes span
+    (a deal of American Page One is worth ±100 points in a range of ±1656): a
+    scale that wide makes UCB explore almost uniformly.
     """
 
     def __init__(self, keys: NodeKeys, evaluator: Evaluator, c: float, return_range: float,
-                 rng: random.Random, prior: Prior | None = None):
+                 rng: random.Random, prior: Prior | None = None, scale: str = "game"):
+        if scale not in SCALES:
+            raise ValueError(f"scale={scale!r}: must be one of {', '.join(SCALES)}")
         self.keys = keys
         self.evaluator = evaluator
-        self.c = c * return_range
+        self.c_units = c
+        self.return_range = return_range
+        self.observed = scale == "observed"
         self.rng = rng
         self.prior = prior
         self.iterations = 0       # how many the last run made
@@ -103,7 +114,9 @@ class Search:
         reveal = self.keys.reveal_chance
         evaluate = self.evaluator.evaluate
         rand = self.rng.random
-        c = self.c
+        c_units, observed = self.c_units, self.observed
+        c = c_units * self.return_range
+        low, high = math.inf, -math.inf      # the returns backed up so far
         log, sqrt = math.log, math.sqrt
         sample = chance_sampler(root)
         root_node: Node = {}
@@ -133,7 +146,7 @@ class Search:
                     returns = evaluate(world, rand)
                     break
                 if self.prior is not None:
-                    action, edge = self._puct(node, world, player)
+                    action, edge = self._puct(node, world, player, c)
                     chosen.append((edge, player))
                     path = hash((path, action))
                     world.apply_action(action)
@@ -162,6 +175,12 @@ class Search:
                 chosen.append((edge, player))
                 path = hash((path, action))
                 world.apply_action(action)
+            if observed:
+                r_low, r_high = min(returns), max(returns)
+                if r_low < low or r_high > high:
+                    low, high = min(low, r_low), max(high, r_high)
+                    if high > low:
+                        c = c_units * (high - low)
             for edge, player in chosen:
                 edge[0] += 1
                 edge[1] += returns[player]
@@ -169,7 +188,7 @@ class Search:
         self.iterations = done
         return root_node
 
-    def _puct(self, node: Node, world: GameState, player: int) -> tuple[int, Edge]:
+    def _puct(self, node: Node, world: GameState, player: int, c: float) -> tuple[int, Edge]:
         """PUCT selection; an edge here is [visits, return_sum, availability, prior]."""
         legal = world.legal_actions()
         if any(a not in node for a in legal):
@@ -184,7 +203,7 @@ class Search:
             visits += e[0]
             value += e[1]
         untried_value = value / visits if visits else 0.0
-        c, sqrt = self.c, math.sqrt
+        sqrt = math.sqrt
         best = -math.inf
         for a in legal:
             e = node[a]

@@ -108,6 +108,33 @@ def test_returns_overrule_a_wrong_prior():
     assert most_visited(search.run(root, root.clone, Budget(1000))) == 1
 
 
+class NarrowReturns(WideGame):
+    """Five actions whose returns differ by a hundredth, in a game whose declared
+    range is 100 (as a deal of American Page One spans a few dozen points of ±1656)."""
+
+    def legal_actions(self) -> list[int]:
+        return list(range(5))
+
+    def clone(self) -> "NarrowReturns":
+        return NarrowReturns(self.history)
+
+    def returns(self) -> list[float]:
+        return [0.01 * self.history[0]]
+
+
+def test_the_observed_scale_explores_within_the_returns_seen():
+    share = {}
+    for scale in ("game", "observed"):
+        search = Search(HistoryKeys(), RandomRollout(), 0.5, 100.0, random.Random(0), scale=scale)
+        root = NarrowReturns()
+        edges = search.run(root, root.clone, Budget(500))
+        assert most_visited(edges) == 4 or scale == "game"
+        share[scale] = edges[4][0] / 500
+    assert share["game"] < 0.25 and share["observed"] > 0.6
+    with pytest.raises(ValueError, match="scale"):
+        Search(HistoryKeys(), RandomRollout(), 0.5, 1.0, random.Random(0), scale="wide")
+
+
 class HiddenOption:
     """Chance gives player 1 a hidden bit; player 0 moves (one action), then player 1
     picks action 0, or action 1 when its bit is 1. Player 0 sees only its move."""
@@ -259,11 +286,12 @@ def test_a_forced_move_is_played_without_search():
 
 
 @pytest.mark.parametrize("spec, message", [
-    ("ismcts(iteration=10)", "unknown setting.*iteration.*known: c, iterations, prior, rollout, seconds, viewer"),
+    ("ismcts(iteration=10)", "unknown setting.*iteration.*known: c, iterations, prior, rollout, scale, seconds, viewer"),
     ("ismcts(iterations=0)", "iterations=0: must be a positive integer"),
     ("ismcts(seconds=-1)", "seconds=-1: must be a positive number"),
     ("ismcts(c=-0.5)", "c=-0.5: must be a non-negative number"),
     ("ismcts(viewer=god)", "viewer='god': must be one of acting, observer"),
+    ("ismcts(scale=wide)", "scale='wide': must be one of observed, game"),
     ("ismcts(rollout=alphago)", "rollout='alphago': unknown bot 'alphago'"),
     ("pimc(worlds=0)", "worlds=0: must be a positive integer"),
     ("cheat_mcts(viewer=acting)", "unknown setting.*viewer"),
