@@ -47,7 +47,7 @@ TOURNAMENTS: dict[str, Tournament] = {
         "PIMC against the rule bot, two seats each"),
     "page_one_equal_time": Tournament(
         "python_page_one(players=4)",
-        ("ours=ismcts(seconds=0.1,rollout=rules)", "openspiel=openspiel_ismcts(seconds=0.1)"), 100,
+        ("ours=ismcts(seconds=0.1,rollout=rules)", "openspiel=openspiel_ismcts(seconds=0.1)"), 150,
         "our ISMCTS against OpenSpiel's Python ISMCTS at 0.1 s a move each"),
     "american_page_one": Tournament(
         "python_american_page_one(players=4)",
@@ -56,8 +56,13 @@ TOURNAMENTS: dict[str, Tournament] = {
         "ISMCTS and PIMC against the rule bot and random"),
     "american_page_one_equal_time": Tournament(
         "python_american_page_one(players=4)",
-        ("ours=ismcts(seconds=0.05,rollout=rules)", "openspiel=openspiel_ismcts(seconds=0.05)"), 100,
+        ("ours=ismcts(seconds=0.05,rollout=rules)", "openspiel=openspiel_ismcts(seconds=0.05)"), 150,
         "our ISMCTS against OpenSpiel's Python ISMCTS at 0.05 s a move each"),
+    # The rule bot's move as prior (PUCT): where ISMCTS alone loses to the rule bot.
+    "american_page_one_prior_rules": Tournament(
+        "python_american_page_one(players=4)",
+        ("ismcts=ismcts(iterations=100,rollout=rules,prior=rules)", "rules"), 100,
+        "ISMCTS with the rule bot as prior against the rule bot"),
     # Partnerships: an agent fills a side, so a game is one pairing (2 games per deal).
     "canasta_ismcts_rules": Tournament(
         "python_modern_canasta", ("ismcts=ismcts(iterations=20,rollout=rules)", "rules"), 200,
