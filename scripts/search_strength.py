@@ -47,8 +47,12 @@ TOURNAMENTS: dict[str, Tournament] = {
         "PIMC against the rule bot, two seats each"),
     "page_one_equal_time": Tournament(
         "python_page_one(players=4)",
-        ("ours=ismcts(seconds=0.1,rollout=rules)", "openspiel=openspiel_ismcts(seconds=0.1)"), 150,
+        ("ours=ismcts(seconds=0.1,rollout=rules)", "openspiel=openspiel_ismcts(seconds=0.1)"), 300,
         "our ISMCTS against OpenSpiel's Python ISMCTS at 0.1 s a move each"),
+    "page_one_equal_time_fast": Tournament(
+        "python_page_one(players=4)",
+        ("ours=ismcts(seconds=0.02,rollout=rules)", "openspiel=openspiel_ismcts(seconds=0.02)"), 150,
+        "our ISMCTS against OpenSpiel's Python ISMCTS at 0.02 s a move each"),
     "american_page_one": Tournament(
         "python_american_page_one(players=4)",
         ("random", "rules", "ismcts=ismcts(iterations=100,rollout=rules)",
