@@ -51,7 +51,7 @@ TOURNAMENTS: dict[str, Tournament] = {
         "our ISMCTS against OpenSpiel's Python ISMCTS at 0.1 s a move each"),
     "page_one_equal_time_fast": Tournament(
         "python_page_one(players=4)",
-        ("ours=ismcts(seconds=0.02,rollout=rules)", "openspiel=openspiel_ismcts(seconds=0.02)"), 150,
+        ("ours=ismcts(seconds=0.02,rollout=rules)", "openspiel=openspiel_ismcts(seconds=0.02)"), 600,
         "our ISMCTS against OpenSpiel's Python ISMCTS at 0.02 s a move each"),
     "american_page_one": Tournament(
         "python_american_page_one(players=4)",
