@@ -86,7 +86,7 @@ TOURNAMENTS: dict[str, Tournament] = {
     "hearts": Tournament(
         "hearts",
         ("ours=hearts_fixed_pass(bot=ismcts(iterations=300))",
-         "openspiel_cpp=hearts_fixed_pass(bot=openspiel_cpp_ismcts(iterations=300,c=18))"), 100,
+         "openspiel_cpp=hearts_fixed_pass(bot=openspiel_cpp_ismcts(iterations=300,c=18))"), 150,
         "our ISMCTS against OpenSpiel's C++ ISMCTS, 300 iterations each", (HEARTS_PASS,)),
 }
 
