@@ -333,3 +333,33 @@ def test_search_plays_a_canasta_hand_with_partnerships():
     bots = [make_bot(spec, game, p, 5) for p, spec in enumerate(specs)]
     returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(5))
     assert returns[0] == returns[2] == -returns[1]
+
+
+APO = "python_american_page_one(players=3,hand_size=5,challenge=true,dobon=true,max_turns=200)"
+
+
+def test_search_on_american_page_one_never_reads_hidden_cards():
+    # The same check on American Page One, whose keys (private_view) hold the hands
+    # shown to a player by a challenge or a Dobon.
+    game = pyspiel.load_game(APO)
+    rng = random.Random(5)
+    checked = 0
+    for state in conformance.random_states(game, 12, 4, max_steps=120):
+        me = state.current_player()
+        if len(state.legal_actions()) < 2:
+            continue
+        world = state.resample_from_infostate(me, rng.random)
+        search = lambda s: make_bot("ismcts(iterations=40,rollout=rules)", game, me, 3).search(s)  # noqa: E731
+        assert search(state) == search(world)
+        checked += 1
+    assert checked >= 6
+
+
+def test_search_bots_play_american_page_one_to_the_end():
+    game = pyspiel.load_game(APO)
+    specs = ["ismcts(iterations=20,rollout=rules)", "pimc(worlds=2,iterations=10,rollout=rules)",
+             "ismcts(iterations=20,rollout=rules,prior=rules)"]
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(),
+                                          [make_bot(spec, game, p, p) for p, spec in enumerate(specs)],
+                                          np.random.RandomState(0))
+    assert sum(returns) == pytest.approx(0.0)
