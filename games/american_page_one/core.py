@@ -799,33 +799,14 @@ class AmericanPageOneState(LoggedCore):
             self._after_draws()
 
     def _draw(self, k: int) -> None:
-        stock = self.stock
-        i = self.cut
-        if i < 0 or i >= len(stock) or stock[i] != k:
-            try:
-                i = stock.index(k)
-            except ValueError:
-                raise self._not_in_stock(k) from None
-        self.cut = -1
-        last = stock.pop()
-        if i < len(stock):
-            stock[i] = last
+        self._take_from_stock(k)
         seat = self.actor
-        if k == JOKER:
-            lo = self.lo[seat]
-            self.lo[seat] = lo | ((lo >> 52 << 1 | 1) << 52)
-        else:
-            b = 1 << k
-            lo = self.lo[seat]
-            if lo & b:
-                self.hi[seat] |= b
-            else:
-                self.lo[seat] = lo | b
+        self._give(seat, k)
         then = self.draw_then
         self.log = (self.log, EV_DRAW_ONE if then == THEN_AFTER_DRAW or then == THEN_UNTIL else EV_DRAW, seat, k)
         self.drawn = k
         self.draw_left -= 1
-        if self.draw_left and (stock or self._reshuffle()):
+        if self.draw_left and (self.stock or self._reshuffle()):
             return
         if then == THEN_AFTER_DRAW and self.t.play_drawn:
             self.phase = AFTER_DRAW
