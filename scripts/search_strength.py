@@ -78,6 +78,9 @@ TOURNAMENTS: dict[str, Tournament] = {
     "canasta_pimc_rules": Tournament(
         "python_modern_canasta", ("pimc=pimc(worlds=4,iterations=5,rollout=rules)", "rules"), 200,
         "PIMC against the rule bot"),
+    "canasta_pimc_prior_rules": Tournament(
+        "python_modern_canasta", ("pimc=pimc(worlds=4,iterations=5,rollout=rules,prior=rules)", "rules"), 200,
+        "PIMC with the rule bot as prior against the rule bot"),
     "canasta_pimc_random": Tournament(
         "python_modern_canasta", ("pimc=pimc(worlds=2,iterations=3,rollout=rules)", "random"), 200,
         "PIMC (2 worlds of 3 iterations) against random"),
