@@ -321,8 +321,18 @@ def test_bad_training_settings_are_named():
 SHIPPED = sorted(SHIPPED_BOTS.glob("*.safetensors"))
 
 
-def test_a_bot_is_shipped_for_page_one():
-    assert SHIPPED_BOTS / "python_page_one.safetensors" in SHIPPED
+def test_a_bot_is_shipped_for_every_game():
+    assert [p.stem for p in SHIPPED] == ["python_american_page_one", "python_modern_canasta", "python_page_one"]
+
+
+def test_the_shipped_american_page_one_bot_plays_every_deal_of_a_match():
+    # A match sets the dealer, the standing and the deals left for each deal
+    # (games/american_page_one/match.py DEAL_PARAMETERS): the same game to the bot.
+    later_deal = pyspiel.load_game("python_american_page_one(dealer=2,scores=30;-10;0;-20,deals_left=3)")
+    state = later_deal.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    assert make_bot("neural", later_deal, state.current_player(), 0).step(state) in state.legal_actions()
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=[p.stem for p in SHIPPED])

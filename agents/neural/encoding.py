@@ -8,6 +8,7 @@ C++ games go through the same call on a pyspiel state.
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -39,13 +40,15 @@ class GameIdentity:
 
 def deal_parameters(game: pyspiel.Game) -> frozenset[str]:
     """The parameters a match changes from deal to deal (a Canasta hand's running
-    scores and first player): every deal of a match is the same game to a bot."""
-    from eval.config import match_format
+    scores and first player, an American Page One deal's dealer and standing),
+    as the game's match module declares them: every deal of a match is the same
+    game to a bot."""
+    package = type(game).__module__.rpartition(".")[0]
     try:
-        first = match_format(game, "").next_deal([])
-    except ValueError:          # the game has no match format: one deal is the match
-        return frozenset()
-    return frozenset(first or {})
+        module = importlib.import_module(f"{package}.match") if package else None
+    except ImportError:         # the game has no match format: one deal is the match
+        module = None
+    return frozenset(getattr(module, "DEAL_PARAMETERS", ()))
 
 
 class InfoStateEncoder:

@@ -16,7 +16,8 @@ from games.american_page_one.core import AmericanPageOneRules
 from games.params import GameParameterError
 
 GAME_NAME = "python_american_page_one"
-_PER_DEAL = ("dealer", "scores", "deals_left")
+# The game parameters next_deal sets for each deal: the rest is the variant, the same in every deal.
+DEAL_PARAMETERS = ("dealer", "scores", "deals_left")
 
 
 class AmericanPageOneMatch:
@@ -24,7 +25,7 @@ class AmericanPageOneMatch:
 
     def __init__(self, deals: int, params: Mapping[str, Any] | None = None, first_dealer: int = 0):
         params = dict(params or {})
-        clash = sorted(set(params) & set(_PER_DEAL))
+        clash = sorted(set(params) & set(DEAL_PARAMETERS))
         if clash:
             raise GameParameterError(f"{clash}: set by the match for each deal, not by its parameters")
         if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
@@ -77,5 +78,5 @@ class AmericanPageOneMatch:
 def match_format(game: Any, deals: int, first_dealer: int = 0) -> AmericanPageOneMatch:
     """The harness's factory (eval.config.match_format): `deals` deals of the variant
     `game` (a loaded python_american_page_one) was loaded with."""
-    params = {k: v for k, v in game.get_parameters().items() if k not in _PER_DEAL}
+    params = {k: v for k, v in game.get_parameters().items() if k not in DEAL_PARAMETERS}
     return AmericanPageOneMatch(deals, params, first_dealer)

@@ -17,6 +17,8 @@ from typing import Any, Sequence
 from games.modern_canasta.core import PLAYERS, CanastaState
 
 TARGETS = (2500, 5000, 7500, 8500, 10000)
+# The game parameters next_deal sets for each hand: the rest is the same in every hand.
+DEAL_PARAMETERS = ("score0", "score1", "first_player")
 
 
 class ModernCanastaMatch:
