@@ -21,7 +21,7 @@ import pyspiel
 
 import games  # noqa: F401  (registers the games)
 from agents import make_bot
-from games.modern_canasta.cards import DECK, JOKER, NUM_KINDS, RED_THREE, TWO, WILD_SLOT
+from games.modern_canasta.cards import DECK, RED_THREE
 from games.modern_canasta.core import EV_ANSWER, EV_ASK, EV_TAKE, EV_WITHDRAW, MELD, PICKUP
 
 END_NAMES = ("went out", "last card a 3", "stock exhausted")
@@ -29,27 +29,7 @@ END_NAMES = ("went out", "last card a 3", "stock exhausted")
 
 def violation(core) -> str | None:
     """What is wrong with this state, or None."""
-    total = [0] * NUM_KINDS
-    for hand in core.hands:
-        for k in range(NUM_KINDS):
-            total[k] += hand[k]
-    for k in range(NUM_KINDS):
-        total[k] += core.stock[k]
-    for k in core.pile:
-        total[k] += 1
-    for side in (0, 1):
-        for slot, (n, t, j) in enumerate(core.open_melds(side)):
-            if slot != WILD_SLOT:
-                total[slot] += n
-            total[TWO] += t
-            total[JOKER] += j
-        for slot, n, t, j in core.canastas[side]:
-            if slot != WILD_SLOT:
-                total[slot] += n
-            total[TWO] += t
-            total[JOKER] += j
-        total[RED_THREE] += core.threes[2 * side]
-        total[RED_THREE + 1] += core.threes[2 * side + 1]
+    total = core.card_counts()
     if total != list(DECK):
         return f"cards not conserved: {total}"
     if not core.is_terminal() and not core.is_chance_node() and not core.legal_actions():

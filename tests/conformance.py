@@ -7,6 +7,8 @@
 * `check_resample`: every resampled world looks the same to the player (same strings,
   tensors, legal actions), obeys the invariant, is produced by replaying its own
   history from the start, and plays on to the end.
+* `check_bot_ignores_hidden_cards`: a bot's move does not change when only cards
+  its player cannot see change.
 * `check_private_view`: the search's node key (`private_view` with the path of
   actions and chance events) tells two worlds apart exactly when the player's
   information state does, up to the order of the player's own draws.
@@ -113,6 +115,25 @@ def check_hidden_information(game: pyspiel.Game, count: int, seed: int,
             _assert_same_view(view(core, player), view(other, player),
                               f"player {player} saw hidden cards change")
             checked += 1
+    return checked
+
+
+def check_bot_ignores_hidden_cards(game: pyspiel.Game, make: Callable[[int], object], count: int, seed: int,
+                                   perturb: Callable[[Core, int, random.Random], Core | None],
+                                   accept: Callable[[Core], bool] | None = None) -> int:
+    """make(player) returns a fresh bot for that seat; its move on a random state's
+    core and on the perturbed copy (perturb as for check_hidden_information) must
+    be the same. Returns how many states were checked."""
+    rng = random.Random(seed)
+    checked = 0
+    for state in random_states(game, count, seed, accept=accept):
+        core = state.core
+        me = core.current_player()
+        other = perturb(core, me, rng)
+        if other is None:
+            continue
+        assert make(me).step(core) == make(me).step(other), f"p{me}'s bot read a hidden card"
+        checked += 1
     return checked
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 
 import numpy as np
 import pyspiel
@@ -92,14 +91,6 @@ def test_rules_bot_follows_with_its_cheapest_winning_card_else_its_lowest():
 
 def test_rules_bot_does_not_read_hidden_cards():
     game = pyspiel.load_game("python_page_one(players=4,jokers=1)")
-    rng = random.Random(9)
-    checked = 0
-    for state in conformance.random_states(game, 300, 9):
-        core = state.core
-        me = core.current_player()
-        other = swap_hidden(core, me, rng)
-        if other is None:
-            continue
-        assert PageOneRulesBot(game, me).step(core) == PageOneRulesBot(game, me).step(other)
-        checked += 1
+    checked = conformance.check_bot_ignores_hidden_cards(
+        game, lambda me: PageOneRulesBot(game, me), 300, 9, swap_hidden)
     assert checked > 250

@@ -763,6 +763,14 @@ def rules_bot(state: AmericanPageOneState, player: int):
     return AmericanPageOneRulesBot(None, player)
 
 
+def test_the_bot_does_not_read_hidden_cards():
+    from agents import make_bot
+    game = pyspiel.load_game("python_american_page_one(players=4,challenge=true)")
+    checked = conformance.check_bot_ignores_hidden_cards(
+        game, lambda me: make_bot("rules", game, me), 150, 9, swap_hidden)
+    assert checked > 100
+
+
 def test_the_bot_names_the_suit_it_holds_most():
     s = position(["8S 5D 6D 2D KC", *FOUR[1:]], top="9H")
     play(s, "8S")

@@ -12,7 +12,7 @@ import pytest
 
 import games  # noqa: F401  (registers the games)
 from games.modern_canasta.actions import ASK, COMMIT, DISCARD_BASE, DRAW, MELD_BASE, YES
-from games.modern_canasta.cards import (ACE, DECK, JOKER, NUM_KINDS, NUM_NATURAL, NUM_SLOTS, PLAYABLE,
+from games.modern_canasta.cards import (ACE, DECK, JOKER, NUM_KINDS, NUM_NATURAL, PLAYABLE,
                                         RED_THREE, SEVEN, TWO, WILD_SLOT, parse_kind)
 from games.modern_canasta.actions import WITHDRAW, meld_action
 from games.modern_canasta.core import (EV_ANSWER, EV_TAKE, EV_WITHDRAW, MELD, PICKUP, CanastaRules,
@@ -27,24 +27,7 @@ K = parse_kind
 
 def conserved(core: CanastaState) -> None:
     """The 108 cards are all somewhere, once; and a player to move never lacks a move."""
-    total = [0] * NUM_KINDS
-    for hand in core.hands:
-        for k in range(NUM_KINDS):
-            total[k] += hand[k]
-    for k in range(NUM_KINDS):
-        total[k] += core.stock[k]
-    for k in core.pile:
-        total[k] += 1
-    for side in (0, 1):
-        melds = core.open_melds(side) + [m[1:] for m in core.canastas[side]]
-        slots = list(range(NUM_SLOTS)) + [m[0] for m in core.canastas[side]]
-        for slot, (n, t, j) in zip(slots, melds):
-            if slot != WILD_SLOT:
-                total[slot] += n
-            total[TWO] += t
-            total[JOKER] += j
-        total[RED_THREE] += core.threes[2 * side]
-        total[RED_THREE + 1] += core.threes[2 * side + 1]
+    total = core.card_counts()
     assert total == list(DECK), "cards went missing or doubled"
     assert core.sizes == [sum(h) for h in core.hands] and core.stock_size == sum(core.stock)
     if not core.is_terminal():

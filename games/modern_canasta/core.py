@@ -752,6 +752,30 @@ class CanastaState(LoggedCore):
         b = 36 * side
         return [tuple(self.melds[b + 3 * s: b + 3 * s + 3]) for s in range(NUM_SLOTS)]
 
+    def card_counts(self) -> list[int]:
+        """The cards of each kind the position holds wherever they lie (hands,
+        stock, pile, melds, canastas, red 3s down): cards.DECK unless a card was
+        lost or doubled. The soak and the tests check it at every step."""
+        total = [0] * NUM_KINDS
+        for hand in self.hands:
+            for k in range(NUM_KINDS):
+                total[k] += hand[k]
+        for k in range(NUM_KINDS):
+            total[k] += self.stock[k]
+        for k in self.pile:
+            total[k] += 1
+        for side in (0, 1):
+            melds = self.open_melds(side) + [m[1:] for m in self.canastas[side]]
+            slots = list(range(NUM_SLOTS)) + [m[0] for m in self.canastas[side]]
+            for slot, (n, t, j) in zip(slots, melds):
+                if slot != WILD_SLOT:
+                    total[slot] += n
+                total[TWO] += t
+                total[JOKER] += j
+            total[RED_THREE] += self.threes[2 * side]
+            total[RED_THREE + 1] += self.threes[2 * side + 1]
+        return total
+
     def private_view(self, player: int) -> tuple:
         """What `player` knows beyond the player actions and the number of chance
         events since an earlier state: its hand, and the 3s laid down (a 3 drawn
