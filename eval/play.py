@@ -16,11 +16,11 @@ from typing import Callable, MutableSequence, Sequence
 import pyspiel
 
 from agents import make_bot
-from agents.base import CardBot
+from agents.base import CardBot, rules_core
 from eval.chance import DealChance
 from eval.config import TournamentConfig, load_game, match_format, register_bots
 from eval.schedule import GameTask, derive_seed, side_of_seat
-from games.protocol import deal_record
+from games.protocol import IllegalActionError, deal_record
 
 # Fault kinds.
 RAISED, ILLEGAL, TIMEOUT, CRASHED, GAME_ERROR = "raised", "illegal", "timeout", "crashed", "game error"
@@ -100,6 +100,11 @@ def play_deal(game: pyspiel.Game, bots: Sequence[pyspiel.Bot], chance: Callable[
     for seat, bot in enumerate(bots):
         _call(probe, seat, "restart_at", bot.restart_at, state)
     listeners = [(s, b) for s, b in enumerate(bots) if type(b).inform_action is not CardBot.inform_action]
+    # Legality: where the game refuses illegal actions itself (games.protocol,
+    # `checks_actions`) and no bot hears of a move before it is applied, the
+    # game's IllegalActionError is the check; else the legal actions are asked.
+    num_actions = game.num_distinct_actions()
+    ask_legal = bool(listeners) or not getattr(rules_core(state), "checks_actions", False)
     clock = time.monotonic
     counts, seconds, longest = moves.counts, moves.seconds, moves.longest
     decisions = 0
@@ -124,13 +129,17 @@ def play_deal(game: pyspiel.Game, bots: Sequence[pyspiel.Bot], chance: Callable[
         if time_limit is not None and elapsed > time_limit:
             raise BotFault(seat, TIMEOUT, f"seat {seat} took {elapsed:.3f} s over a move "
                                           f"(limit {time_limit:g} s)")
-        if action not in state.legal_actions():
+        if (ask_legal or type(action) is not int or not 0 <= action < num_actions) \
+                and action not in state.legal_actions():
             raise BotFault(seat, ILLEGAL, f"seat {seat} played illegal action {action!r}")
         for s, bot in listeners:
             if s != seat:
                 _call(probe, s, "inform_action", bot.inform_action, state, seat, action)
                 probe[PROBE_IS_MOVE] = 1
-        state.apply_action(action)
+        try:
+            state.apply_action(action)
+        except IllegalActionError as e:
+            raise BotFault(seat, ILLEGAL, f"seat {seat} played illegal action {action!r}: {e}") from e
         decisions += 1
     return state, decisions
 

@@ -16,6 +16,12 @@ keyed by `information_state_string` (search.keys).
 A third, `play_out(rand)`, plays uniformly random moves to the end in place and
 returns the returns: the same moves as `random_playout`'s loop with the same
 `rand`, without a method dispatch per step (the search's random rollouts).
+
+A core whose class sets `checks_actions = True` promises that `apply_action`
+raises `IllegalActionError` for every player action in
+`range(num_distinct_actions)` that is not legal, so a caller that must reject
+illegal moves need not compute the legal actions a second time (the tournament
+harness relies on it; tests/conformance.py checks it for every game).
 """
 
 from __future__ import annotations
@@ -26,6 +32,11 @@ from typing import Any, Callable, Protocol, Sequence, runtime_checkable
 # The same values as pyspiel.PlayerId.CHANCE and pyspiel.PlayerId.TERMINAL.
 CHANCE = -1
 TERMINAL = -4
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal for the player to move; the message names it
+    and the legal ones. The state it was applied to is not to be used again."""
 
 
 @runtime_checkable

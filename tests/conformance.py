@@ -12,6 +12,8 @@
 * `check_private_view`: the search's node key (`private_view` with the path of
   actions and chance events) tells two worlds apart exactly when the player's
   information state does, up to the order of the player's own draws.
+* `check_rejects_illegal_actions`: a core that declares `checks_actions` raises
+  IllegalActionError for every action that is not legal (the harness relies on it).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from typing import Callable, Iterator
 import numpy as np
 import pyspiel
 
-from games.protocol import chance_sampler
+from games.protocol import IllegalActionError, chance_sampler
 
 Core = object
 
@@ -211,3 +213,29 @@ def check_private_view(game: pyspiel.Game, count: int, seed: int, steps: int = 3
             a.apply_action(action)
             b.apply_action(action)
     return compared
+
+
+def check_rejects_illegal_actions(game: pyspiel.Game, count: int, seed: int,
+                                  accept: Callable[[Core], bool] | None = None) -> int:
+    """At random decisions, every action id that is not legal, applied to a
+    clone of the core, raises IllegalActionError naming it, as the core's
+    `checks_actions` promises (games.protocol); legal ones apply. Returns how
+    many illegal actions were tried."""
+    tried = 0
+    for state in random_states(game, count, seed, accept=accept):
+        core = state.core
+        assert core.checks_actions, f"{type(core).__name__} does not declare checks_actions"
+        legal = set(core.legal_actions())
+        for action in range(game.num_distinct_actions()):
+            attempt = core.clone()
+            if action in legal:
+                attempt.apply_action(action)
+                continue
+            try:
+                attempt.apply_action(action)
+            except IllegalActionError as e:
+                assert "illegal action" in str(e), e
+            else:
+                raise AssertionError(f"illegal action {action} was applied at:\n{state}")
+            tried += 1
+    return tried

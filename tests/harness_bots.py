@@ -22,6 +22,23 @@ class IllegalBot(RandomBot):
         return -7
 
 
+class IllegalCardBot(RandomBot):
+    """Plays the first action id that is not legal: in range, so only the game
+    itself can refuse it (the harness leaves the check to games that promise it)."""
+
+    def step(self, state) -> int:
+        legal = set(state.legal_actions())
+        return next(a for a in range(state.get_game().num_distinct_actions()) if a not in legal)
+
+
+class ListeningIllegalCardBot(IllegalCardBot):
+    """The same, with an inform_action hook: its opponents hear of a move before
+    it is applied, so the harness must check the move first."""
+
+    def inform_action(self, state, player: int, action: int) -> None:
+        assert action in state.legal_actions(), "told of an illegal move"
+
+
 class SlowMoveBot(RandomBot):
     """Finishes its move, but too late (the soft time limit)."""
 
@@ -67,6 +84,8 @@ class SleepyBot(RandomBot):
 TEST_BOTS = {
     "t_raises": "tests.harness_bots:RaisingBot",
     "t_illegal": "tests.harness_bots:IllegalBot",
+    "t_illegal_card": "tests.harness_bots:IllegalCardBot",
+    "t_listening_illegal_card": "tests.harness_bots:ListeningIllegalCardBot",
     "t_slow": "tests.harness_bots:SlowMoveBot",
     "t_hangs": "tests.harness_bots:HangingBot",
     "t_exits": "tests.harness_bots:ExitingBot",

@@ -574,6 +574,11 @@ def test_resampled_worlds_are_consistent(game_string):
 
 
 @pytest.mark.parametrize("game_string", VARIANTS)
+def test_every_illegal_action_is_refused_naming_it(game_string):
+    assert conformance.check_rejects_illegal_actions(pyspiel.load_game(game_string), 30, 6) > 30
+
+
+@pytest.mark.parametrize("game_string", VARIANTS)
 def test_private_view_keys_exactly_the_information_state(game_string):
     assert conformance.check_private_view(pyspiel.load_game(game_string), 15, 5) > 15
 

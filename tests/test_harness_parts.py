@@ -18,11 +18,13 @@ import games  # noqa: F401
 from agents import make_bot
 from eval.chance import DealChance
 from eval.config import TournamentConfig, parse_agents
-from eval.play import GamePlayer, PROBE_SIZE, forfeit_returns, play_deal, Moves
+from eval.play import ILLEGAL, GamePlayer, PROBE_SIZE, forfeit_returns, play_deal, Moves
 from eval.ratings import fit_elo, game_points, summarize
 from eval.schedule import distinct_rotations, lineups, plan_games
 from eval.sprt import H0, H1, bounds, expected_score, log_likelihood_ratio, SprtTracker
 from eval.storage import ResultsDB, ResultsFileError
+from eval.tournament import planned_games
+from tests.harness_bots import TEST_BOTS
 
 PAGE_ONE = "python_page_one(players=4)"
 
@@ -243,6 +245,25 @@ def test_partners_are_not_compared_and_sides_win_together():
     assert points[0, 2] == 1 and points[0, 1] == 1 and points[2, 1] == 0
     assert points[1, 2] == 1          # agent 1's seat 2 beat agent 2; its seat 3 is not agent 2's rival
     assert points[1, 1] == 0 and met[1, 1] == 0
+
+
+@pytest.mark.parametrize("game_string", ["python_page_one(players=3)", "python_american_page_one(players=3)",
+                                         "python_modern_canasta"])
+@pytest.mark.parametrize("bad", ["t_illegal", "t_illegal_card", "t_listening_illegal_card"])
+def test_an_illegal_move_loses_the_game_whoever_checks_it(game_string, bad):
+    """Out-of-range moves are checked by the harness, in-range ones by the game
+    (games.protocol, checks_actions), or by the harness when a bot would hear
+    of the move first; each way the mover forfeits and is named."""
+    config = TournamentConfig.create(game_string, [bad, "random"], deals=2,
+                                     bot_modules=[(bad, TEST_BOTS[bad])])
+    player = GamePlayer(config)
+    for task in planned_games(config):
+        record = player.play(task, [0.0] * PROBE_SIZE)
+        culprit = record.seats[record.fault_seat]
+        assert record.fault_kind == ILLEGAL and config.agent_names[culprit] == bad, record.error
+        assert "illegal action" in record.error
+        if bad == "t_illegal_card" and "canasta" not in game_string:
+            assert "legal are" in record.error      # the game's own message, naming the legal moves
 
 
 def test_forfeit_puts_the_faulty_side_last_and_keeps_the_sum():

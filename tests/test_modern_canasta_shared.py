@@ -83,6 +83,11 @@ def test_resampled_worlds_are_consistent(game_string):
 
 
 @pytest.mark.parametrize("game_string", VARIANTS)
+def test_every_illegal_action_is_refused_naming_it(game_string):
+    assert conformance.check_rejects_illegal_actions(pyspiel.load_game(game_string), 10, 6) > 10
+
+
+@pytest.mark.parametrize("game_string", VARIANTS)
 def test_private_view_keys_exactly_the_information_state(game_string):
     assert conformance.check_private_view(pyspiel.load_game(game_string), 8, 5) > 8
 

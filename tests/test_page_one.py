@@ -269,6 +269,11 @@ def test_resampled_worlds_are_consistent(game_string):
 
 
 @pytest.mark.parametrize("game_string", VARIANTS)
+def test_every_illegal_action_is_refused_naming_it(game_string):
+    assert conformance.check_rejects_illegal_actions(pyspiel.load_game(game_string), 40, 6) > 40
+
+
+@pytest.mark.parametrize("game_string", VARIANTS)
 def test_private_view_keys_exactly_the_information_state(game_string):
     assert conformance.check_private_view(pyspiel.load_game(game_string), 60, 5) > 60
 

@@ -29,7 +29,7 @@ from typing import Any, Callable, Mapping
 from games.eventlog import LoggedCore
 from games.cards import NUM_RANKS, RANK_SYMBOLS, SUIT_CARDS, SUIT_SYMBOLS, parse_card
 from games.params import GameParameterError, bool_param, choice_param, int_param
-from games.protocol import CHANCE, TERMINAL
+from games.protocol import CHANCE, TERMINAL, IllegalActionError
 
 # ------------------------------------------------------------------ cards
 JOKER = 52                 # the kind of a joker
@@ -468,6 +468,8 @@ def action_to_string(action: int) -> str:
 class AmericanPageOneState(LoggedCore):
     """An American Page One deal. Satisfies games.protocol.GameState."""
 
+    checks_actions = True          # apply_action raises IllegalActionError (games.protocol)
+
     __slots__ = ("rules", "t", "n", "phase", "to_move", "actor", "lo", "hi", "stock", "pile_lo",
                  "pile_hi", "top", "suit", "rank", "match", "dir", "pending", "play", "under",
                  "answered", "chal", "draw_left", "draw_then", "drawn", "offers", "last_play",
@@ -853,7 +855,7 @@ class AmericanPageOneState(LoggedCore):
     # ---------------------------------------------------------------- decisions
     def _illegal(self, action: int):
         legal = self.legal_actions()
-        return ValueError(f"illegal action {action} ({action_to_string(action) if 0 <= action < NUM_ACTIONS else '?'}) "
+        return IllegalActionError(f"illegal action {action} ({action_to_string(action) if 0 <= action < NUM_ACTIONS else '?'}) "
                           f"for p{self.to_move} in phase '{PHASE_NAMES[self.phase]}': legal are "
                           f"{[action_to_string(a) for a in legal]}")
 

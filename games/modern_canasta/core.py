@@ -28,7 +28,7 @@ from games.modern_canasta.cards import (ACE, DECK, DECK_SIZE, JOKER, KIND_NAMES,
 from games.modern_canasta.scoring import side_score
 from games.eventlog import LoggedCore
 from games.params import int_param
-from games.protocol import CHANCE, TERMINAL
+from games.protocol import CHANCE, TERMINAL, IllegalActionError
 
 HAND_SIZE = 13
 PLAYERS = 4
@@ -175,6 +175,8 @@ class CanastaState(LoggedCore):
     (i = 0), 2s (1) and Jokers (2) in the side's unfinished meld of that slot.
     canastas[side] is a tuple of (slot, naturals, twos, jokers), one per canasta.
     """
+
+    checks_actions = True          # apply_action raises IllegalActionError (games.protocol)
 
     n = PLAYERS
     PICKLE_RESET = {"cache": None, "out_memo": None, "shared": False}
@@ -336,7 +338,7 @@ class CanastaState(LoggedCore):
         except ValueError:
             name = str(action)
         legal = [action_to_string(a) for a in self.legal_actions()] if self.to_move >= 0 else []
-        raise ValueError(f"illegal action {name!r} for p{self.actor} in phase "
+        raise IllegalActionError(f"illegal action {name!r} for p{self.actor} in phase "
                          f"{PHASE_NAMES[self.phase]}; legal: {legal}")
 
     def _take_legal(self) -> bool:

@@ -22,7 +22,7 @@ from games.eventlog import LoggedCore
 from games.cards import (FULL_DECK, JOKER_IDS, JOKER_MASK, NUM_RANKS, SUIT_CARDS,
                          SUIT_SYMBOLS, card_str, cards_of, cards_str)
 from games.params import bool_param, choice_param, int_param
-from games.protocol import CHANCE, TERMINAL
+from games.protocol import CHANCE, TERMINAL, IllegalActionError
 
 # Actions: 0..51 play that card; 52 + 4 * j + s plays joker j (0 or 1) standing
 # for suit s. The two jokers are told apart, as the two jokers of most decks are.
@@ -121,6 +121,8 @@ def played_card(action: int) -> int:
 
 class PageOneState(LoggedCore):
     """A Page One position. Satisfies games.protocol.GameState."""
+
+    checks_actions = True          # apply_action raises IllegalActionError (games.protocol)
 
     __slots__ = ("rules", "n", "phase", "to_move", "actor", "hands", "stock",
                  "discard", "table", "led", "leader", "best", "best_rank",
@@ -352,7 +354,7 @@ class PageOneState(LoggedCore):
             rank = JOKER_RANK
         bit = 1 << card
         if not hand & bit or (led >= 0 and suit != led):
-            raise ValueError(f"illegal action {action_to_string(action)} for p{seat}: "
+            raise IllegalActionError(f"illegal action {action_to_string(action)} for p{seat}: "
                              f"legal are {[action_to_string(a) for a in self.legal_actions()]}")
         hand ^= bit
         hands[seat] = hand
