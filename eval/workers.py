@@ -13,12 +13,15 @@ whose bot overruns a move by far (a bot stuck where Python cannot interrupt
 it). No other game is affected.
 
 Workers are started by the "forkserver" method: forked from a clean server
-process that imported the games once, never from the parent (which may hold
-threads: Ray, torch).
+process, never from the parent (which may hold threads: Ray, torch). The server
+imports once what every worker needs (`worker_modules`: the main module, the
+games, the agents' modules), so a worker starts in milliseconds instead of
+importing them itself.
 """
 
 from __future__ import annotations
 
+import gc
 import multiprocessing as mp
 import signal
 import time
@@ -26,6 +29,7 @@ from collections import deque
 from multiprocessing.connection import Connection, wait
 from typing import Iterable, Iterator
 
+from agents import BOT_FACTORIES, parse_spec
 from eval.config import TournamentConfig
 from eval.play import (CRASHED, PROBE_IS_MOVE, PROBE_SEAT, PROBE_SINCE, PROBE_SIZE, PROBE_TASK, TIMEOUT,
                        GamePlayer, GameRecord, forfeit_returns)
@@ -34,7 +38,19 @@ from eval.schedule import GameTask
 QUEUE_SECONDS = 0.2          # tasks queued per worker: about this much play, 2 to 64 games
 SEND_GAMES, SEND_SECONDS = 16, 0.05   # a worker sends its records at least this often
 _CONTEXT = mp.get_context("forkserver")
-_CONTEXT.set_forkserver_preload(["games", "agents", "eval.play"])
+
+
+def worker_modules(config: TournamentConfig) -> list[str]:
+    """What a worker imports before its first game: the main module (every
+    worker runs it as __mp_main__), the games, the harness's game loop and the
+    modules of the tournament's bots (torch too, for neural ones)."""
+    modules = ["__main__", "games", "agents", "eval.play"]
+    factories = dict(BOT_FACTORIES) | dict(config.bot_modules)
+    for _, agent in config.agents:
+        target = factories.get(parse_spec(agent)[0])
+        if target is not None:
+            modules.append(target.split(":")[0])
+    return list(dict.fromkeys(modules))
 
 
 def hard_deadline(time_limit: float, is_move: bool) -> float:
@@ -48,6 +64,7 @@ def hard_deadline(time_limit: float, is_move: bool) -> float:
 def _worker_main(conn: Connection, probe, config: TournamentConfig) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)    # the parent handles Ctrl-C
     player = GamePlayer(config)
+    gc.freeze()     # what the worker starts with lives as long as it: not scanned by collections
     done: list[GameRecord] = []
     first_done = 0.0
     while True:
@@ -115,6 +132,7 @@ class LocalPool:
         self.failed_starts = 0
         self.game_seconds = 0.1      # running mean of a game's play time, for the queue depth
         self.player = GamePlayer(config)   # for forfeit scores in the parent
+        _CONTEXT.set_forkserver_preload(worker_modules(config))   # used when the server starts
 
     def _start(self) -> _Worker:
         self.started += 1
