@@ -243,6 +243,27 @@ def test_actors_record_only_network_decisions_with_their_final_returns(game):
     assert np.all((0 <= actions) & (actions < 60))
 
 
+def test_placement_targets_score_the_finishing_order_not_the_points():
+    apo = pyspiel.load_game("python_american_page_one(players=4)")
+    returns = [120.0, -30.0, -30.0, -60.0]          # a winner, two tied losers, a last
+    assert dmc.training_targets(apo, returns, "return") == [r / 1656 for r in returns]
+    assert dmc.training_targets(apo, returns, "placement") == [1.0, 0.0, 0.0, -1.0]
+    assert dmc.training_targets(apo, [0.0] * 4, "placement") == [0.0] * 4   # a deal stopped by the turn cap
+    with pytest.raises(ValueError, match="target"):
+        TrainConfig(target="points")
+
+
+def test_actors_learn_placements_where_asked():
+    apo = pyspiel.load_game("python_american_page_one(players=4)")
+    encoder = InfoStateEncoder(apo)
+    rules = [[make_bot("rules", apo, s, s) for s in range(4)] for _ in range(2)]
+    _, _, targets, played = dmc.play_batch(apo, small_net(apo), encoder, rules, random.Random(0), 0.1,
+                                           rules_games=1.0, target="placement")
+    assert played == 2 and len(targets) > 0
+    assert set(np.round(targets * 3).tolist()) <= {-3.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0}
+    assert np.allclose(targets * 3, np.round(targets * 3))
+
+
 class _Unusable(PolicyValueNet):
     def forward(self, obs, mask):
         raise AssertionError("the network was consulted")

@@ -82,6 +82,7 @@ class TrainConfig:
     rules_games: float = 0.75        # fraction of games with the rule bot in alternate seats
     guide_minutes: float = 8.0       # the rule bot guides network seats, less and less, this long
     guide_epsilon: float = 0.2       # exploration of the guided moves
+    target: str = "return"           # what decisions learn: "return" (points) or "placement"
     symmetry: bool = True            # relabel samples by random suit permutations, where declared
     sync_steps: int = 10             # learner steps between weight publications
     checkpoint_minutes: float = 3.0
@@ -100,10 +101,12 @@ class TrainConfig:
                   ("rules_games", 0 <= self.rules_games <= 1), ("guide_minutes", self.guide_minutes >= 0),
                   ("guide_epsilon", 0 <= self.guide_epsilon <= 1), ("sync_steps", self.sync_steps >= 1),
                   ("checkpoint_minutes", self.checkpoint_minutes > 0), ("eval_deals", self.eval_deals >= 2)]
+        checks.append(("target", self.target in ("return", "placement")))
         bad = [name for name, ok in checks if not ok]
         if bad:
             raise ValueError("bad training setting(s): " + ", ".join(f"{b}={getattr(self, b)!r}" for b in bad)
-                             + " (buffer_size must hold at least 4 batches; fractions lie in [0, 1])")
+                             + " (buffer_size must hold at least 4 batches; fractions lie in [0, 1];"
+                             " target is return or placement)")
         if self.hidden:
             NetworkConfig(tuple(self.hidden))
 

@@ -70,11 +70,12 @@ CSV_FIELDS = ["minutes", "cpu_minutes", "games", "samples", "steps", "loss", "ev
 # ----------------------------------------------------------------------------- 1. actors
 def play_batch(game: pyspiel.Game, net: PolicyValueNet, encoder: InfoStateEncoder,
                rules_bots: list[list[pyspiel.Bot]], rng: random.Random, epsilon: float,
-               rules_games: float, guide: float = 0.0,
-               guide_epsilon: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """Plays len(rules_bots) games at once; returns (obs, actions, returns, games)
+               rules_games: float, guide: float = 0.0, guide_epsilon: float = 0.0,
+               target: str = "return") -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Plays len(rules_bots) games at once; returns (obs, actions, targets, games)
     for every network-seat decision that had a choice. With probability `guide`
-    such a decision is the rule bot's instead (explored with `guide_epsilon`)."""
+    such a decision is the rule bot's instead (explored with `guide_epsilon`).
+    `target` says what a decision learns: see training_targets."""
     n = game.num_players()
     slots = []
     for bots in rules_bots:
@@ -132,11 +133,10 @@ def play_batch(game: pyspiel.Game, net: PolicyValueNet, encoder: InfoStateEncode
         still = []
         for slot in active:
             if slot["state"].is_terminal():
-                returns = slot["state"].returns()
-                scale = return_scale(game)
+                targets = training_targets(game, slot["state"].returns(), target)
                 done_obs += slot["obs"]
                 done_actions += slot["actions"]
-                done_returns += [returns[s] / scale for s in slot["seats"]]
+                done_returns += [targets[s] for s in slot["seats"]]
             else:
                 still.append(slot)
         active = still
@@ -145,6 +145,22 @@ def play_batch(game: pyspiel.Game, net: PolicyValueNet, encoder: InfoStateEncode
                 np.zeros(0, np.float32), len(slots))
     return (np.stack(done_obs), np.array(done_actions, np.int64),
             np.array(done_returns, np.float32), len(slots))
+
+
+def training_targets(game: pyspiel.Game, returns: list[float], target: str) -> list[float]:
+    """What each seat's decisions learn from a finished game, in [-1, 1].
+
+    "return": the seat's return over the game's largest (its score, in points).
+    "placement": the share of the other seats it finished ahead of, less the
+    share that finished ahead of it: the pairwise outcome the tournament
+    harness rates (docs/tournament.md). Where a deal's points vary widely
+    (American Page One: the winner takes the pot of every other hand), this
+    target has far less noise than the points, for the same ordering."""
+    if target == "return":
+        scale = return_scale(game)
+        return [r / scale for r in returns]
+    n = len(returns)
+    return [sum((r > o) - (r < o) for o in returns) / (n - 1) for r in returns]
 
 
 def return_scale(game: pyspiel.Game) -> float:
@@ -186,7 +202,7 @@ def actor_main(actor_id: int, cfg: TrainConfig, games_before: int, shared: Polic
                 seen = version.value
                 net.load_state_dict(shared.state_dict())
         batch = play_batch(game, net, encoder, rules_bots, rng, cfg.epsilon, cfg.rules_games,
-                           guide.value, cfg.guide_epsilon)
+                           guide.value, cfg.guide_epsilon, cfg.target)
         while not stop.is_set() and os.getppid() == parent:
             try:
                 out_queue.put(batch, timeout=1.0)

@@ -23,6 +23,8 @@ _HELP = {
     "rules_games": "fraction of self-play games with the rule-based bot in alternate seats",
     "guide_minutes": "the rule bot makes the network seats' moves at first, less and less over this many minutes",
     "guide_epsilon": "exploration of the moves the rule bot makes for network seats",
+    "target": "what a decision learns: return (the seat's points, scaled) or placement (the share of "
+              "seats it finished ahead of, less those ahead of it: what the harness rates)",
     "symmetry": "relabel training samples by random suit permutations where the game declares them (true/false)",
     "sync_steps": "learner steps between publishing weights to the actors",
     "checkpoint_minutes": "minutes between checkpoints and evaluations",
