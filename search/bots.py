@@ -3,13 +3,15 @@
     ismcts(iterations=1000)              information-set MCTS, one tree over determinizations
     ismcts(seconds=0.5,rollout=rules)    a wall-clock budget per move; rule-bot rollouts
     pimc(worlds=20,iterations=100)       determinized search: UCT in each sampled world
+    pimc(worlds=20,chance=fixed)         ... each world with its draws fixed too
     cheat_mcts(iterations=1000)          UCT on the true state: reads hidden cards (an upper bound)
 
 Settings: `iterations` and/or `seconds` per move (whichever runs out first; for
 pimc, `iterations` is per world and `seconds` per move), `c` (UCB exploration in
 units of a return scale), `scale` (`game`, the default: the game's return range;
 `observed`: the spread of the returns seen in this search; search.mcts.Search), `rollout` (`random` or a bot spec:
-search.rollout), `viewer` for ismcts (search.keys), `worlds` for pimc.
+search.rollout), `viewer` for ismcts (search.keys), `worlds` and `chance` (`random`
+or `fixed`: whether a world fixes its future draws too) for pimc.
 
 A move with one legal action is played without searching. Each bot seeds its
 own random.Random, so a bot with a fixed seed and an iteration budget plays the
@@ -84,16 +86,27 @@ class ISMCTSBot(SearchBot):
         return edges
 
 
+PIMC_CHANCE = ("fixed", "random")
+
+
 class PIMCBot(SearchBot):
     """Perfect-information UCT in each of `worlds` sampled worlds; the worlds vote
     with their visit counts: an action's visits (and returns) are summed over the
-    worlds, and the most visited sum is played."""
+    worlds, and the most visited sum is played.
 
-    def __init__(self, game, player, seed, budget, c, rollout, prior, scale, worlds: int):
+    A world fixes the hidden hands; with `chance="fixed"` it fixes the future
+    draws too (each world's chance events come from its own seeded stream,
+    search.mcts.Search.run), so that every action meets the same cards; with
+    `chance="random"` (the default) the draws are new in every iteration."""
+
+    def __init__(self, game, player, seed, budget, c, rollout, prior, scale, worlds: int, chance: str):
         super().__init__(game, player, seed, budget, c, rollout, prior, scale)
         if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
             raise ValueError(f"worlds={worlds!r}: must be a positive integer")
+        if chance not in PIMC_CHANCE:
+            raise ValueError(f"chance={chance!r}: must be one of {', '.join(PIMC_CHANCE)}")
         self.worlds = worlds
+        self.fixed_chance = chance == "fixed"
 
     def search(self, root: GameState) -> dict[int, Edge]:
         me = root.current_player()
@@ -103,7 +116,8 @@ class PIMCBot(SearchBot):
         for _ in range(self.worlds):
             world = root.resample_from_infostate(me, self.rng.random)
             search = self._search(HistoryKeys())
-            for action, edge in search.run(world, world.clone, share).items():
+            seed = self.rng.getrandbits(64) if self.fixed_chance else None
+            for action, edge in search.run(world, world.clone, share, seed).items():
                 total = totals.setdefault(action, [0, 0.0])
                 total[0] += edge[0]
                 total[1] += edge[1]
@@ -146,9 +160,9 @@ def make_ismcts(game, player: int, seed: int = 0, **settings) -> ISMCTSBot:
 
 
 def make_pimc(game, player: int, seed: int = 0, **settings) -> PIMCBot:
-    s = _settings("pimc", settings, {**_COMMON, "worlds": 20})
+    s = _settings("pimc", settings, {**_COMMON, "worlds": 20, "chance": "random"})
     return PIMCBot(game, player, seed, _budget(s, 100), s["c"], s["rollout"], s["prior"], s["scale"],
-                    s["worlds"])
+                   s["worlds"], s["chance"])
 
 
 def make_cheat_mcts(game, player: int, seed: int = 0, **settings) -> CheatMCTSBot:

@@ -107,13 +107,22 @@ class Search:
         self.iterations = 0       # how many the last run made
         self.nodes: dict[Hashable, Node] = {}   # the last run's table, for inspection
 
-    def run(self, root: GameState, make_world: Callable[[], GameState], budget: Budget) -> Node:
+    def run(self, root: GameState, make_world: Callable[[], GameState], budget: Budget,
+            chance_seed: int | None = None) -> Node:
         """Searches from `root` (a decision node), each iteration in a fresh world
-        from `make_world`; returns the root's edges."""
+        from `make_world`; returns the root's edges.
+
+        With `chance_seed`, every iteration draws its chance events (in the tree
+        and in the rollout) from the same stream, restarted from that seed: the
+        world's future is fixed, as perfect-information Monte Carlo means, and
+        the actions are compared on the same draws (common random numbers),
+        which takes the luck of the draw out of their differences."""
         key = self.keys.key
         reveal = self.keys.reveal_chance
         evaluate = self.evaluator.evaluate
         rand = self.rng.random
+        stream = random.Random() if chance_seed is not None else None
+        chance_rand = stream.random if stream is not None else rand
         c_units, observed = self.c_units, self.observed
         c = c_units * self.return_range
         low, high = math.inf, -math.inf      # the returns backed up so far
@@ -127,6 +136,8 @@ class Search:
         done = 0
         while done < limit and (deadline is None or time.perf_counter() < deadline or not done):
             world = make_world()
+            if stream is not None:
+                stream.seed(chance_seed)
             chosen: list[tuple[Edge, int]] = []
             path = 0
             while True:
@@ -135,7 +146,7 @@ class Search:
                     if player == TERMINAL:
                         returns = world.returns()
                         break
-                    action = sample(world, rand())
+                    action = sample(world, chance_rand())
                     path = hash((path, action if reveal else CHANCE))
                     world.apply_action(action)
                     continue
@@ -143,7 +154,7 @@ class Search:
                 node = nodes.get(k)
                 if node is None:
                     nodes[k] = {}
-                    returns = evaluate(world, rand)
+                    returns = evaluate(world, chance_rand)
                     break
                 if self.prior is not None:
                     action, edge = self._puct(node, world, player, c)

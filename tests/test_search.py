@@ -185,7 +185,7 @@ def page_one_states(game_string: str, count: int, seed: int) -> list:
 
 
 SPECS = ["ismcts(iterations=60)", "ismcts(iterations=60,viewer=observer)",
-         "pimc(worlds=3,iterations=20)", "cheat_mcts(iterations=60)"]
+         "pimc(worlds=3,iterations=20)", "pimc(worlds=3,iterations=20,chance=fixed)", "cheat_mcts(iterations=60)"]
 
 
 @pytest.mark.parametrize("spec", SPECS)
@@ -197,7 +197,7 @@ def test_search_is_deterministic_for_a_seed(spec):
     assert stats(4) != stats(5)
 
 
-@pytest.mark.parametrize("spec", SPECS[:3])
+@pytest.mark.parametrize("spec", SPECS[:4])
 def test_search_never_reads_hidden_cards(spec):
     # The same search on a world with every card the player cannot see redealt
     # by the resampler: the statistics, hence the move, must not change at all.
@@ -285,6 +285,31 @@ def test_a_forced_move_is_played_without_search():
     assert bot.step(state) == state.legal_actions()[0] and bot.iterations == 0
 
 
+class FirstDraws:
+    """An evaluator that notes the first number of the stream it is given."""
+
+    def __init__(self):
+        self.seen = []
+
+    def evaluate(self, world, rand):
+        self.seen.append(rand())
+        return [0.0] * world.num_players()
+
+
+@pytest.mark.parametrize("chance_seed", [None, 12345])
+def test_a_fixed_chance_world_gives_every_iteration_the_same_draws(chance_seed):
+    # Page One: a card played at the root leads to the next player's decision,
+    # so each of the first iterations evaluates a new child before any draw.
+    state = page_one_states("python_page_one(players=4)", 1, 3)[0]
+    first = FirstDraws()
+    search = Search(HistoryKeys(), first, 0.5, 2.0, random.Random(0))
+    search.run(state, state.clone, Budget(len(state.legal_actions())), chance_seed)
+    if chance_seed is None:
+        assert len(set(first.seen)) == len(first.seen) > 1
+    else:
+        assert first.seen == [random.Random(chance_seed).random()] * len(first.seen)
+
+
 @pytest.mark.parametrize("spec, message", [
     ("ismcts(iteration=10)", "unknown setting.*iteration.*known: c, iterations, prior, rollout, scale, seconds, viewer"),
     ("ismcts(iterations=0)", "iterations=0: must be a positive integer"),
@@ -294,6 +319,7 @@ def test_a_forced_move_is_played_without_search():
     ("ismcts(scale=wide)", "scale='wide': must be one of observed, game"),
     ("ismcts(rollout=alphago)", "rollout='alphago': unknown bot 'alphago'"),
     ("pimc(worlds=0)", "worlds=0: must be a positive integer"),
+    ("pimc(chance=known)", "chance='known': must be one of fixed, random"),
     ("cheat_mcts(viewer=acting)", "unknown setting.*viewer"),
 ])
 def test_bad_settings_are_rejected_with_the_reason(spec, message):
