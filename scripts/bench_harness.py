@@ -49,14 +49,17 @@ def section_harness(seconds: float, repeats: int) -> None:
           f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs) ==")
 
     def bare_loop() -> tuple[float, float, list]:
-        """The same games with nothing but the bots and the game: no processes,
-        storage, timing or fault guards."""
+        """The same games with nothing but the bots and the game, driven as
+        OpenSpiel's evaluate_bots drives them (restart_at, then step; these bots
+        have no inform_action): no processes, storage, timing or fault guards."""
         start, cpu = time.perf_counter(), time.process_time()
         results = []
         for task in tasks:
             bots = [make_bot(specs[a], game, s, task.bot_seeds[s]) for s, a in enumerate(task.seats)]
             chance = DealChance(task.chance_seed)
             state = game.new_initial_state()
+            for bot in bots:
+                bot.restart_at(state)
             while not state.is_terminal():
                 if state.is_chance_node():
                     state.apply_action(chance(state))
@@ -93,29 +96,53 @@ def section_harness(seconds: float, repeats: int) -> None:
         return time.perf_counter() - start, time.process_time() - cpu, results
 
     harness(1)       # starts the forkserver, once per process
-    runs: dict[str, list[tuple[float, tuple[float, float]]]] = {"bare loop": [], "in process": [], "1 worker": [],
-                                                                 "2 workers": []}
-    for _ in range(repeats):
-        for name, run in (("bare loop", bare_loop), ("in process", in_process), ("1 worker", lambda: harness(1)),
-                          ("2 workers", lambda: harness(2))):
+
+    def worker_start() -> tuple[float, float]:
+        """Wall and CPU seconds from starting a worker to its first record (a
+        game of about 0.6 ms): what each worker costs once per tournament."""
+        pool = LocalPool(config, 1)
+        start = time.perf_counter()
+        next(iter(pool.run(tasks[:1])))
+        wall = time.perf_counter() - start
+        cpu = _cpu_seconds(pool.workers[0].process.pid)
+        pool.close()
+        return wall, cpu
+    runners = [("bare loop", bare_loop), ("in process", in_process), ("1 worker", lambda: harness(1)),
+               ("2 workers", lambda: harness(2))]
+    runs: dict[str, list[tuple[float, tuple[float, float]]]] = {name: [] for name, _ in runners}
+    expected = bare_loop()[2]
+    for repeat in range(repeats):
+        # A different order each round, so that no setting always runs first
+        # (or always after the same neighbour) on a machine whose speed drifts.
+        for name, run in runners[repeat % 4:] + runners[:repeat % 4]:
             wall, cpu, results = run()
             runs[name].append((wall, cpu if isinstance(cpu, tuple) else (cpu, 0.0)))
-            if name == "bare loop":
-                expected = results
             assert results == expected, f"{name} played different games"
+    starts = [worker_start() for _ in range(repeats)]
     n = len(tasks)
     wall = {k: statistics.median(w for w, _ in v) for k, v in runs.items()}
     play_cpu = {k: statistics.median(c[0] for _, c in v) / n for k, v in runs.items()}
     parent_cpu = {k: statistics.median(c[1] for _, c in v) / n for k, v in runs.items()}
+
+    def over_bare(name: str, part: int | None) -> float:
+        """Median over the rounds of this setting's time over the bare loop's
+        in the same round (paired: the rounds' common drift cancels)."""
+        def time_of(run, bare):
+            return run[0] / bare[0] if part is None else run[1][part] / bare[1][0]
+        return statistics.median(time_of(r, b) for r, b in zip(runs[name], runs["bare loop"])) - (part != 1)
+
     for k in runs:
         print(f"  {k:<10} {n / wall[k]:7.0f} games/s   {1e3 * wall[k] / n:6.3f} ms/game wall   CPU per game: "
               f"{1e3 * play_cpu[k]:6.3f} ms playing" + (f", {1e3 * parent_cpu[k]:.3f} ms in the parent"
                                                        if k not in ("bare loop", "in process") else ""))
+    print(f"  a worker's start, to its first record: {1e3 * statistics.median(w for w, _ in starts):.0f} ms wall, "
+          f"{1e3 * statistics.median(c for _, c in starts):.0f} ms CPU (once per worker and tournament; "
+          f"{statistics.median(c for _, c in starts) / (n * play_cpu['bare loop']):.1%} of these {n} games)")
     print(f"  2 workers / 1 worker: {wall['1 worker'] / wall['2 workers']:.2f}x games/s (target >= 1.8x)")
-    print(f"  harness (1 worker) over the bare loop: {wall['1 worker'] / wall['bare loop'] - 1:+.1%} wall time; "
-          f"CPU {play_cpu['1 worker'] / play_cpu['bare loop'] - 1:+.1%} in the worker, "
-          f"{parent_cpu['1 worker'] / play_cpu['bare loop']:+.1%} in the parent (target <= +10%); "
-          f"its game path in one process: CPU {play_cpu['in process'] / play_cpu['bare loop'] - 1:+.1%}")
+    print(f"  harness (1 worker) over the bare loop, medians of {repeats} paired rounds: "
+          f"{over_bare('1 worker', None):+.1%} wall time (target <= +10%); CPU {over_bare('1 worker', 0):+.1%} "
+          f"in the worker, {over_bare('1 worker', 1):+.1%} in the parent (on the other core); "
+          f"its game path in one process: CPU {over_bare('in process', 0):+.1%}")
     start = time.perf_counter()
     player = GamePlayer(config)
     records = [player.play(t, [0.0] * PROBE_SIZE) for t in tasks]
