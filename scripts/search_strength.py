@@ -67,6 +67,15 @@ TOURNAMENTS: dict[str, Tournament] = {
         "python_american_page_one(players=4)",
         ("ismcts=ismcts(iterations=100,rollout=rules,prior=rules)", "rules"), 100,
         "ISMCTS with the rule bot as prior against the rule bot"),
+    # Two ways to make the search's estimates less noisy, each still losing (docs/search.md).
+    "american_page_one_observed": Tournament(
+        "python_american_page_one(players=4)",
+        ("obs=ismcts(iterations=100,rollout=rules,scale=observed)", "rules"), 40,
+        "ISMCTS exploring on the scale of the returns it sees, against the rule bot"),
+    "american_page_one_pimc_fixed": Tournament(
+        "python_american_page_one(players=4)",
+        ("pf=pimc(worlds=20,iterations=10,rollout=rules,chance=fixed,scale=observed)", "rules"), 40,
+        "PIMC whose worlds fix their draws (common random numbers), against the rule bot"),
     # Partnerships: an agent fills a side, so a game is one pairing (2 games per deal).
     "canasta_ismcts_rules": Tournament(
         "python_modern_canasta", ("ismcts=ismcts(iterations=20,rollout=rules)", "rules"), 200,
