@@ -301,10 +301,13 @@ def test_training_checkpoints_resumes_and_exports(tmp_path):
     ckpt = dmc.train(cfg, progress=False)
     first = dmc.load_checkpoint(ckpt)
     assert first["stats"]["games"] > 0 and first["stats"]["steps"] > 0
-    resumed = TrainConfig(**{**first["config"], "minutes": 0.1})
+    assert "ema" not in first
+    resumed = TrainConfig(**{**first["config"], "minutes": 0.15, "ema": 0.9})   # the average starts here
     dmc.train(resumed, resume=ckpt, progress=False)
     second = dmc.load_checkpoint(ckpt)
     assert second["stats"]["games"] > first["stats"]["games"]
+    assert second["stats"]["steps"] > first["stats"]["steps"], (first["stats"], second["stats"])
+    assert any(not torch.equal(second["ema"][k], second["model"][k]) for k in second["model"])
     assert second["stats"]["elapsed_s"] > first["stats"]["elapsed_s"] >= 0.06 * 60
     with open(out / dmc.CURVE_CSV) as f:
         rows = list(csv.DictReader(f))
@@ -312,12 +315,24 @@ def test_training_checkpoints_resumes_and_exports(tmp_path):
     assert (out / dmc.CURVE_PNG).stat().st_size > 1000
     bot_path, onnx_path = dmc.export(ckpt, tmp_path / "b.safetensors")
     assert onnx_path.exists()
+    exported = load_bot(bot_path).net.state_dict()
+    assert all(torch.equal(exported[k], second["ema"][k]) for k in exported)      # the average is the bot
     assert make_bot(f"neural(path={bot_path})", pyspiel.load_game("python_page_one(players=3)"), 1) is not None
+
+
+def test_the_weight_average_moves_by_one_minus_the_decay():
+    a, b = small_net(pyspiel.load_game("python_page_one"), 0), small_net(pyspiel.load_game("python_page_one"), 1)
+    before = [p.clone() for p in a.parameters()]
+    dmc.update_average(a, b, 0.75)
+    for new, old, target in zip(a.parameters(), before, b.parameters()):
+        assert torch.allclose(new, 0.75 * old + 0.25 * target)
 
 
 def test_bad_training_settings_are_named():
     with pytest.raises(ValueError, match="epsilon=1.5"):
         TrainConfig(epsilon=1.5)
+    with pytest.raises(ValueError, match="ema=1.0"):
+        TrainConfig(ema=1.0)
     assert TrainConfig(guide_minutes=10).guide_at(300) == pytest.approx(0.5)
     assert TrainConfig(guide_minutes=10).guide_at(900) == 0.0 == TrainConfig(guide_minutes=0).guide_at(0)
     assert TrainConfig(minutes=10, lr=1e-3, lr_final=0.1).lr_at(300) == pytest.approx(5.5e-4)

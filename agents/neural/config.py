@@ -83,6 +83,7 @@ class TrainConfig:
     guide_minutes: float = 8.0       # the rule bot guides network seats, less and less, this long
     guide_epsilon: float = 0.2       # exploration of the guided moves
     target: str = "return"           # what decisions learn: "return" (points) or "placement"
+    ema: float = 0.0                 # evaluate and export a moving average of the weights (decay a step); 0: off
     symmetry: bool = True            # relabel samples by random suit permutations, where declared
     sync_steps: int = 10             # learner steps between weight publications
     checkpoint_minutes: float = 3.0
@@ -101,7 +102,7 @@ class TrainConfig:
                   ("rules_games", 0 <= self.rules_games <= 1), ("guide_minutes", self.guide_minutes >= 0),
                   ("guide_epsilon", 0 <= self.guide_epsilon <= 1), ("sync_steps", self.sync_steps >= 1),
                   ("checkpoint_minutes", self.checkpoint_minutes > 0), ("eval_deals", self.eval_deals >= 2)]
-        checks.append(("target", self.target in ("return", "placement")))
+        checks += [("target", self.target in ("return", "placement")), ("ema", 0 <= self.ema < 1)]
         bad = [name for name, ok in checks if not ok]
         if bad:
             raise ValueError("bad training setting(s): " + ", ".join(f"{b}={getattr(self, b)!r}" for b in bad)

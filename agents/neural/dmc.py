@@ -26,7 +26,9 @@ Read it top to bottom:
    steps; actors pick them up before each batch of games.
 5. Every `checkpoint_minutes`: a resumable checkpoint, an evaluation of the
    greedy policy against the rule-based bot with the tournament harness on
-   duplicate deals, a CSV row, and the PNG learning curve.
+   duplicate deals, a CSV row, and the PNG learning curve. With `ema`, the
+   policy evaluated (and exported) has an exponential moving average of the
+   learner's weights, which averages out the noise of the last steps.
 
 Actors always run on the CPU; `device` places the learner (e.g. "cuda").
 `cardarena train` is the command line; docs/neural.md the figures.
@@ -34,6 +36,7 @@ Actors always run on the CPU; `device` places the learner (e.g. "cuda").
 
 from __future__ import annotations
 
+import copy
 import csv
 import dataclasses
 import math
@@ -251,11 +254,13 @@ def train_step(net: PolicyValueNet, optimizer: torch.optim.Optimizer, obs: torch
 
 # ----------------------------------------------------------------------------- 5. checkpoints
 def save_checkpoint(path: Path, net: PolicyValueNet, optimizer: torch.optim.Optimizer,
-                    cfg: TrainConfig, stats: dict) -> None:
-    """Everything to resume: weights, optimizer, config and counters; plain data
-    only, so it reads back with torch.load(weights_only=True)."""
+                    cfg: TrainConfig, stats: dict, averaged: PolicyValueNet | None = None) -> None:
+    """Everything to resume: weights (and their moving average), optimizer,
+    config and counters; plain data only, so it reads back with
+    torch.load(weights_only=True)."""
     tmp = path.with_suffix(".tmp")
-    torch.save({"model": {k: v.cpu() for k, v in net.state_dict().items()},
+    extra = {} if averaged is None else {"ema": {k: v.cpu() for k, v in averaged.state_dict().items()}}
+    torch.save({**extra, "model": {k: v.cpu() for k, v in net.state_dict().items()},
                 "optimizer": optimizer.state_dict(),
                 "config": dataclasses.asdict(cfg),
                 "network": net.config.to_json(),
@@ -273,10 +278,19 @@ def load_checkpoint(path: str | Path) -> dict:
         raise ValueError(f"cannot read training checkpoint {path}: {e}") from e
 
 
-def network_from_checkpoint(ckpt: dict) -> PolicyValueNet:
+def network_from_checkpoint(ckpt: dict, averaged: bool = False) -> PolicyValueNet:
+    """The learner's network, or with `averaged` the weights' moving average
+    where the run kept one (the policy that is evaluated and exported)."""
     net = PolicyValueNet(ckpt["input_size"], ckpt["num_actions"], NetworkConfig.from_json(ckpt["network"]))
-    net.load_state_dict(ckpt["model"])
+    net.load_state_dict(ckpt["ema"] if averaged and "ema" in ckpt else ckpt["model"])
     return net
+
+
+def update_average(averaged: PolicyValueNet, net: PolicyValueNet, decay: float) -> None:
+    """averaged <- decay * averaged + (1 - decay) * net, weight by weight."""
+    with torch.no_grad():
+        for a, p in zip(averaged.parameters(), net.parameters()):
+            a.lerp_(p, 1.0 - decay)
 
 
 def append_curve(out: Path, row: dict) -> None:
@@ -366,6 +380,10 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
     if device.type == "cpu":
         torch.set_num_threads(1)     # the actors have the other cores
     net.to(device)
+    averaged = None
+    if cfg.ema:
+        averaged = network_from_checkpoint(ckpt, averaged=True) if ckpt is not None else copy.deepcopy(net)
+        averaged.to(device)
     optimizer = torch.optim.Adam(net.parameters(), lr=cfg.lr)
     if ckpt is not None:
         optimizer.load_state_dict(ckpt["optimizer"])
@@ -427,6 +445,8 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
                 o, a = symmetry.augment(o, a, np_rng)
             losses.append(train_step(net, optimizer, torch.from_numpy(o).to(device),
                                      torch.from_numpy(a).to(device), torch.from_numpy(r).to(device)))
+            if averaged is not None:
+                update_average(averaged, net, cfg.ema)
             trained += cfg.batch_size
             stats["steps"] += 1
             if stats["steps"] % cfg.sync_steps == 0:
@@ -434,7 +454,8 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
                     shared.load_state_dict({k: v.cpu() for k, v in net.state_dict().items()})
                     version.value += 1
             if elapsed >= next_checkpoint:
-                last_eval = _checkpoint_and_evaluate(out, net, optimizer, cfg, stats, start, cpu_clock, losses, game)
+                last_eval = _checkpoint_and_evaluate(out, net, optimizer, cfg, stats, start, cpu_clock, losses,
+                                                     game, averaged)
                 losses = []
                 next_checkpoint = stats["elapsed_s"] + cfg.checkpoint_minutes * 60
             if stats["steps"] % 20 == 0:
@@ -448,7 +469,7 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
             if p.is_alive():
                 p.terminate()
         bar.close()
-    _checkpoint_and_evaluate(out, net, optimizer, cfg, stats, start, cpu_clock, losses, game)
+    _checkpoint_and_evaluate(out, net, optimizer, cfg, stats, start, cpu_clock, losses, game, averaged)
     return out / CHECKPOINT_NAME
 
 
@@ -460,12 +481,13 @@ def _check_actors(actors: list) -> None:
 
 def _checkpoint_and_evaluate(out: Path, net: PolicyValueNet, optimizer: torch.optim.Optimizer,
                              cfg: TrainConfig, stats: dict, start: float, cpu_clock: "CpuClock",
-                             losses: list[float], game: pyspiel.Game) -> str:
+                             losses: list[float], game: pyspiel.Game,
+                             averaged: PolicyValueNet | None = None) -> str:
     stats["elapsed_s"] = time.perf_counter() - start
     stats["cpu_s"] = cpu_clock.seconds()
-    save_checkpoint(out / CHECKPOINT_NAME, net, optimizer, cfg, stats)
+    save_checkpoint(out / CHECKPOINT_NAME, net, optimizer, cfg, stats, averaged)
     cpu_net = PolicyValueNet(net.input_size, net.num_actions, net.config)
-    cpu_net.load_state_dict({k: v.cpu() for k, v in net.state_dict().items()})
+    cpu_net.load_state_dict({k: v.cpu() for k, v in (averaged or net).state_dict().items()})
     cpu_net.eval()
     # The same deals at every point: differences between points are then the network's.
     r = harness_match(game, cpu_net, "rules", cfg.eval_deals, cfg.seed * 1_000 + 1, out)
@@ -484,7 +506,7 @@ def export(checkpoint: str | Path, out: str | Path, onnx: bool = True) -> list[P
     """Writes the bot file (and its ONNX twin) of a training checkpoint."""
     ckpt = load_checkpoint(checkpoint)
     game = pyspiel.load_game(ckpt["config"]["game"])
-    net = network_from_checkpoint(ckpt)
+    net = network_from_checkpoint(ckpt, averaged=True)
     net.eval()
     training = {"method": "deep Monte-Carlo self-play", "games": ckpt["stats"]["games"],
                 "minutes": round(ckpt["stats"]["elapsed_s"] / 60, 1),

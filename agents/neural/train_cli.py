@@ -25,6 +25,8 @@ _HELP = {
     "guide_epsilon": "exploration of the moves the rule bot makes for network seats",
     "target": "what a decision learns: return (the seat's points, scaled) or placement (the share of "
               "seats it finished ahead of, less those ahead of it: what the harness rates)",
+    "ema": "evaluate and export an exponential moving average of the learner's weights, with this decay per "
+           "step (0.999 averages about the last thousand steps); 0: the learner's own weights",
     "symmetry": "relabel training samples by random suit permutations where the game declares them (true/false)",
     "sync_steps": "learner steps between publishing weights to the actors",
     "checkpoint_minutes": "minutes between checkpoints and evaluations",
