@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import pickle
 import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import numpy as np
 import pyspiel
@@ -370,3 +376,34 @@ def test_shipped_bots_load_through_make_bot_and_are_small(path):
     returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(1))
     assert all(game.min_utility() <= r <= game.max_utility() for r in returns)
     assert path.with_suffix(".onnx").exists()
+
+
+def _children(pid: int) -> set[int]:
+    out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
+    return {int(x) for x in out.split()}
+
+
+def test_actors_exit_when_the_learner_is_killed(tmp_path):
+    learner = subprocess.Popen([sys.executable, "-m", "scripts.cli", "train", "--game", "python_page_one(players=3)",
+                                "--out", str(tmp_path / "run"), "--minutes", "5", "--actors", "1",
+                                "--games-per-batch", "4", "--hidden", "16", "--checkpoint-minutes", "5"],
+                               cwd=Path(__file__).resolve().parents[1], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(_children(learner.pid)) < 2:   # the actor and the tracker
+            time.sleep(0.5)
+        time.sleep(3.0)                                  # the actor is playing and sending samples
+        children = _children(learner.pid)
+        assert children, "the training never started its actors"
+    finally:
+        learner.kill()
+        learner.wait()
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and any(Path(f"/proc/{c}").exists() for c in children):
+        time.sleep(0.5)
+    alive = [c for c in children if Path(f"/proc/{c}").exists()
+             and "zombie" not in Path(f"/proc/{c}/status").read_text().lower()]
+    for c in alive:
+        os.kill(c, signal.SIGKILL)
+    assert not alive, "an actor outlived its learner"

@@ -199,6 +199,9 @@ def actor_main(actor_id: int, cfg: TrainConfig, games_before: int, shared: Polic
                   for _ in range(cfg.games_per_batch)]
     seen = -1
     parent = os.getppid()
+    # A learner that was killed reads no more samples: exiting must not wait to
+    # flush the queue into its pipe (which would hang the actor for good).
+    out_queue.cancel_join_thread()
     while not stop.is_set() and os.getppid() == parent:     # ends with a killed learner too
         if version.value != seen:
             with lock:
