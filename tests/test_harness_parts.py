@@ -266,6 +266,16 @@ def test_an_illegal_move_loses_the_game_whoever_checks_it(game_string, bad):
             assert "legal are" in record.error      # the game's own message, naming the legal moves
 
 
+def test_the_fork_server_preloads_what_the_tournaments_bots_import():
+    from eval.workers import worker_modules
+    config = TournamentConfig.create(PAGE_ONE, ["random", "rules", "neural", "x=t_raises"], deals=1,
+                                     bot_modules=[("t_raises", TEST_BOTS["t_raises"])])
+    modules = worker_modules(config)
+    assert modules[0] == "__main__" and len(modules) == len(set(modules))
+    assert {"games", "eval.play", "agents.random_bot", "agents.rules", "agents.neural.bot",
+            "tests.harness_bots"} <= set(modules)
+
+
 def test_forfeit_puts_the_faulty_side_last_and_keeps_the_sum():
     game = pyspiel.load_game(PAGE_ONE)
     assert forfeit_returns(game, (0, 1, 2, 3), 2) == pytest.approx([1 / 3, 1 / 3, -1.0, 1 / 3])
