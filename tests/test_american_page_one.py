@@ -4,9 +4,11 @@ of the page, then the shared checks across rule combinations."""
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import random
 from collections import Counter
+from pathlib import Path
 
 import pyspiel
 import pytest
@@ -833,3 +835,21 @@ def test_the_harness_match_keeps_the_variant_it_was_loaded_with():
     assert match.next_deal([[0.0] * 3] * 2) is None
     with pytest.raises(ValueError, match="deals"):
         match_format(game, "")
+
+
+def test_a_long_deal_with_five_reshuffles_still_resamples():
+    # A deal between mostly random seats (1,297 actions, 5 reshuffles, 272 cards played
+    # after them whose stock must be chosen): the depth-first choice runs out of budget
+    # here, and the integer program (BeliefView._solve_epochs) finds one.
+    from games.american_page_one.belief import BeliefView
+    record = json.loads((Path(__file__).parent / "data" / "apo_long_deal.json").read_text())
+    state = pyspiel.load_game(record["game"]).new_initial_state()
+    for action in record["actions"]:
+        state.apply_action(action)
+    core, viewer = state.core, record["viewer"]
+    assert BeliefView(core, viewer)._choose_epochs(random.Random(0).random) is None
+    rng = random.Random(1)
+    for _ in range(3):
+        world = core.resample_from_infostate(viewer, rng.random)
+        assert world.information_state_string(viewer) == core.information_state_string(viewer)
+        conserved(world)

@@ -37,7 +37,10 @@ After a reshuffle, a card an opponent plays may be a copy it held from before
 or one it drew from the new stock; each such card is given one of the stocks it
 could come from, at random in proportion to the unseen copies each had left,
 once per information state (BeliefView), and the draw is uniform given that
-choice. `BeliefView.exact` says whether the draws of a view are exactly uniform.
+choice. The choice is a depth-first search with a step budget; where that runs
+out (long deals with several reshuffles), an integer program finds one
+(`_solve_epochs`, scipy's HiGHS). `BeliefView.exact` says whether the draws of a
+view are exactly uniform.
 docs/rules/american_page_one.md sums this up.
 """
 
@@ -231,7 +234,7 @@ class BeliefView:
             if self._deal is None:
                 # One choice of stocks for the cards that left hiding serves every
                 # sample of this information state (see the module docstring).
-                chosen = self._choose_epochs(uniform)
+                chosen = self._choose_epochs(uniform) or self._solve_epochs(uniform)
                 self._deal = None if chosen is None else self._deal_for(chosen, uniform)
                 if self._deal is None:
                     continue
@@ -319,6 +322,49 @@ class BeliefView:
             return False
 
         return tuple(out) if search(0) else None
+
+    def _solve_epochs(self, uniform: Callable[[], float], seconds: float = 10.0) -> tuple[int, ...] | None:
+        """The same choice as _choose_epochs, found exactly where its depth-first
+        search runs out of budget (long deals with several reshuffles: hundreds of
+        cards whose choices constrain each other): an integer program, one 0/1
+        variable per (card, stock, slot) a card could take, each card exactly once,
+        each slot at most once, each stock at most the copies it had; random costs
+        pick one of the solutions. scipy's HiGHS (scipy.optimize.milp) solves it
+        in well under a second. None if there is none, or none in `seconds`."""
+        import numpy as np
+        from scipy.optimize import Bounds, LinearConstraint, milp
+        from scipy.sparse import coo_array
+        columns: list[tuple[int, int]] = []          # (choice, stock) of each variable
+        row_of: dict[tuple, int] = {}
+        entries_row: list[int] = []
+        for i, (s, r, k, epochs) in enumerate(self.choices):
+            o = self.opp[s]
+            for e in epochs:
+                lo, hi = o.window(k, e, o.records[r][0])
+                for slot in range(lo, hi):
+                    columns.append((i, e))
+                    for key in (("card", i), ("slot", s, slot), ("stock", k, e)):
+                        entries_row.append(row_of.setdefault(key, len(row_of)))
+        if not columns:
+            return None
+        upper = np.array([1.0 if key[0] != "stock" else float(self.pool.get((key[1], key[2]), 0))
+                          for key in row_of])
+        lower = np.array([1.0 if key[0] == "card" else 0.0 for key in row_of])
+        if any(("card", i) not in row_of for i in range(len(self.choices))):
+            return None
+        matrix = coo_array((np.ones(len(entries_row)), (entries_row, np.repeat(np.arange(len(columns)), 3))),
+                           shape=(len(row_of), len(columns))).tocsr()
+        costs = np.array([uniform() for _ in columns])
+        result = milp(costs, constraints=LinearConstraint(matrix, lower, upper),
+                      integrality=np.ones(len(columns)), bounds=Bounds(0, 1),
+                      options={"time_limit": seconds})
+        if result.x is None:
+            return None
+        out = [c[3][0] for c in self.choices]
+        for (i, e), value in zip(columns, result.x):
+            if value > 0.5:
+                out[i] = e
+        return tuple(out)
 
     def _slot_values(self, hidden, kind_of, class_of, class_windows, played_windows):
         """The card each opponent's hidden slot gets, {log index: kind}, or None
