@@ -45,6 +45,9 @@ TOURNAMENTS: dict[str, Tournament] = {
     "page_one_pimc_rules": Tournament(
         "python_page_one(players=4)", ("pimc=pimc(worlds=40,iterations=25,rollout=rules)", "rules"), 150,
         "PIMC against the rule bot, two seats each"),
+    "page_one_pimc_fixed_rules": Tournament(
+        "python_page_one(players=4)", ("pimc=pimc(worlds=40,iterations=25,rollout=rules,chance=fixed)", "rules"),
+        150, "PIMC whose worlds fix their draws against the rule bot, two seats each"),
     "page_one_equal_time": Tournament(
         "python_page_one(players=4)",
         ("ours=ismcts(seconds=0.1,rollout=rules)", "openspiel=openspiel_ismcts(seconds=0.1)"), 300,
