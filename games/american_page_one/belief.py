@@ -234,7 +234,9 @@ class BeliefView:
             if self._deal is None:
                 # One choice of stocks for the cards that left hiding serves every
                 # sample of this information state (see the module docstring).
-                chosen = self._choose_epochs(uniform) or self._solve_epochs(uniform)
+                chosen = self._choose_epochs(uniform)
+                if chosen is None:
+                    chosen = self._solve_epochs(uniform)
                 self._deal = None if chosen is None else self._deal_for(chosen, uniform)
                 if self._deal is None:
                     continue
