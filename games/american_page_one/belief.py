@@ -183,6 +183,7 @@ class BeliefView:
         self.fixed = all(len(c[3]) == 1 for c in self.choices)
         self.exact = self.fixed           # until a sampler is built
         self._deal = None
+        self._solved = False              # whether the integer program was tried
 
     @staticmethod
     def _saw_hand(events, i: int, player: int) -> bool:
@@ -235,7 +236,8 @@ class BeliefView:
                 # One choice of stocks for the cards that left hiding serves every
                 # sample of this information state (see the module docstring).
                 chosen = self._choose_epochs(uniform)
-                if chosen is None:
+                if chosen is None and not self._solved:
+                    self._solved = True            # at most once a view: it takes a second
                     chosen = self._solve_epochs(uniform)
                 self._deal = None if chosen is None else self._deal_for(chosen, uniform)
                 if self._deal is None:
