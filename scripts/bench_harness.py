@@ -114,7 +114,8 @@ def section_harness(seconds: float, repeats: int) -> None:
     for repeat in range(repeats):
         # A different order each round, so that no setting always runs first
         # (or always after the same neighbour) on a machine whose speed drifts.
-        for name, run in runners[repeat % 4:] + runners[:repeat % 4]:
+        turn = repeat % len(runners)
+        for name, run in runners[turn:] + runners[:turn]:
             wall, cpu, results = run()
             runs[name].append((wall, cpu if isinstance(cpu, tuple) else (cpu, 0.0)))
             assert results == expected, f"{name} played different games"
@@ -124,12 +125,14 @@ def section_harness(seconds: float, repeats: int) -> None:
     play_cpu = {k: statistics.median(c[0] for _, c in v) / n for k, v in runs.items()}
     parent_cpu = {k: statistics.median(c[1] for _, c in v) / n for k, v in runs.items()}
 
-    def over_bare(name: str, part: int | None) -> float:
-        """Median over the rounds of this setting's time over the bare loop's
-        in the same round (paired: the rounds' common drift cancels)."""
-        def time_of(run, bare):
-            return run[0] / bare[0] if part is None else run[1][part] / bare[1][0]
-        return statistics.median(time_of(r, b) for r, b in zip(runs[name], runs["bare loop"])) - (part != 1)
+    def share_of_bare(name: str, measure: str) -> float:
+        """Median over the rounds of this setting's `measure` ("wall", "worker"
+        or "parent" CPU) over the bare loop's time in the same round (paired:
+        the rounds' common drift cancels)."""
+        def time_of(run: tuple[float, tuple[float, float]]) -> float:
+            return run[0] if measure == "wall" else run[1][0 if measure == "worker" else 1]
+        bare_of = (lambda run: run[0]) if measure == "wall" else (lambda run: run[1][0])
+        return statistics.median(time_of(r) / bare_of(b) for r, b in zip(runs[name], runs["bare loop"]))
 
     for k in runs:
         print(f"  {k:<10} {n / wall[k]:7.0f} games/s   {1e3 * wall[k] / n:6.3f} ms/game wall   CPU per game: "
@@ -140,9 +143,10 @@ def section_harness(seconds: float, repeats: int) -> None:
           f"{statistics.median(c for _, c in starts) / (n * play_cpu['bare loop']):.1%} of these {n} games)")
     print(f"  2 workers / 1 worker: {wall['1 worker'] / wall['2 workers']:.2f}x games/s (target >= 1.8x)")
     print(f"  harness (1 worker) over the bare loop, medians of {repeats} paired rounds: "
-          f"{over_bare('1 worker', None):+.1%} wall time (target <= +10%); CPU {over_bare('1 worker', 0):+.1%} "
-          f"in the worker, {over_bare('1 worker', 1):+.1%} in the parent (on the other core); "
-          f"its game path in one process: CPU {over_bare('in process', 0):+.1%}")
+          f"{share_of_bare('1 worker', 'wall') - 1:+.1%} wall time (target <= +10%); "
+          f"CPU {share_of_bare('1 worker', 'worker') - 1:+.1%} in the worker, "
+          f"{share_of_bare('1 worker', 'parent'):+.1%} in the parent (on the other core); "
+          f"its game path in one process: CPU {share_of_bare('in process', 'worker') - 1:+.1%}")
     start = time.perf_counter()
     player = GamePlayer(config)
     records = [player.play(t, [0.0] * PROBE_SIZE) for t in tasks]

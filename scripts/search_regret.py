@@ -24,9 +24,8 @@ from tqdm import tqdm
 import games  # noqa: F401  (registers our games)
 from agents import make_bot
 from agents.base import rules_core
+from games.american_page_one.core import PLAY
 from search.rollout import BotRollout
-
-PLAY_PHASE = 3     # American Page One's PLAY phase (games/american_page_one/core.py)
 
 
 def sample_positions(game: pyspiel.Game, count: int, rng: random.Random) -> list:
@@ -41,7 +40,7 @@ def sample_positions(game: pyspiel.Game, count: int, rng: random.Random) -> list
                 state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
                 continue
             core = rules_core(state)
-            if len(state.legal_actions()) > 1 and getattr(core, "phase", PLAY_PHASE) == PLAY_PHASE \
+            if len(state.legal_actions()) > 1 and getattr(core, "phase", PLAY) == PLAY \
                     and rng.random() < 0.05:
                 positions.append(core.clone())
             state.apply_action(bots[state.current_player()].step(state))
@@ -51,7 +50,8 @@ def sample_positions(game: pyspiel.Game, count: int, rng: random.Random) -> list
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m scripts.search_regret", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--game", default="python_american_page_one(players=4)")
+    parser.add_argument("--game", default="python_american_page_one(players=4)",
+                        help="an American Page One variant (positions are taken in its play phase)")
     parser.add_argument("--bot", default="pimc(worlds=20,iterations=10,rollout=rules,chance=fixed,scale=observed)")
     parser.add_argument("--positions", type=int, default=40)
     parser.add_argument("--rollouts", type=int, default=300, help="rollouts valuing each legal action")

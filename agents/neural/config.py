@@ -107,7 +107,7 @@ class TrainConfig:
         if bad:
             raise ValueError("bad training setting(s): " + ", ".join(f"{b}={getattr(self, b)!r}" for b in bad)
                              + " (buffer_size must hold at least 4 batches; fractions lie in [0, 1];"
-                             " target is return or placement)")
+                             " target is return or placement; ema lies in [0, 1))")
         if self.hidden:
             NetworkConfig(tuple(self.hidden))
 

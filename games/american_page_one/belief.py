@@ -349,13 +349,11 @@ class BeliefView:
                     columns.append((i, e))
                     for key in (("card", i), ("slot", s, slot), ("stock", k, e)):
                         entries_row.append(row_of.setdefault(key, len(row_of)))
-        if not columns:
-            return None
+        if any(("card", i) not in row_of for i in range(len(self.choices))):
+            return None                                 # a card with no slot it could take
         upper = np.array([1.0 if key[0] != "stock" else float(self.pool.get((key[1], key[2]), 0))
                           for key in row_of])
         lower = np.array([1.0 if key[0] == "card" else 0.0 for key in row_of])
-        if any(("card", i) not in row_of for i in range(len(self.choices))):
-            return None
         matrix = coo_array((np.ones(len(entries_row)), (entries_row, np.repeat(np.arange(len(columns)), 3))),
                            shape=(len(row_of), len(columns))).tocsr()
         costs = np.array([uniform() for _ in columns])
