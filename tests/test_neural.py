@@ -145,6 +145,41 @@ def test_american_page_one_suit_relabelling_matches_relabelled_games():
         assert sorted(symmetry.action_index[p][state.legal_actions()]) == other.legal_actions()
 
 
+def test_symmetric_scores_are_the_same_in_every_suit_relabelling(game):
+    """symmetric=true averages over the 24 relabellings, so a position and its
+    relabelled copy get the same scores for corresponding actions (a plain
+    network's differ), and the bot plays corresponding moves."""
+    from agents.neural.bot import legal_scores, numpy_layers, suit_symmetry, symmetric_scores
+    net = small_net(game, seed=3)
+    layers = numpy_layers(net)
+    encoder = InfoStateEncoder(game)
+    symmetry = suit_symmetry(game, encoder)
+    states = [s for s in conformance.random_states(game, 40, 4) if len(s.legal_actions()) > 1]
+    plain_differ = 0
+    for i, state in enumerate(states):
+        p = 1 + i % (len(symmetry.perms) - 1)
+        other = _relabelled(state.core, symmetry.perms[p])
+        legal = state.legal_actions()
+        mapped = [int(a) for a in symmetry.action_index[p][legal]]
+        obs, _ = encoder.batch([state], [legal])
+        other_obs, _ = encoder.batch([other], [other.legal_actions()])
+        assert np.allclose(symmetric_scores(layers, obs[0], legal, symmetry),
+                           symmetric_scores(layers, other_obs[0], mapped, symmetry), atol=1e-5)
+        plain_differ += not np.allclose(legal_scores(layers, obs[0], legal),
+                                        legal_scores(layers, other_obs[0], mapped), atol=1e-5)
+        bot = NeuralBot(game, state.current_player(), 0, net, symmetric=True)
+        assert mapped[legal.index(bot.step(state))] == bot.step(other)
+    assert len(states) > 10 and plain_differ > len(states) // 2
+
+
+def test_symmetric_needs_a_game_whose_suits_are_interchangeable():
+    canasta = pyspiel.load_game("python_modern_canasta")
+    with pytest.raises(ValueError, match="symmetric=true: game 'python_modern_canasta' has no suit symmetry"):
+        make_bot("neural(symmetric=true)", canasta, 0)
+    with pytest.raises(ValueError, match="symmetric='yes': must be true or false"):
+        make_bot("neural(symmetric=yes)", pyspiel.load_game(PAGE_ONE), 0)
+
+
 def test_bot_file_round_trips_and_plays_through_make_bot(game, bot_file):
     loaded = load_bot(bot_file, GameIdentity.of(game))
     original = small_net(game)

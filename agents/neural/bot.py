@@ -9,6 +9,11 @@ Settings:
     temperature    for policy=sample (default 0.1: scores are returns in [-1, 1])
     strict_params  false lets a bot play game parameters other than those it was
                    trained on (same tensor shape only)
+    symmetric      true: average each action's score over the 24 suit
+                   relabellings of the position (games whose suits are
+                   interchangeable: Page One, American Page One), which takes
+                   out the part of the network's error that differs from suit
+                   to suit; one batch of 24 rows, still well under 1 ms
 
 The bot sees only the information-state tensor of its own seat.
 """
@@ -21,17 +26,21 @@ from pathlib import Path
 import numpy as np
 import pyspiel
 import torch
+from threadpoolctl import threadpool_limits
 
 from agents.base import CardBot, rules_core
 from agents.neural.botfile import BotFile, load_bot
 from agents.neural.encoding import GameIdentity, InfoStateEncoder
 from agents.neural.network import PolicyValueNet
+from agents.neural.symmetry import SuitSymmetry, symmetry_for
 
 SHIPPED_BOTS = Path(__file__).resolve().parents[2] / "bots"
 POLICIES = ("greedy", "sample")
 
 # (path, size, mtime, game, strict) -> loaded bot: a match makes new bots for every game.
 _cache: dict[tuple, BotFile] = {}
+# game string -> its suit relabellings (building the tables takes milliseconds).
+_symmetries: dict[str, SuitSymmetry] = {}
 
 
 def shipped_bot_path(short_name: str) -> Path:
@@ -70,7 +79,23 @@ def legal_scores(layers: list[tuple[np.ndarray, np.ndarray]], obs: np.ndarray,
     return h @ w[:, legal] + b[legal]
 
 
-def check_settings(policy: str, temperature: float) -> None:
+def symmetric_scores(layers: list[tuple[np.ndarray, np.ndarray]], obs: np.ndarray,
+                     legal: list[int], symmetry: SuitSymmetry) -> np.ndarray:
+    """The legal actions' scores averaged over every suit relabelling: row p of
+    the batch is the position relabelled by permutation p, where action a is
+    called symmetry.action_index[p, a]."""
+    h = obs[symmetry.obs_index]
+    for w, b in layers[:-1]:
+        h = np.maximum(h @ w + b, 0.0)
+    w, b = layers[-1]
+    scores = h @ w + b
+    rows = np.arange(len(scores))[:, None]
+    return scores[rows, symmetry.action_index[:, legal]].mean(axis=0)
+
+
+def check_settings(policy: str, temperature: float, symmetric: bool = False) -> None:
+    if not isinstance(symmetric, bool):
+        raise ValueError(f"symmetric={symmetric!r}: must be true or false")
     if policy not in POLICIES:
         raise ValueError(f"policy={policy!r}: must be one of {', '.join(POLICIES)}")
     if isinstance(temperature, bool) or not isinstance(temperature, (int, float)) or not temperature > 0:
@@ -79,15 +104,16 @@ def check_settings(policy: str, temperature: float) -> None:
 
 class NeuralBot(CardBot):
     def __init__(self, game: pyspiel.Game, player: int, seed: int, net: PolicyValueNet,
-                 policy: str = "greedy", temperature: float = 0.1):
+                 policy: str = "greedy", temperature: float = 0.1, symmetric: bool = False):
         super().__init__(player)
-        check_settings(policy, temperature)
+        check_settings(policy, temperature, symmetric)
         self.layers = numpy_layers(net)
         self.encoder = InfoStateEncoder(game)
         self.policy = policy
         self.temperature = float(temperature)
         self.rng = random.Random(seed)
         self.obs = np.zeros((1, self.encoder.size), np.float32)
+        self.symmetry = suit_symmetry(game, self.encoder) if symmetric else None
 
     def step(self, state) -> int:
         core = rules_core(state)
@@ -95,7 +121,10 @@ class NeuralBot(CardBot):
         if len(legal) == 1:
             return legal[0]
         self.encoder.encode(core, core.current_player(), legal, self.obs[0])
-        scores = legal_scores(self.layers, self.obs[0], legal)
+        if self.symmetry is None:
+            scores = legal_scores(self.layers, self.obs[0], legal)
+        else:
+            scores = symmetric_scores(self.layers, self.obs[0], legal, self.symmetry)
         if self.policy == "greedy":
             return legal[int(scores.argmax())]
         z = (scores - scores.max()) / self.temperature
@@ -104,15 +133,29 @@ class NeuralBot(CardBot):
                          len(legal) - 1)]
 
 
+def suit_symmetry(game: pyspiel.Game, encoder: InfoStateEncoder) -> SuitSymmetry:
+    key = str(game)
+    if key not in _symmetries:
+        symmetry = symmetry_for(game, encoder.observer)
+        if symmetry is None:
+            raise ValueError(f"symmetric=true: game {game.get_type().short_name!r} has no suit "
+                             "symmetry (agents/neural/symmetry.py lists the games that do)")
+        _symmetries[key] = symmetry
+    return _symmetries[key]
+
+
 def make_neural_bot(game: pyspiel.Game, player: int, seed: int = 0, path: str | None = None,
                     policy: str = "greedy", temperature: float = 0.1,
-                    strict_params: bool = True) -> NeuralBot:
+                    strict_params: bool = True, symmetric: bool = False) -> NeuralBot:
     """The make_bot factory for `neural(...)`; see the module docstring."""
-    # One intra-op thread: the network is small, and threads only contend (ten
-    # times slower measured on a loaded 2-core machine).
+    # One intra-op thread, in torch and in numpy's BLAS: the network is small,
+    # and threads only contend (torch: ten times slower measured on a loaded
+    # 2-core machine; the 24-row batch of symmetric=true through a 2-thread BLAS
+    # in each of two workers: 39 ms a move instead of 0.3 ms).
     torch.set_num_threads(1)
-    check_settings(policy, temperature)
+    threadpool_limits(1, user_api="blas")
+    check_settings(policy, temperature, symmetric)
     identity = GameIdentity.of(game)
     file = Path(path) if path is not None else shipped_bot_path(identity.short_name)
     bot = load_cached(file, identity, strict_params)
-    return NeuralBot(game, player, seed, bot.net, policy, temperature)
+    return NeuralBot(game, player, seed, bot.net, policy, temperature, symmetric)
