@@ -48,6 +48,12 @@ TOURNAMENTS: dict[str, Tournament] = {
     "page_one_pimc_fixed_rules": Tournament(
         "python_page_one(players=4)", ("pimc=pimc(worlds=40,iterations=25,rollout=rules,chance=fixed)", "rules"),
         150, "PIMC whose worlds fix their draws against the rule bot, two seats each"),
+    # The shipped network as prior (PUCT) in every world: the search starts from the
+    # network's play and leaves it where the world's rollouts show a better move.
+    "page_one_pimc_prior_shipped": Tournament(
+        "python_page_one(players=4)",
+        ("pimc=pimc(worlds=40,iterations=25,rollout=rules,prior=shipped)", "rules"), 150,
+        "PIMC with the shipped network as prior against the rule bot, two seats each"),
     "page_one_equal_time": Tournament(
         "python_page_one(players=4)",
         ("ours=ismcts(seconds=0.1,rollout=rules)", "openspiel=openspiel_ismcts(seconds=0.1)"), 300,
@@ -93,6 +99,9 @@ TOURNAMENTS: dict[str, Tournament] = {
     "canasta_pimc_prior_rules": Tournament(
         "python_modern_canasta", ("pimc=pimc(worlds=4,iterations=5,rollout=rules,prior=rules)", "rules"), 200,
         "PIMC with the rule bot as prior against the rule bot"),
+    "canasta_pimc_prior_shipped": Tournament(
+        "python_modern_canasta", ("pimc=pimc(worlds=4,iterations=5,rollout=rules,prior=shipped)", "rules"),
+        200, "PIMC with the shipped network as prior against the rule bot"),
     "canasta_pimc_random": Tournament(
         "python_modern_canasta", ("pimc=pimc(worlds=2,iterations=3,rollout=rules)", "random"), 200,
         "PIMC (2 worlds of 3 iterations) against random"),
