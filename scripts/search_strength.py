@@ -91,6 +91,10 @@ TOURNAMENTS: dict[str, Tournament] = {
         "python_american_page_one(players=4)",
         ("pf=pimc(worlds=20,iterations=10,rollout=rules,chance=fixed,scale=observed)", "rules"), 40,
         "PIMC whose worlds fix their draws (common random numbers), against the rule bot"),
+    "american_page_one_pimc_prior_shipped": Tournament(
+        "python_american_page_one(players=4)",
+        ("pp=pimc(worlds=20,iterations=10,rollout=rules,chance=fixed,scale=observed,prior=shipped)", "rules"), 40,
+        "PIMC with the shipped network as prior, against the rule bot"),
     # Partnerships: an agent fills a side, so a game is one pairing (2 games per deal).
     "canasta_ismcts_rules": Tournament(
         "python_modern_canasta", ("ismcts=ismcts(iterations=20,rollout=rules)", "rules"), 200,
