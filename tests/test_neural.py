@@ -81,10 +81,11 @@ def test_sampled_policy_varies_and_greedy_does_not(game):
     assert len({hot.step(state) for _ in range(60)}) > 1
 
 
-def test_neural_bot_does_not_read_hidden_cards(game):
+@pytest.mark.parametrize("symmetric", [False, True])
+def test_neural_bot_does_not_read_hidden_cards(game, symmetric):
     net = small_net(game, seed=5)
     checked = conformance.check_bot_ignores_hidden_cards(
-        game, lambda me: NeuralBot(game, me, 0, net), 150, 6, swap_hidden,
+        game, lambda me: NeuralBot(game, me, 0, net, symmetric=symmetric), 150, 6, swap_hidden,
         accept=lambda core: len(core.legal_actions()) > 1)
     assert checked > 30
 
@@ -102,6 +103,24 @@ def _relabelled(core, perm):
         elif kind in (EV_LEAD, EV_FOLLOW):
             state.apply_action(_page_one_action(value, perm))
     return state
+
+
+@pytest.mark.parametrize("search", ["ismcts(iterations=40", "pimc(worlds=3,iterations=15"])
+def test_a_search_with_a_network_prior_never_reads_hidden_cards(search, tmp_path):
+    """As tests/test_search.py's check: the same search on a world with every card
+    the player cannot see redealt gives the same statistics."""
+    game_string = "python_page_one(players=4,jokers=2,empty_stock=reshuffle)"
+    game = pyspiel.load_game(game_string)
+    path = tmp_path / "prior.safetensors"
+    save_bot(path, small_net(game, seed=2), GameIdentity.of(game), {"note": "test"})
+    spec = f"{search},prior={path})"
+    rng = random.Random(11)
+    states = [s for s in conformance.random_states(game, 12, 3) if len(s.legal_actions()) > 1]
+    for state in states:
+        me = state.current_player()
+        world = state.resample_from_infostate(me, rng.random)
+        assert make_bot(spec, game, me, 7).search(state) == make_bot(spec, game, me, 7).search(world)
+    assert len(states) >= 6
 
 
 def test_suit_relabelling_of_tensors_and_actions_matches_relabelled_games():
