@@ -72,11 +72,16 @@ def numpy_layers(net: PolicyValueNet) -> list[tuple[np.ndarray, np.ndarray]]:
 def legal_scores(layers: list[tuple[np.ndarray, np.ndarray]], obs: np.ndarray,
                  legal: list[int]) -> np.ndarray:
     """The policy head's scores of the legal actions, as PolicyValueNet.forward."""
+    w, b = layers[-1]
+    return trunk(layers, obs) @ w[:, legal] + b[legal]
+
+
+def trunk(layers: list[tuple[np.ndarray, np.ndarray]], obs: np.ndarray) -> np.ndarray:
+    """The hidden layers' output for one row or a batch of rows."""
     h = obs
     for w, b in layers[:-1]:
         h = np.maximum(h @ w + b, 0.0)
-    w, b = layers[-1]
-    return h @ w[:, legal] + b[legal]
+    return h
 
 
 def symmetric_scores(layers: list[tuple[np.ndarray, np.ndarray]], obs: np.ndarray,
@@ -84,11 +89,8 @@ def symmetric_scores(layers: list[tuple[np.ndarray, np.ndarray]], obs: np.ndarra
     """The legal actions' scores averaged over every suit relabelling: row p of
     the batch is the position relabelled by permutation p, where action a is
     called symmetry.action_index[p, a]."""
-    h = obs[symmetry.obs_index]
-    for w, b in layers[:-1]:
-        h = np.maximum(h @ w + b, 0.0)
     w, b = layers[-1]
-    scores = h @ w + b
+    scores = trunk(layers, obs[symmetry.obs_index]) @ w + b
     rows = np.arange(len(scores))[:, None]
     return scores[rows, symmetry.action_index[:, legal]].mean(axis=0)
 
