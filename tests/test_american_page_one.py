@@ -674,7 +674,7 @@ def test_resample_weighs_a_hidden_card_by_its_unseen_copies():
                for x in range(53))
     assert chi2 < 52 + 6 * math.sqrt(2 * 52), chi2
     assert counts[k("7S")] < counts[k("7H")] * 0.75          # one unseen 7♠ against two 7♥
-    assert s.cache[2].exact
+    assert s.cache[0][1].exact              # the view p0 sampled from: {player: (log, view)}
 
 
 def test_resample_keeps_what_draw_until_playable_revealed():

@@ -172,18 +172,26 @@ class BeliefView:
         self.now = 2 * len(events) + 1
         # Which stocks each card that left hiding could come from.
         self.choices: list[tuple[int, int, int, list[int]]] = []   # (seat, record index, kind, epochs)
+        self.choice_windows: list[dict[int, Interval]] = []       # per choice: stock -> slots
         for s in self.opponents:
             o = opp[s]
             for r, (t, k) in enumerate(o.records):
-                epochs = sorted({e for e in range(epoch + 1) if pool.get((k, e), 0) > 0
-                                 and o.window(k, e, t)[1] > o.window(k, e, t)[0]})
-                if not epochs:
+                windows = {}
+                for e in range(epoch + 1):
+                    if pool.get((k, e), 0) > 0:
+                        lo, hi = o.window(k, e, t)
+                        if hi > lo:
+                            windows[e] = (lo, hi)
+                if not windows:
                     raise ValueError(f"p{s}'s {k} has no hidden acquisition it could come from")
-                self.choices.append((s, r, k, epochs))
+                self.choices.append((s, r, k, sorted(windows)))
+                self.choice_windows.append(windows)
         self.fixed = all(len(c[3]) == 1 for c in self.choices)
         self.exact = self.fixed           # until a sampler is built
         self._deal = None
         self._solved = False              # whether the integer program was tried
+        self.chosen: dict[tuple[int, int], int] | None = None   # the stocks chosen, once sampled
+        self.earlier: dict[tuple[int, int], int] | None = None  # an earlier view's, to start from
 
     @staticmethod
     def _saw_hand(events, i: int, player: int) -> bool:
@@ -235,13 +243,19 @@ class BeliefView:
             if self._deal is None:
                 # One choice of stocks for the cards that left hiding serves every
                 # sample of this information state (see the module docstring).
-                chosen = self._choose_epochs(uniform)
+                chosen = None
+                if self.earlier:
+                    chosen = self._choose_epochs(uniform, keep=self.earlier)
+                    self.earlier = None            # tried once: it may not fit a deal
+                if chosen is None:
+                    chosen = self._choose_epochs(uniform)
                 if chosen is None and not self._solved:
                     self._solved = True            # at most once a view: it takes a second
                     chosen = self._solve_epochs(uniform)
                 self._deal = None if chosen is None else self._deal_for(chosen, uniform)
                 if self._deal is None:
                     continue
+                self.chosen = {c[:2]: e for c, e in zip(self.choices, chosen)}
             deal, kind_of, class_of, class_windows, played_windows = self._deal
             hidden, _ = deal.sample(uniform)
             values = self._slot_values(hidden, kind_of, class_of, class_windows, played_windows)
@@ -249,7 +263,8 @@ class BeliefView:
                 return replay(state, self.events, values)
         raise RuntimeError("no consistent world found: the belief constraints contradict each other")
 
-    def _choose_epochs(self, uniform: Callable[[], float], budget: int = 5_000) -> tuple[int, ...] | None:
+    def _choose_epochs(self, uniform: Callable[[], float], budget: int = 5_000,
+                       keep: dict[tuple[int, int], int] | None = None) -> tuple[int, ...] | None:
         """One stock per card that left hiding, such that no stock gives more
         copies of a card than it had and each player's cards still match its
         slots: a depth-first search over the cards in the order they were
@@ -257,7 +272,9 @@ class BeliefView:
         a copy (earliest-deadline matching); the stocks are tried in a random
         order weighted by the unseen copies each had left, and a choice is
         dropped at once when it leaves one of the next cards of that player with
-        no option. None if `budget` steps find none."""
+        no option. `keep` ({(seat, record index): stock}) fixes the cards an
+        earlier view of this player chose for, so that only the cards played
+        since are searched. None if `budget` steps find none."""
         out = [c[3][0] for c in self.choices]
         if self.fixed:
             return tuple(out)
@@ -274,14 +291,16 @@ class BeliefView:
         steps = [0]
 
         def options(j: int) -> list[tuple[int, int]]:
-            s, r, k, epochs = self.choices[order[j]]
-            o = self.opp[s]
-            t = o.records[r][0]
+            i = order[j]
+            s, r, k, epochs = self.choices[i]
+            windows = self.choice_windows[i]
             free = used[s]
             found = []
+            if keep and (s, r) in keep:
+                epochs = [keep[(s, r)]] if keep[(s, r)] in windows else []
             for e in epochs:
                 if left[(k, e)] > 0:
-                    lo, hi = o.window(k, e, t)
+                    lo, hi = windows[e]
                     for slot in range(lo, hi):
                         if not free[slot]:
                             found.append((slot, e))
@@ -341,10 +360,9 @@ class BeliefView:
         columns: list[tuple[int, int]] = []          # (choice, stock) of each variable
         row_of: dict[tuple, int] = {}
         entries_row: list[int] = []
-        for i, (s, r, k, epochs) in enumerate(self.choices):
-            o = self.opp[s]
+        for i, (s, _, k, epochs) in enumerate(self.choices):
             for e in epochs:
-                lo, hi = o.window(k, e, o.records[r][0])
+                lo, hi = self.choice_windows[i][e]
                 for slot in range(lo, hi):
                     columns.append((i, e))
                     for key in (("card", i), ("slot", s, slot), ("stock", k, e)):
@@ -466,8 +484,22 @@ def resample(state: AmericanPageOneState, player: int,
              probability_sampler: Callable[[], float]) -> AmericanPageOneState:
     if state.to_deal and not any(k == EV_DEAL for k, _, _ in state.events()):
         return state.clone()          # nobody holds a card yet
-    cache = state.cache
-    if cache is None or cache[0] != player or cache[1] is not state.log:
-        cache = (player, state.log, BeliefView(state, player))
-        state.cache = cache
-    return cache[2].sample(state, probability_sampler)
+    views = state.cache or {}
+    log, view = views.get(player, (None, None))
+    if log is not state.log:
+        earlier = view.chosen if view is not None and _is_earlier(log, state.log) else None
+        view = BeliefView(state, player)
+        view.earlier = earlier
+        state.cache = {**views, player: (state.log, view)}    # a copy: clones share the cache
+    return view.sample(state, probability_sampler)
+
+
+def _is_earlier(log, now, steps: int = 400) -> bool:
+    """Whether the game log `log` is the log `now` had at most `steps` events ago."""
+    for _ in range(steps):
+        if now is None:
+            return False
+        now = now[0]
+        if now is log:
+            return True
+    return False
