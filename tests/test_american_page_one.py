@@ -837,6 +837,32 @@ def test_the_harness_match_keeps_the_variant_it_was_loaded_with():
         match_format(game, "")
 
 
+def test_a_later_view_starts_from_the_stocks_the_earlier_view_chose():
+    # In the same long deal, the viewer's view one turn later keeps the earlier
+    # view's stock for every card played before it and searches only the new
+    # cards: no integer program (a second a view) at each new information state.
+    record = json.loads((Path(__file__).parent / "data" / "apo_long_deal.json").read_text())
+    state = pyspiel.load_game(record["game"]).new_initial_state()
+    actions, viewer = record["actions"], record["viewer"]
+    for action in actions[:1285]:
+        state.apply_action(action)
+    core, rng = state.core, random.Random(2)
+    assert core.current_player() == viewer
+    core.resample_from_infostate(viewer, rng.random)
+    _, earlier = core.cache[viewer]
+    assert earlier._solved                       # from nothing, it took the integer program
+    for action in actions[1285:1289]:
+        state.apply_action(action)
+    world = core.resample_from_infostate(viewer, rng.random)
+    _, later = core.cache[viewer]
+    assert later is not earlier and not later._solved
+    shared = earlier.chosen.keys() & later.chosen.keys()
+    assert len(shared) == len(earlier.chosen) and len(later.chosen) > len(earlier.chosen)
+    assert all(later.chosen[key] == earlier.chosen[key] for key in shared)
+    assert world.information_state_string(viewer) == core.information_state_string(viewer)
+    conserved(world)
+
+
 def test_a_long_deal_with_five_reshuffles_still_resamples():
     # A deal between mostly random seats (1,297 actions, 5 reshuffles, 272 cards played
     # after them whose stock must be chosen): the depth-first choice runs out of budget

@@ -37,9 +37,12 @@ After a reshuffle, a card an opponent plays may be a copy it held from before
 or one it drew from the new stock; each such card is given one of the stocks it
 could come from, at random in proportion to the unseen copies each had left,
 once per information state (BeliefView), and the draw is uniform given that
-choice. The choice is a depth-first search with a step budget; where that runs
-out (long deals with several reshuffles), an integer program finds one
-(`_solve_epochs`, scipy's HiGHS). `BeliefView.exact` says whether the draws of a
+choice. The choice is a depth-first search with a step budget, first keeping the
+stocks that the player's previous view chose for the cards it already knew of
+(so a search moving through a deal pays for the new cards only; what was seen
+since can rule that choice out, and then the search starts afresh); where the
+search runs out (long deals with several reshuffles), an integer program finds
+one (`_solve_epochs`, scipy's HiGHS). `BeliefView.exact` says whether the draws of a
 view are exactly uniform.
 docs/rules/american_page_one.md sums this up.
 """
