@@ -9,7 +9,9 @@
 Settings: `iterations` and/or `seconds` per move (whichever runs out first; for
 pimc, `iterations` is per world and `seconds` per move), `c` (UCB exploration in
 units of a return scale), `scale` (`game`, the default: the game's return range;
-`observed`: the spread of the returns seen in this search; search.mcts.Search), `rollout` (`random` or a bot spec:
+`observed`: the spread of the returns seen in this search; search.mcts.Search),
+`utility` (`returns`, the default, or `placement`: the finishing place among the
+others, what a rating by finishing order rewards), `rollout` (`random` or a bot spec:
 search.rollout), `viewer` for ismcts (search.keys), `worlds` and `chance` (`random`
 or `fixed`: whether a world fixes its future draws too) for pimc.
 
@@ -28,7 +30,7 @@ import pyspiel
 from agents.base import CardBot, rules_core
 from games.protocol import GameState
 from search.keys import VIEWERS, HistoryKeys, InformationKeys
-from search.mcts import SCALES, Budget, Edge, Search, most_visited
+from search.mcts import SCALES, UTILITIES, Budget, Edge, Search, most_visited
 from search.prior import make_prior
 from search.rollout import make_evaluator
 
@@ -39,13 +41,16 @@ class SearchBot(CardBot):
     """Searches the position at each move; keeps no tree between moves."""
 
     def __init__(self, game: pyspiel.Game, player: int, seed: int, budget: Budget,
-                 c: float, rollout: str, prior: str | None, scale: str):
+                 c: float, rollout: str, prior: str | None, scale: str, utility: str):
         super().__init__(player)
         if isinstance(c, bool) or not isinstance(c, (int, float)) or c < 0:
             raise ValueError(f"c={c!r}: must be a non-negative number")
         if scale not in SCALES:
             raise ValueError(f"scale={scale!r}: must be one of {', '.join(SCALES)}")
+        if utility not in UTILITIES:
+            raise ValueError(f"utility={utility!r}: must be one of {', '.join(UTILITIES)}")
         self.scale = scale
+        self.utility = utility
         self.rng = random.Random(seed)
         self.budget = budget
         self.c = float(c)
@@ -66,14 +71,15 @@ class SearchBot(CardBot):
         raise NotImplementedError
 
     def _search(self, keys) -> Search:
-        return Search(keys, self.evaluator, self.c, self.return_range, self.rng, self.prior, self.scale)
+        return Search(keys, self.evaluator, self.c, self.return_range, self.rng, self.prior, self.scale,
+                      self.utility)
 
 
 class ISMCTSBot(SearchBot):
     """One tree of information states; a new determinization every iteration."""
 
-    def __init__(self, game, player, seed, budget, c, rollout, prior, scale, viewer: str):
-        super().__init__(game, player, seed, budget, c, rollout, prior, scale)
+    def __init__(self, game, player, seed, budget, c, rollout, prior, scale, utility, viewer: str):
+        super().__init__(game, player, seed, budget, c, rollout, prior, scale, utility)
         if viewer not in VIEWERS:
             raise ValueError(f"viewer={viewer!r}: must be one of {', '.join(VIEWERS)}")
         self.viewer = viewer
@@ -99,8 +105,9 @@ class PIMCBot(SearchBot):
     search.mcts.Search.run), so that every action meets the same cards; with
     `chance="random"` (the default) the draws are new in every iteration."""
 
-    def __init__(self, game, player, seed, budget, c, rollout, prior, scale, worlds: int, chance: str):
-        super().__init__(game, player, seed, budget, c, rollout, prior, scale)
+    def __init__(self, game, player, seed, budget, c, rollout, prior, scale, utility,
+                 worlds: int, chance: str):
+        super().__init__(game, player, seed, budget, c, rollout, prior, scale, utility)
         if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
             raise ValueError(f"worlds={worlds!r}: must be a positive integer")
         if chance not in PIMC_CHANCE:
@@ -149,22 +156,23 @@ def _budget(s: dict[str, Any], default_iterations: int) -> Budget:
     return Budget(s["iterations"], s["seconds"])
 
 
-_COMMON = {"iterations": None, "seconds": None, "c": DEFAULT_C, "scale": "game", "rollout": "random",
-           "prior": None}
+_COMMON = {"iterations": None, "seconds": None, "c": DEFAULT_C, "scale": "game", "utility": "returns",
+           "rollout": "random", "prior": None}
 
 
 def make_ismcts(game, player: int, seed: int = 0, **settings) -> ISMCTSBot:
     s = _settings("ismcts", settings, {**_COMMON, "viewer": "acting"})
     return ISMCTSBot(game, player, seed, _budget(s, 1000), s["c"], s["rollout"], s["prior"], s["scale"],
-                      s["viewer"])
+                     s["utility"], s["viewer"])
 
 
 def make_pimc(game, player: int, seed: int = 0, **settings) -> PIMCBot:
     s = _settings("pimc", settings, {**_COMMON, "worlds": 20, "chance": "random"})
     return PIMCBot(game, player, seed, _budget(s, 100), s["c"], s["rollout"], s["prior"], s["scale"],
-                   s["worlds"], s["chance"])
+                   s["utility"], s["worlds"], s["chance"])
 
 
 def make_cheat_mcts(game, player: int, seed: int = 0, **settings) -> CheatMCTSBot:
     s = _settings("cheat_mcts", settings, _COMMON)
-    return CheatMCTSBot(game, player, seed, _budget(s, 1000), s["c"], s["rollout"], s["prior"], s["scale"])
+    return CheatMCTSBot(game, player, seed, _budget(s, 1000), s["c"], s["rollout"], s["prior"], s["scale"],
+                        s["utility"])

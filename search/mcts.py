@@ -24,7 +24,16 @@ from games.protocol import CHANCE, TERMINAL, GameState, chance_sampler
 
 Edge = list          # [visits, return_sum, availability]
 SCALES = ("observed", "game")
+UTILITIES = ("returns", "placement")
 Node = dict          # action -> Edge
+
+
+def placement(returns: Sequence[float]) -> list[float]:
+    """Each player's finishing place among the others, in [-1, 1]: the players it
+    finished ahead of less those ahead of it, over n - 1 (returns compared, as
+    the harness's ratings compare them, eval.ratings)."""
+    n = len(returns)
+    return [sum((r > o) - (r < o) for o in returns) / (n - 1) for r in returns]
 
 
 class NodeKeys(Protocol):
@@ -91,12 +100,24 @@ class Search:
     matters where the range is far wider than what a position's outcomes span
     (a deal of American Page One is worth ±100 points in a range of ±1656): a
     scale that wide makes UCB explore almost uniformly.
+
+    `utility` is what the search maximises: each player's `returns` (the
+    default), or its `placement` among the others (search.mcts.placement; its
+    range is 2), which is what a rating by finishing order rewards: in a game
+    scored in points, the move that gains most points on average is not always
+    the one that most often finishes ahead.
     """
 
     def __init__(self, keys: NodeKeys, evaluator: Evaluator, c: float, return_range: float,
-                 rng: random.Random, prior: Prior | None = None, scale: str = "game"):
+                 rng: random.Random, prior: Prior | None = None, scale: str = "game",
+                 utility: str = "returns"):
         if scale not in SCALES:
             raise ValueError(f"scale={scale!r}: must be one of {', '.join(SCALES)}")
+        if utility not in UTILITIES:
+            raise ValueError(f"utility={utility!r}: must be one of {', '.join(UTILITIES)}")
+        self.by_placement = utility == "placement"
+        if self.by_placement:
+            return_range = 2.0
         self.keys = keys
         self.evaluator = evaluator
         self.c_units = c
@@ -186,6 +207,8 @@ class Search:
                 chosen.append((edge, player))
                 path = hash((path, action))
                 world.apply_action(action)
+            if self.by_placement:
+                returns = placement(returns)
             if observed:
                 r_low, r_high = min(returns), max(returns)
                 if r_low < low or r_high > high:

@@ -14,7 +14,7 @@ import games  # noqa: F401
 from agents import make_bot
 from games.protocol import CHANCE, TERMINAL, chance_sampler
 from search.keys import HistoryKeys, InformationKeys
-from search.mcts import Budget, Search, most_visited
+from search.mcts import Budget, Search, most_visited, placement
 from search.references import make_hearts_fixed_pass
 from search.rollout import RandomRollout
 from tests import conformance
@@ -133,6 +133,23 @@ def test_the_observed_scale_explores_within_the_returns_seen():
     assert share["game"] < 0.25 and share["observed"] > 0.6
     with pytest.raises(ValueError, match="scale"):
         Search(HistoryKeys(), RandomRollout(), 0.5, 1.0, random.Random(0), scale="wide")
+
+
+# Three players, one decision: 0 scores more points but finishes second; 1 finishes first.
+POINTS_OR_PLACE = {(0,): [50.0, 60.0, 0.0], (1,): [1.0, 0.0, -1.0]}
+
+
+def test_placement_utility_plays_for_finishing_ahead_not_for_points():
+    assert placement([50.0, 60.0, 0.0]) == [0.0, 1.0, -1.0]
+    assert placement([3.0, 3.0, -6.0]) == [0.5, 0.5, -1.0]        # a tie counts neither way
+    chosen = {}
+    for utility in ("returns", "placement"):
+        search = Search(HistoryKeys(), RandomRollout(), 0.5, 200.0, random.Random(0), utility=utility)
+        root = TinyGame(POINTS_OR_PLACE)
+        chosen[utility] = most_visited(search.run(root, root.clone, Budget(200)))
+    assert chosen == {"returns": 0, "placement": 1}
+    with pytest.raises(ValueError, match="utility"):
+        Search(HistoryKeys(), RandomRollout(), 0.5, 1.0, random.Random(0), utility="wins")
 
 
 class HiddenOption:
@@ -311,7 +328,7 @@ def test_a_fixed_chance_world_gives_every_iteration_the_same_draws(chance_seed):
 
 
 @pytest.mark.parametrize("spec, message", [
-    ("ismcts(iteration=10)", "unknown setting.*iteration.*known: c, iterations, prior, rollout, scale, seconds, viewer"),
+    ("ismcts(iteration=10)", "unknown setting.*iteration.*known: c, iterations, prior, rollout, scale, seconds, utility, viewer"),
     ("ismcts(iterations=0)", "iterations=0: must be a positive integer"),
     ("ismcts(seconds=-1)", "seconds=-1: must be a positive number"),
     ("ismcts(c=-0.5)", "c=-0.5: must be a non-negative number"),
@@ -320,6 +337,7 @@ def test_a_fixed_chance_world_gives_every_iteration_the_same_draws(chance_seed):
     ("ismcts(rollout=alphago)", "rollout='alphago': unknown bot 'alphago'"),
     ("pimc(worlds=0)", "worlds=0: must be a positive integer"),
     ("pimc(chance=known)", "chance='known': must be one of fixed, random"),
+    ("pimc(utility=wins)", "utility='wins': must be one of returns, placement"),
     ("cheat_mcts(viewer=acting)", "unknown setting.*viewer"),
 ])
 def test_bad_settings_are_rejected_with_the_reason(spec, message):
