@@ -13,7 +13,9 @@ units of a return scale), `scale` (`game`, the default: the game's return range;
 `utility` (`returns`, the default, or `placement`: the finishing place among the
 others, what a rating by finishing order rewards), `rollout` (`random` or a bot spec:
 search.rollout), `viewer` for ismcts (search.keys), `worlds` and `chance` (`random`
-or `fixed`: whether a world fixes its future draws too) for pimc.
+or `fixed`: whether a world fixes its future draws too) for pimc, and `model` (a
+bot spec: search the worlds in which the others' moves are most likely under that
+bot's play, search.inference) with `candidates` (worlds drawn to choose from).
 
 A move with one legal action is played without searching. Each bot seeds its
 own random.Random, so a bot with a fixed seed and an iteration budget plays the
@@ -29,6 +31,7 @@ import pyspiel
 
 from agents.base import CardBot, rules_core
 from games.protocol import GameState
+from search.inference import WorldInference
 from search.keys import VIEWERS, HistoryKeys, InformationKeys
 from search.mcts import SCALES, UTILITIES, Budget, Edge, Search, most_visited
 from search.prior import make_prior
@@ -103,25 +106,46 @@ class PIMCBot(SearchBot):
     A world fixes the hidden hands; with `chance="fixed"` it fixes the future
     draws too (each world's chance events come from its own seeded stream,
     search.mcts.Search.run), so that every action meets the same cards; with
-    `chance="random"` (the default) the draws are new in every iteration."""
+    `chance="random"` (the default) the draws are new in every iteration.
+
+    With a `model` (a bot spec), it draws `candidates` worlds and searches the
+    `worlds` most likely ones under that model of the others' play
+    (search.inference)."""
 
     def __init__(self, game, player, seed, budget, c, rollout, prior, scale, utility,
-                 worlds: int, chance: str):
+                 worlds: int, chance: str, model: str | None, candidates: int | None):
         super().__init__(game, player, seed, budget, c, rollout, prior, scale, utility)
         if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
             raise ValueError(f"worlds={worlds!r}: must be a positive integer")
         if chance not in PIMC_CHANCE:
             raise ValueError(f"chance={chance!r}: must be one of {', '.join(PIMC_CHANCE)}")
+        candidates = 4 * worlds if candidates is None else candidates
+        if isinstance(candidates, bool) or not isinstance(candidates, int) or candidates < worlds:
+            raise ValueError(f"candidates={candidates!r}: must be an integer of at least worlds={worlds}")
         self.worlds = worlds
         self.fixed_chance = chance == "fixed"
+        self.candidates = candidates
+        try:
+            self.inference = None if model is None else WorldInference(model, game, seed)
+        except ValueError as e:
+            raise ValueError(f"model={model!r}: {e}") from e
+
+    def sample_worlds(self, root: GameState, me: int) -> list[GameState]:
+        """The worlds to search: resampled, and with a model the most likely of the candidates."""
+        rand = self.rng.random
+        if self.inference is None:
+            return [root.resample_from_infostate(me, rand) for _ in range(self.worlds)]
+        drawn = [root.resample_from_infostate(me, rand) for _ in range(self.candidates)]
+        score = [self.inference.log_likelihood(world, me) for world in drawn]
+        best = sorted(range(len(drawn)), key=lambda i: -score[i])[:self.worlds]   # ties: drawn order
+        return [drawn[i] for i in best]
 
     def search(self, root: GameState) -> dict[int, Edge]:
         me = root.current_player()
         share = self.budget.split(self.worlds)
         totals: dict[int, Edge] = {}
         self.iterations = 0
-        for _ in range(self.worlds):
-            world = root.resample_from_infostate(me, self.rng.random)
+        for world in self.sample_worlds(root, me):
             search = self._search(HistoryKeys())
             seed = self.rng.getrandbits(64) if self.fixed_chance else None
             for action, edge in search.run(world, world.clone, share, seed).items():
@@ -167,9 +191,10 @@ def make_ismcts(game, player: int, seed: int = 0, **settings) -> ISMCTSBot:
 
 
 def make_pimc(game, player: int, seed: int = 0, **settings) -> PIMCBot:
-    s = _settings("pimc", settings, {**_COMMON, "worlds": 20, "chance": "random"})
+    s = _settings("pimc", settings, {**_COMMON, "worlds": 20, "chance": "random", "model": None,
+                                     "candidates": None})
     return PIMCBot(game, player, seed, _budget(s, 100), s["c"], s["rollout"], s["prior"], s["scale"],
-                   s["utility"], s["worlds"], s["chance"])
+                   s["utility"], s["worlds"], s["chance"], s["model"], s["candidates"])
 
 
 def make_cheat_mcts(game, player: int, seed: int = 0, **settings) -> CheatMCTSBot:

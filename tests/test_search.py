@@ -3,6 +3,7 @@ budgets, spec errors, and OpenSpiel interoperability (evaluate_bots, C++ hearts)
 
 from __future__ import annotations
 
+import math
 import random
 
 import numpy as np
@@ -14,6 +15,7 @@ import games  # noqa: F401
 from agents import make_bot
 from games.protocol import CHANCE, TERMINAL, chance_sampler
 from search.keys import HistoryKeys, InformationKeys
+from search.inference import WorldInference
 from search.mcts import Budget, Search, most_visited, placement
 from search.references import make_hearts_fixed_pass
 from search.rollout import RandomRollout
@@ -202,7 +204,8 @@ def page_one_states(game_string: str, count: int, seed: int) -> list:
 
 
 SPECS = ["ismcts(iterations=60)", "ismcts(iterations=60,viewer=observer)",
-         "pimc(worlds=3,iterations=20)", "pimc(worlds=3,iterations=20,chance=fixed)", "cheat_mcts(iterations=60)"]
+         "pimc(worlds=3,iterations=20)", "pimc(worlds=3,iterations=20,chance=fixed)",
+         "pimc(worlds=3,iterations=20,model=rules,candidates=6)", "cheat_mcts(iterations=60)"]
 
 
 @pytest.mark.parametrize("spec", SPECS)
@@ -214,7 +217,7 @@ def test_search_is_deterministic_for_a_seed(spec):
     assert stats(4) != stats(5)
 
 
-@pytest.mark.parametrize("spec", SPECS[:4])
+@pytest.mark.parametrize("spec", SPECS[:-1])
 def test_search_never_reads_hidden_cards(spec):
     # The same search on a world with every card the player cannot see redealt
     # by the resampler: the statistics, hence the move, must not change at all.
@@ -338,6 +341,8 @@ def test_a_fixed_chance_world_gives_every_iteration_the_same_draws(chance_seed):
     ("pimc(worlds=0)", "worlds=0: must be a positive integer"),
     ("pimc(chance=known)", "chance='known': must be one of fixed, random"),
     ("pimc(utility=wins)", "utility='wins': must be one of returns, placement"),
+    ("pimc(worlds=4,candidates=3)", "candidates=3: must be an integer of at least worlds=4"),
+    ("pimc(model=alphago)", "model='alphago': unknown bot 'alphago'"),
     ("cheat_mcts(viewer=acting)", "unknown setting.*viewer"),
 ])
 def test_bad_settings_are_rejected_with_the_reason(spec, message):
@@ -382,7 +387,9 @@ def test_search_plays_a_canasta_hand_with_partnerships():
 APO = "python_american_page_one(players=3,hand_size=5,challenge=true,dobon=true,max_turns=200)"
 
 
-def test_search_on_american_page_one_never_reads_hidden_cards():
+@pytest.mark.parametrize("spec", ["ismcts(iterations=40,rollout=rules)",
+                                  "pimc(worlds=2,iterations=10,rollout=rules,model=rules,candidates=4)"])
+def test_search_on_american_page_one_never_reads_hidden_cards(spec):
     # The same check on American Page One, whose keys (private_view) hold the hands
     # shown to a player by a challenge or a Dobon.
     game = pyspiel.load_game(APO)
@@ -393,10 +400,49 @@ def test_search_on_american_page_one_never_reads_hidden_cards():
         if len(state.legal_actions()) < 2:
             continue
         world = state.resample_from_infostate(me, rng.random)
-        search = lambda s: make_bot("ismcts(iterations=40,rollout=rules)", game, me, 3).search(s)  # noqa: E731
+        search = lambda s: make_bot(spec, game, me, 3).search(s)  # noqa: E731
         assert search(state) == search(world)
         checked += 1
     assert checked >= 6
+
+
+def test_the_world_the_rule_bots_played_is_the_most_likely_under_their_model():
+    # Rule bots play a deal; at a later decision, the true state is what every
+    # other player's move agreed with (the rule bot is deterministic), and the
+    # resampled worlds, uniform among those the player could not tell apart, are
+    # less likely: the weight that model=rules puts on the worlds it searches.
+    game = pyspiel.load_game("python_american_page_one(players=4)")
+    inference = WorldInference("rules", game, 0, epsilon=0.1)
+    rng = random.Random(4)
+    state = game.new_initial_state()
+    bots = [make_bot("rules", game, seat, seat) for seat in range(4)]
+    decisions = 0
+    while decisions < 40:
+        if state.is_terminal():                 # a short deal: deal again
+            state, decisions = game.new_initial_state(), 0
+        elif state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
+        else:
+            decisions += 1
+            state.apply_action(bots[state.current_player()].step(state))
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        state.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
+    core, me = state.core, state.current_player()
+    assert me >= 0
+    others_choices = 0
+    replay = game.new_initial_state()
+    for action in core.history():
+        if 0 <= replay.current_player() != me and len(replay.legal_actions()) > 1:
+            others_choices += 1
+        replay.apply_action(action)
+    truth = inference.log_likelihood(core, me)
+    assert truth == pytest.approx(others_choices * math.log(0.9))
+    worlds = [inference.log_likelihood(core.resample_from_infostate(me, rng.random), me) for _ in range(20)]
+    assert max(worlds) <= truth and sum(w < truth for w in worlds) >= 15
+    with pytest.raises(ValueError, match="epsilon"):
+        WorldInference("rules", game, 0, epsilon=1.5)
 
 
 def test_search_bots_play_american_page_one_to_the_end():

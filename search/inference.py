@@ -1,0 +1,59 @@
+"""Worlds weighed by how the others played: inference with a model of their play.
+
+A resampled world agrees with everything the player saw, but it is drawn
+uniformly among such worlds, so it ignores what the others' choices say about
+their cards: a player that drew instead of playing, or kept a special card, did
+so for a reason its hand holds. `WorldInference` replays a world's history and,
+at each decision of another player with more than one legal action, asks a
+model bot (a bot spec such as `rules`) what it would have done there. The
+world's log-likelihood is the sum over those decisions of log(1 - epsilon) where
+the model agrees and log(epsilon / (legal - 1)) where it does not: the model
+plays its own move, or any other with total probability epsilon.
+
+The search bots use it with the `model` setting (search.bots): they draw
+`candidates` worlds and keep the most likely ones. Everything it reads is the
+world, which holds only what the player saw and what the resampler drew, so it
+never reads the real hidden cards; it assumes the others play like the model,
+which is right against that bot and a guess against anyone else.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pyspiel
+
+from agents import make_bot
+from agents.base import rules_core
+from games.protocol import GameState
+
+DEFAULT_EPSILON = 0.1
+
+
+class WorldInference:
+    """The log-likelihood of a world's history under a model of the other players."""
+
+    def __init__(self, spec: str, game: pyspiel.Game, seed: int, epsilon: float = DEFAULT_EPSILON):
+        if not 0 < epsilon < 1:
+            raise ValueError(f"epsilon={epsilon!r}: must be in (0, 1)")
+        self.game = game
+        self.bots = [make_bot(spec, game, seat, seed + seat) for seat in range(game.num_players())]
+        self.agree = math.log1p(-epsilon)
+        self.epsilon = epsilon
+
+    def log_likelihood(self, world: GameState, me: int) -> float:
+        """How likely the others' moves in `world`'s history are under the model."""
+        state = rules_core(self.game.new_initial_state())
+        total = 0.0
+        bots, agree, epsilon = self.bots, self.agree, self.epsilon
+        for action in world.history():
+            player = state.current_player()
+            if player >= 0 and player != me:
+                legal = state.legal_actions()
+                if len(legal) > 1:
+                    if bots[player].step(state) == action:
+                        total += agree
+                    else:
+                        total += math.log(epsilon / (len(legal) - 1))
+            state.apply_action(action)
+        return total
