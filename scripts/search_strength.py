@@ -95,6 +95,33 @@ TOURNAMENTS: dict[str, Tournament] = {
         "python_american_page_one(players=4)",
         ("pp=pimc(worlds=20,iterations=10,rollout=rules,chance=fixed,scale=observed,prior=shipped)", "rules"), 40,
         "PIMC with the shipped network as prior, against the rule bot"),
+    # What a rating by finishing order rewards, as the search's utility: alone, and from the
+    # rule bot's move as prior (which the returns' scale kept it from ever leaving).
+    "american_page_one_placement": Tournament(
+        "python_american_page_one(players=4)",
+        ("isp=ismcts(iterations=100,rollout=rules,utility=placement)", "rules"), 20,
+        "ISMCTS maximising its placement, against the rule bot", seed=5),
+    "american_page_one_prior_rules_placement": Tournament(
+        "python_american_page_one(players=4)",
+        ("ipr=ismcts(iterations=100,rollout=rules,prior=rules,utility=placement)", "rules"), 20,
+        "ISMCTS maximising its placement from the rule bot's move, against the rule bot", seed=5),
+    # The same search on the true state: what the hidden cards cost it.
+    "american_page_one_cheat": Tournament(
+        "python_american_page_one(players=4)", ("cheat=cheat_mcts(iterations=100,rollout=rules)", "rules"), 100,
+        "UCT on the true state (hidden cards known), against the rule bot", seed=5),
+    # One world of 100 iterations: drawn uniformly, or the likeliest of 80 under the rule
+    # bot's play (search/inference.py); against the true world above, what the worlds cost.
+    "american_page_one_one_world": Tournament(
+        "python_american_page_one(players=4)", ("p1=pimc(worlds=1,iterations=100,rollout=rules)", "rules"), 20,
+        "PIMC on one uniformly drawn world, against the rule bot", seed=5),
+    "american_page_one_one_world_model": Tournament(
+        "python_american_page_one(players=4)",
+        ("p1m=pimc(worlds=1,iterations=100,rollout=rules,model=rules,candidates=80)", "rules"), 20,
+        "PIMC on the likeliest of 80 worlds under the rule bot's play, against the rule bot", seed=5),
+    "american_page_one_pimc_model": Tournament(
+        "python_american_page_one(players=4)",
+        ("pm=pimc(worlds=20,iterations=10,rollout=rules,chance=fixed,scale=observed,model=rules)", "rules"), 20,
+        "PIMC on the likeliest 20 of 80 worlds under the rule bot's play, against the rule bot", seed=5),
     # Partnerships: an agent fills a side, so a game is one pairing (2 games per deal).
     "canasta_ismcts_rules": Tournament(
         "python_modern_canasta", ("ismcts=ismcts(iterations=20,rollout=rules)", "rules"), 200,
