@@ -118,6 +118,10 @@ TOURNAMENTS: dict[str, Tournament] = {
         "python_american_page_one(players=4)",
         ("p1m=pimc(worlds=1,iterations=100,rollout=rules,model=rules,candidates=80)", "rules"), 20,
         "PIMC on the likeliest of 80 worlds under the rule bot's play, against the rule bot", seed=5),
+    "american_page_one_one_world_model_400": Tournament(
+        "python_american_page_one(players=4)",
+        ("p1m400=pimc(worlds=1,iterations=100,rollout=rules,model=rules,candidates=400)", "rules"), 20,
+        "PIMC on the likeliest of 400 worlds under the rule bot's play, against the rule bot", seed=5),
     "american_page_one_pimc_model": Tournament(
         "python_american_page_one(players=4)",
         ("pm=pimc(worlds=20,iterations=10,rollout=rules,chance=fixed,scale=observed,model=rules)", "rules"), 20,
