@@ -103,8 +103,12 @@ TOURNAMENTS: dict[str, Tournament] = {
         "ISMCTS maximising its placement, against the rule bot", seed=5),
     "american_page_one_prior_rules_placement": Tournament(
         "python_american_page_one(players=4)",
-        ("ipr=ismcts(iterations=100,rollout=rules,prior=rules,utility=placement)", "rules"), 20,
+        ("ipr=ismcts(iterations=100,rollout=rules,prior=rules,utility=placement)", "rules"), 150,
         "ISMCTS maximising its placement from the rule bot's move, against the rule bot", seed=5),
+    "american_page_one_pimc_prior_rules_placement": Tournament(
+        "python_american_page_one(players=4)",
+        ("ppr=pimc(worlds=20,iterations=10,rollout=rules,chance=fixed,prior=rules,utility=placement)", "rules"),
+        150, "PIMC maximising its placement from the rule bot's move, against the rule bot", seed=5),
     # The same search on the true state: what the hidden cards cost it.
     "american_page_one_cheat": Tournament(
         "python_american_page_one(players=4)", ("cheat=cheat_mcts(iterations=100,rollout=rules)", "rules"), 100,
