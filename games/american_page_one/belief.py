@@ -356,7 +356,10 @@ class BeliefView:
         variable per (card, stock, slot) a card could take, each card exactly once,
         each slot at most once, each stock at most the copies it had; random costs
         pick one of the solutions. scipy's HiGHS (scipy.optimize.milp) solves it
-        in well under a second. None if there is none, or none in `seconds`."""
+        in well under a second. Its linear relaxation, four times faster, is tried
+        first: where its optimum is whole (every time on tests/data's long deal) it
+        is the integer program's optimum too, so the choice is the same. None if
+        there is none, or none in `seconds`."""
         import numpy as np
         from scipy.optimize import Bounds, LinearConstraint, milp
         from scipy.sparse import coo_array
@@ -378,13 +381,17 @@ class BeliefView:
         matrix = coo_array((np.ones(len(entries_row)), (entries_row, np.repeat(np.arange(len(columns)), 3))),
                            shape=(len(row_of), len(columns))).tocsr()
         costs = np.array([uniform() for _ in columns])
-        result = milp(costs, constraints=LinearConstraint(matrix, lower, upper),
-                      integrality=np.ones(len(columns)), bounds=Bounds(0, 1),
+        constraints, bounds = LinearConstraint(matrix, lower, upper), Bounds(0, 1)
+        result = milp(costs, constraints=constraints, integrality=np.zeros(len(columns)), bounds=bounds,
                       options={"time_limit": seconds})
-        if result.x is None:
+        x = result.x
+        if x is not None and np.abs(x - np.round(x)).max() > 1e-6:
+            x = milp(costs, constraints=constraints, integrality=np.ones(len(columns)), bounds=bounds,
+                     options={"time_limit": seconds}).x
+        if x is None:                  # no solution (the relaxation has none: neither has the program)
             return None
         out = [c[3][0] for c in self.choices]
-        for (i, e), value in zip(columns, result.x):
+        for (i, e), value in zip(columns, x):
             if value > 0.5:
                 out[i] = e
         return tuple(out)
