@@ -11,9 +11,11 @@ reports the median of each and their ratio.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import time
+from pathlib import Path
 from typing import Callable
 
 import pyspiel
@@ -280,6 +282,33 @@ def section_american_page_one(seconds: float, repeats: int) -> None:
                     repeats)
     print(f"  clone via pyspiel {clones['pyspiel']:.2f} us, core clone {clones['core']:.2f} us, "
           f"C++ crazy_eights clone {clones['crazy_eights']:.2f} us")
+    resample_along_long_deal()
+
+
+def resample_along_long_deal() -> None:
+    """One resample at each of the viewer's turns in tests/data's long deal (five
+    reshuffles): a fresh view each time, as the first view of a search, against
+    the view that starts from the player's previous one, as a game goes on."""
+    from games.american_page_one.belief import BeliefView
+    record = json.loads((Path(__file__).parents[1] / "tests" / "data" / "apo_long_deal.json").read_text())
+    state = pyspiel.load_game(record["game"]).new_initial_state()
+    viewer, rng = record["viewer"], random.Random(0)
+    fresh = kept = 0.0
+    turns = 0
+    for action in record["actions"]:
+        state.apply_action(action)
+        core = state.core
+        if core.current_player() != viewer:
+            continue
+        turns += 1
+        start = time.perf_counter()
+        BeliefView(core, viewer).sample(core, rng.random)
+        fresh += time.perf_counter() - start
+        start = time.perf_counter()
+        core.resample_from_infostate(viewer, rng.random)
+        kept += time.perf_counter() - start
+    print(f"  resampling at each of the viewer's {turns} turns of a {len(record['actions'])}-action deal: "
+          f"fresh views {fresh:.1f} s, views kept from the last {kept:.1f} s ({fresh / kept:.1f}x)")
 
 
 SECTIONS: dict[str, Callable[[float, int], None]] = {
