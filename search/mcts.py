@@ -144,7 +144,7 @@ class Search:
         rand = self.rng.random
         stream = random.Random() if chance_seed is not None else None
         chance_rand = stream.random if stream is not None else rand
-        c_units, observed = self.c_units, self.observed
+        c_units, observed, by_placement = self.c_units, self.observed, self.by_placement
         c = c_units * self.return_range
         low, high = math.inf, -math.inf      # the returns backed up so far
         log, sqrt = math.log, math.sqrt
@@ -207,7 +207,7 @@ class Search:
                 chosen.append((edge, player))
                 path = hash((path, action))
                 world.apply_action(action)
-            if self.by_placement:
+            if by_placement:
                 returns = placement(returns)
             if observed:
                 r_low, r_high = min(returns), max(returns)

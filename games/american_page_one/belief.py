@@ -174,8 +174,8 @@ class BeliefView:
                 self.must_hold[state.to_move] = need
         self.now = 2 * len(events) + 1
         # Which stocks each card that left hiding could come from.
-        self.choices: list[tuple[int, int, int, list[int]]] = []   # (seat, record index, kind, epochs)
-        self.choice_windows: list[dict[int, Interval]] = []       # per choice: stock -> slots
+        # (seat, record index, kind, {stock: slots}), the stocks in increasing order
+        self.choices: list[tuple[int, int, int, dict[int, Interval]]] = []
         for s in self.opponents:
             o = opp[s]
             for r, (t, k) in enumerate(o.records):
@@ -187,8 +187,7 @@ class BeliefView:
                             windows[e] = (lo, hi)
                 if not windows:
                     raise ValueError(f"p{s}'s {k} has no hidden acquisition it could come from")
-                self.choices.append((s, r, k, sorted(windows)))
-                self.choice_windows.append(windows)
+                self.choices.append((s, r, k, windows))
         self.fixed = all(len(c[3]) == 1 for c in self.choices)
         self.exact = self.fixed           # until a sampler is built
         self._deal = None
@@ -278,7 +277,7 @@ class BeliefView:
         no option. `keep` ({(seat, record index): stock}) fixes the cards an
         earlier view of this player chose for, so that only the cards played
         since are searched. None if `budget` steps find none."""
-        out = [c[3][0] for c in self.choices]
+        out = [next(iter(c[3])) for c in self.choices]
         if self.fixed:
             return tuple(out)
         left = dict(self.pool)
@@ -295,10 +294,10 @@ class BeliefView:
 
         def options(j: int) -> list[tuple[int, int]]:
             i = order[j]
-            s, r, k, epochs = self.choices[i]
-            windows = self.choice_windows[i]
+            s, r, k, windows = self.choices[i]
             free = used[s]
             found = []
+            epochs = windows
             if keep and (s, r) in keep:
                 epochs = [keep[(s, r)]] if keep[(s, r)] in windows else []
             for e in epochs:
@@ -366,9 +365,8 @@ class BeliefView:
         columns: list[tuple[int, int]] = []          # (choice, stock) of each variable
         row_of: dict[tuple, int] = {}
         entries_row: list[int] = []
-        for i, (s, _, k, epochs) in enumerate(self.choices):
-            for e in epochs:
-                lo, hi = self.choice_windows[i][e]
+        for i, (s, _, k, windows) in enumerate(self.choices):
+            for e, (lo, hi) in windows.items():
                 for slot in range(lo, hi):
                     columns.append((i, e))
                     for key in (("card", i), ("slot", s, slot), ("stock", k, e)):
@@ -390,7 +388,7 @@ class BeliefView:
                      options={"time_limit": seconds}).x
         if x is None:                  # no solution (the relaxation has none: neither has the program)
             return None
-        out = [c[3][0] for c in self.choices]
+        out = [next(iter(c[3])) for c in self.choices]
         for (i, e), value in zip(columns, x):
             if value > 0.5:
                 out[i] = e
