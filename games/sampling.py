@@ -129,8 +129,15 @@ class _Chain:
         self.num_classes = len(windows)
         self.must_hold = must_hold
 
-    def vectors(self, remaining: Sequence[int]) -> Iterator[tuple[int, ...]]:
-        """Every count vector this hand may hold, drawing from `remaining`."""
+    def vectors(self, remaining: Sequence[int], tick: Callable[[], None] | None = None) -> Iterator[tuple[int, ...]]:
+        """Every count vector this hand may hold, drawing from `remaining`;
+        `tick` is called at every step of the enumeration (a work budget)."""
+        for classes, caps, total in self.blocks:
+            # A block that cannot be filled leaves no vector; found here, not after
+            # enumerating every way to fill the blocks before it.
+            if total and (not classes or caps[-1] < total or sum(remaining[c] for c in classes) < total):
+                return
+
         def blocks(i: int, counts: list[int]):
             if i == len(self.blocks):
                 if not self.must_hold or any(counts[c] for c in self.must_hold):
@@ -141,6 +148,8 @@ class _Chain:
                 yield from blocks(i + 1, counts)
 
         def fill(classes, caps, total, j, placed, counts):
+            if tick is not None:
+                tick()
             if j == len(classes):
                 if placed == total:
                     yield
@@ -155,6 +164,9 @@ class _Chain:
             counts[c] = 0
 
         yield from blocks(0, [0] * self.num_classes)
+
+
+STEPS_PER_WORK = 100
 
 
 class TooLargeToCount(RuntimeError):
@@ -178,6 +190,8 @@ class ConstrainedDeal:
                  stock_classes: set[Hashable], max_work: int | None = None):
         self.hands = list(hands)
         self._work_left = max_work
+        # Steps of the enumeration that may yield no vector (dead ends), bounded too.
+        self._steps_left = None if max_work is None else STEPS_PER_WORK * max_work
         keys = [k for k, cards in cards_by_class.items() if cards]
         # A hand is free when every card it holds could have come from any of its
         # slots, as if it were part of the stock.
@@ -203,6 +217,11 @@ class ConstrainedDeal:
         self._memo: dict[tuple[int, tuple[int, ...]], tuple[float, list]] = {}
         if self._weight(0, tuple(len(c) for c in self.cards))[0] <= 0.0:
             raise ValueError("no deal of the unseen cards is consistent with the constraints")
+
+    def _tick(self) -> None:
+        self._steps_left -= 1
+        if self._steps_left < 0:
+            raise TooLargeToCount("counting the consistent deals exceeds the work budget")
 
     def _sink(self, remaining: tuple[int, ...]) -> float:
         """Deals of what is left to the free hands and the stock, over the product
@@ -232,7 +251,7 @@ class ConstrainedDeal:
         else:
             options = []
             total = 0.0
-            for counts in self.chains[i].vectors(remaining):
+            for counts in self.chains[i].vectors(remaining, self._tick if self._steps_left is not None else None):
                 if self._work_left is not None:
                     self._work_left -= 1
                     if self._work_left < 0:

@@ -111,6 +111,19 @@ def test_an_impossible_instance_is_reported():
         ConstrainedDeal({"a": [1, 2]}, [hand], {"a": [(1, 2)]}, set())
 
 
+def test_a_block_of_slots_that_cannot_be_filled_is_found_before_enumerating_the_others():
+    # Twelve slots from the first stock, which twelve classes could fill in
+    # thousands of ways, and two from the second that its one class (a window of
+    # one slot) cannot fill: impossible, and said at once, within a tiny budget
+    # (enumerating the first block's ways only to fail on the second hung a search).
+    hand = HiddenHand([0] * 12 + [1, 1])
+    cards = {k: [2 * k, 2 * k + 1] for k in range(13)}
+    windows = {k: [(k % 6, 12)] for k in range(12)}
+    windows[12] = [(13, 14)]
+    with pytest.raises(ValueError, match="no deal"):
+        ConstrainedDeal(cards, [hand], windows, set(cards), max_work=5)
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_swap_chain_samples_consistent_worlds_close_to_uniformly(seed):
     rng = random.Random(1000 + seed)
