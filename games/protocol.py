@@ -17,6 +17,10 @@ A third, `play_out(rand)`, plays uniformly random moves to the end in place and
 returns the returns: the same moves as `random_playout`'s loop with the same
 `rand`, without a method dispatch per step (the search's random rollouts).
 
+A fourth, `resample_assuming(player, sampler, model)` (American Page One), draws
+as `resample_from_infostate` does among the worlds in which the others' moves also
+show what `model` says they show of their hands (the search bots' `assume`).
+
 A core whose class sets `checks_actions = True` promises that `apply_action`
 raises `IllegalActionError` for every player action in
 `range(num_distinct_actions)` that is not legal, so a caller that must reject

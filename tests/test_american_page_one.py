@@ -879,3 +879,71 @@ def test_a_long_deal_with_five_reshuffles_still_resamples():
         world = core.resample_from_infostate(viewer, rng.random)
         assert world.information_state_string(viewer) == core.information_state_string(viewer)
         conserved(world)
+
+
+@pytest.mark.parametrize("game_string", [
+    "python_american_page_one(players=4)",
+    "python_american_page_one(players=3,multi_play=true,challenge=true,no_special_finish=true,"
+    "skip=ace,reverse=nine)",
+    "python_american_page_one(players=5,linked_draws=true,play_drawn=false)"])
+def test_what_the_bot_says_its_moves_show_is_true_of_its_hand(game_string):
+    # The rule bot's `lacked` (what a resampler may assume its moves show) is
+    # sound: at every move of rule-bot deals, the hand holds none of the kinds it
+    # names, and drawing or playing a card names some in most deals.
+    from agents.rules.american_page_one import AmericanPageOneRulesBot
+    game = pyspiel.load_game(game_string)
+    bot, named = AmericanPageOneRulesBot(game, 0), 0
+    for seed in range(12):
+        state, rng = game.new_initial_state().core, random.Random(seed)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(state.sample_chance_outcome(rng.random()))
+                continue
+            action = bot.step(state)
+            lacked = bot.lacked(state, action)
+            held = hand_kinds(state.lo[state.current_player()], state.hi[state.current_player()])
+            assert not [kind for kind in held if lacked >> kind & 1], (str(state), action)
+            named += lacked != 0
+            state.apply_action(action)
+    assert named > 100
+
+
+def test_resampling_under_the_rule_bot_keeps_what_its_draws_showed():
+    # p1 (a rule bot) drew on 9♠ holding more than three cards: under the model
+    # it held no plain spade, no 9, no 8 then, so no world gives it one from
+    # before that draw; without the model some do. Worlds are still consistent.
+    from agents.rules.american_page_one import AmericanPageOneRulesBot
+    game = pyspiel.load_game("python_american_page_one(players=3,dealer=2)")
+    model = AmericanPageOneRulesBot(game, 1)
+    for seed in range(200):
+        state, rng = game.new_initial_state().core, random.Random(seed)
+        while state.is_chance_node():
+            state.apply_action(state.sample_chance_outcome(rng.random()))
+        while state.current_player() == 0:
+            state.apply_action(model.step(state))
+        if state.current_player() == 1 and state.phase == PLAY and model.step(state) == DRAW:
+            break
+    lacked = model.lacked(state, DRAW)
+    held_before = hand_kinds(state.lo[1], state.hi[1])
+    state.apply_action(DRAW)
+    while state.is_chance_node():
+        state.apply_action(state.sample_chance_outcome(rng.random()))
+    drawn = state.drawn
+    state.apply_action(model.step(state))
+    while state.current_player() not in (0, -4):
+        state.apply_action(state.sample_chance_outcome(rng.random()) if state.is_chance_node()
+                           else model.step(state))
+    assume, plain = Counter(), Counter()
+    sampler = random.Random(1)
+    for _ in range(300):
+        for counts, world in ((assume, state.resample_assuming(0, sampler.random, model)),
+                              (plain, state.resample_from_infostate(0, sampler.random))):
+            assert world.information_state_string(0) == state.information_state_string(0)
+            conserved(world)
+            counts["lacking" if not any(lacked >> k & 1 for k in _dealt(world, 1)) else "holding"] += 1
+    assert lacked and not any(lacked >> k & 1 for k in held_before) and drawn >= 0
+    assert assume["holding"] == 0 and plain["holding"] > 30
+
+
+def _dealt(state: AmericanPageOneState, seat: int) -> list[int]:
+    return [value for kind, who, value in state.events() if kind == EV_DEAL and who == seat]

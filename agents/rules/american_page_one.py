@@ -32,8 +32,8 @@ import random
 from agents.base import CardBot, rules_core
 from games.american_page_one.core import (AFTER_DRAW, ANSWER, CHALLENGE, DOBON, DONE, DRAW, FX_DRAW,
                                           FX_JOKER, FX_NONE, FX_REVERSE, FX_SKIP, FX_WILD, JOKER, MULTI,
-                                          NAME, NAME_SUIT, NUM_KINDS, NUM_RANKS, OFFER, PASS,
-                                          AmericanPageOneState, hand_kinds, hand_size)
+                                          NAME, NAME_SUIT, NUM_KINDS, NUM_RANKS, OFFER, PASS, PLAY,
+                                          AmericanPageOneState, hand_kinds, hand_size, kind_set)
 
 NEAR_OUT = 2
 CHALLENGE_HAND = 4
@@ -113,6 +113,93 @@ class AmericanPageOneRulesBot(CardBot):
             return draws[0]
         return fallback
 
+    # ------------------------------------------- what its play says of its hand
+    def lacked(self, core: AmericanPageOneState, action: int) -> int:
+        """The kinds (a kind set) that a rule bot taking `action` where it is to
+        move in `core` held none of: it would have played any of them instead
+        (the order of _answer and _turn; where that order reads its own hand,
+        the suit it holds most, only what holds whatever the hand is counts).
+        Reads only the public position (the play mask, the phase, the hand
+        sizes), so a resampler may assume it of any seat
+        (games.american_page_one.belief, the search bots' `assume` setting)."""
+        phase = core.phase
+        if phase == ANSWER:
+            answers = kind_set(core.match)
+            if action == DRAW:
+                return answers
+            if action >= NUM_KINDS:
+                return 0
+            rank = self._answer_rank(core)
+            return _kinds(answers, lambda k: rank(k) < rank(action))
+        if core.t.dup:
+            return 0                    # draw_until_playable: the drawing is forced
+        me = core.to_move
+        size = hand_size(core.lo[me], core.hi[me])
+        if phase == AFTER_DRAW:         # passing: neither the hand it drew to nor the card drawn fits
+            return self._would_play(core, me, size - 1) if action == PASS else 0
+        if phase != PLAY:
+            return 0
+        if action == DRAW:
+            return self._would_play(core, me, size)
+        if action >= NUM_KINDS:
+            return 0
+        return self._preferred(core, me, size, action)
+
+    def _answer_rank(self, core: AmericanPageOneState):
+        return lambda k: (k == JOKER, self._points(core, k), k)
+
+    def _playable(self, core: AmericanPageOneState, size: int) -> int:
+        kinds = kind_set(core.match)
+        if core.rules.no_special_finish and size == 1:
+            kinds &= ~_kinds((1 << NUM_KINDS) - 1, lambda k: core.t.special[k])
+        return kinds
+
+    def _would_play(self, core: AmericanPageOneState, me: int, size: int) -> int:
+        """The playable kinds that a rule bot holding `size` cards would play rather than draw."""
+        kinds = self._playable(core, size)
+        if self._near_out(core, me):
+            return kinds                # it dumps any playable card
+        if size > 3:                    # it keeps draw cards and jokers to answer with
+            kinds &= ~_kinds(kinds, lambda k: core.t.effect[k] in (FX_DRAW, FX_JOKER))
+        return kinds
+
+    def _preferred(self, core: AmericanPageOneState, me: int, size: int, played: int) -> int:
+        """The playable kinds a rule bot would have played before `played`."""
+        t = core.t
+        effect = t.effect
+        kinds = self._playable(core, size)
+        of = lambda *effects: _kinds(kinds, lambda k: effect[k] in effects)   # noqa: E731
+        points = lambda k: (self._points(core, k), -k)                       # noqa: E731
+        nxt = core.next_seat(me)
+        if hand_size(core.lo[nxt], core.hi[nxt]) <= NEAR_OUT and nxt not in core.out:
+            attack = of(FX_DRAW, FX_JOKER)
+            if effect[played] in (FX_DRAW, FX_JOKER):
+                return _kinds(attack, lambda k: (t.amount[k], -k) > (t.amount[played], -played))
+            skips = of(FX_SKIP)
+            if effect[played] == FX_SKIP:
+                return attack | _kinds(skips, lambda k: k < played)
+            return attack | skips | _kinds(kinds, lambda k: points(k) > points(played))
+        if self._near_out(core, me):
+            return _kinds(kinds, lambda k: points(k) > points(played))
+        suit = played // NUM_RANKS
+        same_suit = lambda group, better: _kinds(group, lambda k: k // NUM_RANKS == suit and better(k))  # noqa: E731
+        plain, turn = of(FX_NONE), of(FX_SKIP, FX_REVERSE)
+        draws = of(FX_DRAW) if size <= 3 else 0
+        if effect[played] == FX_NONE:
+            return same_suit(plain, lambda k: points(k) > points(played))
+        if effect[played] in (FX_SKIP, FX_REVERSE):
+            return plain | same_suit(turn, lambda k: k < played)
+        if effect[played] == FX_DRAW:
+            return plain | turn
+        if effect[played] == FX_WILD:
+            return plain | turn | draws | _kinds(of(FX_WILD), lambda k: k < played)
+        return plain | turn | draws | of(FX_WILD)      # a joker
+
+    @staticmethod
+    def _near_out(core: AmericanPageOneState, me: int) -> bool:
+        return any(hand_size(core.lo[s], core.hi[s]) <= NEAR_OUT for s in range(core.n)
+                   if s != me and s not in core.out)
+
     @staticmethod
     def _may_play(core: AmericanPageOneState, me: int, kind: int) -> bool:
         """False for a special card that would be its last under no_special_finish."""
@@ -138,3 +225,8 @@ class AmericanPageOneRulesBot(CardBot):
             if k != JOKER and core.t.effect[k] != FX_WILD:
                 points[k // NUM_RANKS] += self._points(core, k)
         return max(range(4), key=lambda s: (counts[s], points[s], -s))
+
+
+def _kinds(kinds: int, keep) -> int:
+    """The kinds of the kind set `kinds` for which keep(kind) holds."""
+    return sum(1 << k for k in range(NUM_KINDS) if kinds >> k & 1 and keep(k))

@@ -50,7 +50,7 @@ docs/rules/american_page_one.md sums this up.
 from __future__ import annotations
 
 import itertools
-from typing import Callable
+from typing import Callable, Protocol
 
 from games.american_page_one.core import (EV_ACT, EV_DEAL, EV_DRAW, EV_DRAW_ONE, EV_RESHUFFLE,
                                           EV_RETURN, EV_SHOW, EV_SHOW_TO, EV_STARTER, EV_STARTER_BACK,
@@ -94,16 +94,29 @@ class _Opponent:
         return sum(1 for i in self.slot_events if 2 * i < time)
 
 
-class BeliefView:
-    """The constraints that one player's information puts on the unseen cards."""
+class PlayModel(Protocol):
+    """A model of the others' play that says what a move shows of a hand: the
+    kinds (a kind set) that the player to move in `core` held none of, if it
+    plays like the model and took `action` there. It may read only the public
+    position. The rule bot is one (agents.rules.american_page_one)."""
 
-    def __init__(self, state: AmericanPageOneState, player: int):
+    def lacked(self, core: AmericanPageOneState, action: int) -> int: ...
+
+
+class BeliefView:
+    """The constraints that one player's information puts on the unseen cards;
+    with a `model`, also what the others' moves show if they play like it."""
+
+    def __init__(self, state: AmericanPageOneState, player: int, model: PlayModel | None = None):
         rules = state.rules
         events = state.events()
         self.events = events
         self.player = player
         self.opponents = [s for s in range(state.n) if s != player]
         opp = {s: _Opponent() for s in self.opponents}
+        if model is not None:
+            for s, void in _model_voids(state, events, opp, model):
+                opp[s].voids.append(void)
         pool: dict[tuple[int, int], int] = {(k, 0): c for k, c in enumerate(rules.tables.counts) if c}
         epoch = 0
         skip_play = -1
@@ -437,6 +450,23 @@ class BeliefView:
         return None
 
 
+def _model_voids(state: AmericanPageOneState, events, opp, model: PlayModel) -> list[tuple[int, tuple[int, int]]]:
+    """(seat, (time, kind set)) for each move of an opponent that shows, under
+    `model`, kinds its hand lacked: the actions replayed, the model asked
+    before each opponent's move (it reads only the public position)."""
+    found = []
+    world = AmericanPageOneState(state.rules)
+    for i, (kind, seat, value) in enumerate(events):
+        if kind > EV_ACT:
+            continue
+        if kind == EV_ACT and seat in opp:
+            lacked = model.lacked(world, value)
+            if lacked:
+                found.append((seat, (2 * i, lacked)))
+        world.apply_action(value)
+    return found
+
+
 def played_at_once(events, i: int) -> bool:
     """Whether the draw at log index i (an EV_DRAW_ONE) was played right away: the
     next event is its player playing a card, which can then only be the one drawn."""
@@ -488,18 +518,33 @@ def replay(state: AmericanPageOneState, events, values: dict[int, int]) -> Ameri
     return world
 
 
-def resample(state: AmericanPageOneState, player: int,
-             probability_sampler: Callable[[], float]) -> AmericanPageOneState:
+def resample(state: AmericanPageOneState, player: int, probability_sampler: Callable[[], float],
+             model: PlayModel | None = None) -> AmericanPageOneState:
+    """A world drawn from those `player` cannot tell from `state`; with a `model`,
+    from those in which the others' moves also show what the model says they
+    show. Where the others did not play like the model, its deductions can
+    contradict what was seen: that view then draws as without a model."""
     if state.to_deal and not any(k == EV_DEAL for k, _, _ in state.events()):
         return state.clone()          # nobody holds a card yet
     views = state.cache or {}
-    log, view = views.get(player, (None, None))
+    key = player if model is None else (player, type(model))
+    log, view = views.get(key, (None, None))
     if log is not state.log:
         earlier = view.chosen if view is not None and _is_earlier(log, state.log) else None
-        view = BeliefView(state, player)
+        try:
+            view = BeliefView(state, player, model)
+        except ValueError:
+            view = BeliefView(state, player)
         view.earlier = earlier
-        state.cache = {**views, player: (state.log, view)}    # a copy: clones share the cache
-    return view.sample(state, probability_sampler)
+        state.cache = {**views, key: (state.log, view)}    # a copy: clones share the cache
+    try:
+        return view.sample(state, probability_sampler)
+    except RuntimeError:
+        if model is None:
+            raise
+        view = BeliefView(state, player)
+        state.cache = {**views, key: (state.log, view)}
+        return view.sample(state, probability_sampler)
 
 
 def _is_earlier(log, now, steps: int = 400) -> bool:

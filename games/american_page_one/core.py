@@ -1333,6 +1333,14 @@ class AmericanPageOneState(LoggedCore):
         from games.american_page_one.belief import resample
         return resample(self, player, probability_sampler)
 
+    def resample_assuming(self, player: int, probability_sampler: Callable[[], float],
+                          model) -> "AmericanPageOneState":
+        """As resample_from_infostate, among the states in which the others'
+        moves show what `model` (a belief.PlayModel, such as the rule bot) says
+        they show: a search that assumes its opponents play like the model."""
+        from games.american_page_one.belief import resample
+        return resample(self, player, probability_sampler, model)
+
     def __str__(self) -> str:
         lines = [f"phase {PHASE_NAMES[self.phase]}  to move: {self.to_move}  dealer: p{self.dealer}"]
         lines += [f"p{s}: {hand_str(self.lo[s], self.hi[s])}" for s in range(self.n)]
