@@ -25,27 +25,35 @@ same moves every time.
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import pyspiel
 
+from agents import make_bot
 from agents.base import CardBot, rules_core
 from games.protocol import GameState
+from search.decision import choose_paired, choose_unpaired
 from search.inference import WorldInference
 from search.keys import VIEWERS, HistoryKeys, InformationKeys
-from search.mcts import SCALES, UTILITIES, Budget, Edge, Search, most_visited
+from search.mcts import SCALES, UTILITIES, Budget, Edge, Search, most_visited, placement
 from search.prior import make_prior
 from search.rollout import make_evaluator
 
 DEFAULT_C = 0.5
+DEFAULT_CONFIDENCE = 1.0
 
 
 class SearchBot(CardBot):
     """Searches the position at each move; keeps no tree between moves."""
 
     def __init__(self, game: pyspiel.Game, player: int, seed: int, budget: Budget,
-                 c: float, rollout: str, prior: str | None, scale: str, utility: str):
+                 c: float, rollout: str, prior: str | None, scale: str, utility: str,
+                 baseline: str | None = None, confidence: float = DEFAULT_CONFIDENCE,
+                 assume: str | None = None):
         super().__init__(player)
+        if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or confidence < 0:
+            raise ValueError(f"confidence={confidence!r}: must be a non-negative number")
         if isinstance(c, bool) or not isinstance(c, (int, float)) or c < 0:
             raise ValueError(f"c={c!r}: must be a non-negative number")
         if scale not in SCALES:
@@ -60,18 +68,41 @@ class SearchBot(CardBot):
         self.evaluator = make_evaluator(rollout, game, seed)
         self.prior = make_prior(prior, game, seed)
         self.return_range = game.max_utility() - game.min_utility()
+        try:
+            self.baseline = None if baseline is None else make_bot(baseline, game, player, seed)
+        except ValueError as e:
+            raise ValueError(f"baseline={baseline!r}: {e}") from e
+        self.confidence = float(confidence)
+        self.assume = None if assume is None else _play_model(assume, game, player, seed)
         self.iterations = 0           # made for the last move, over every world
+        self.root_returns: dict[int, list[float]] = {}   # the last move's, by root action
 
     def step(self, state) -> int:
         root = rules_core(state)
         legal = root.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        return most_visited(self.search(root))
+        return self.choose(root, legal)
+
+    def choose(self, root: GameState, legal: list[int]) -> int:
+        """The move to play at `root`, where this bot is to move with several `legal`
+        actions: the most visited, or with a baseline, its move unless the search
+        shows another better (search.decision)."""
+        edges = self.search(root)
+        if self.baseline is None:
+            return most_visited(edges)
+        return choose_unpaired(self.root_returns, self.baseline.step(root), self.confidence)
 
     def search(self, root: GameState) -> dict[int, Edge]:
         """The root's edges after searching `root`, where this bot is to move."""
         raise NotImplementedError
+
+    def resample(self, root: GameState, me: int, rand) -> GameState:
+        """A world drawn from `me`'s information state; with `assume`, one in which
+        the others' moves show what the model says they show."""
+        if self.assume is None:
+            return root.resample_from_infostate(me, rand)
+        return root.resample_assuming(me, rand, self.assume)
 
     def _search(self, keys) -> Search:
         return Search(keys, self.evaluator, self.c, self.return_range, self.rng, self.prior, self.scale,
@@ -81,17 +112,20 @@ class SearchBot(CardBot):
 class ISMCTSBot(SearchBot):
     """One tree of information states; a new determinization every iteration."""
 
-    def __init__(self, game, player, seed, budget, c, rollout, prior, scale, utility, viewer: str):
-        super().__init__(game, player, seed, budget, c, rollout, prior, scale, utility)
+    def __init__(self, game, player, seed, budget, c, rollout, prior, scale, utility, baseline,
+                 confidence, assume, viewer: str):
+        super().__init__(game, player, seed, budget, c, rollout, prior, scale, utility, baseline,
+                         confidence, assume)
         if viewer not in VIEWERS:
             raise ValueError(f"viewer={viewer!r}: must be one of {', '.join(VIEWERS)}")
         self.viewer = viewer
 
     def search(self, root: GameState) -> dict[int, Edge]:
+        root = rules_core(root)
         me, rand = root.current_player(), self.rng.random
         search = self._search(InformationKeys(root, me if self.viewer == "observer" else None))
-        edges = search.run(root, lambda: root.resample_from_infostate(me, rand), self.budget)
-        self.iterations = search.iterations
+        edges = search.run(root, lambda: self.resample(root, me, rand), self.budget)
+        self.iterations, self.root_returns = search.iterations, search.root_returns
         return edges
 
 
@@ -112,9 +146,15 @@ class PIMCBot(SearchBot):
     `worlds` most likely ones under that model of the others' play
     (search.inference)."""
 
-    def __init__(self, game, player, seed, budget, c, rollout, prior, scale, utility,
-                 worlds: int, chance: str, model: str | None, candidates: int | None):
-        super().__init__(game, player, seed, budget, c, rollout, prior, scale, utility)
+    def __init__(self, game, player, seed, budget, c, rollout, prior, scale, utility, baseline,
+                 confidence, assume, worlds: int, chance: str, model: str | None,
+                 candidates: int | None, flat: bool):
+        super().__init__(game, player, seed, budget, c, rollout, prior, scale, utility, baseline,
+                         confidence, assume)
+        if not isinstance(flat, bool):
+            raise ValueError(f"flat={flat!r}: must be true or false")
+        self.flat = flat
+        self.values: list[list[float]] = []   # flat: the last move's value of each action in each world
         if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
             raise ValueError(f"worlds={worlds!r}: must be a positive integer")
         if chance not in PIMC_CHANCE:
@@ -134,17 +174,54 @@ class PIMCBot(SearchBot):
         """The worlds to search: resampled, and with a model the most likely of the candidates."""
         rand = self.rng.random
         if self.inference is None:
-            return [root.resample_from_infostate(me, rand) for _ in range(self.worlds)]
-        drawn = [root.resample_from_infostate(me, rand) for _ in range(self.candidates)]
+            return [self.resample(root, me, rand) for _ in range(self.worlds)]
+        drawn = [self.resample(root, me, rand) for _ in range(self.candidates)]
         score = [self.inference.log_likelihood(world, me) for world in drawn]
         best = sorted(range(len(drawn)), key=lambda i: -score[i])[:self.worlds]   # ties: drawn order
         return [drawn[i] for i in best]
 
+    def choose(self, root: GameState, legal: list[int]) -> int:
+        if not self.flat:
+            return super().choose(root, legal)
+        self.search(root)
+        baseline = None if self.baseline is None else self.baseline.step(root)
+        return choose_paired(legal, self.values, baseline, self.confidence)
+
     def search(self, root: GameState) -> dict[int, Edge]:
+        root = rules_core(root)
+        return self._flat_search(root) if self.flat else self._tree_search(root)
+
+    def _flat_search(self, root: GameState) -> dict[int, Edge]:
+        """Each legal action valued by one rollout after it in every world, the
+        world's draws fixed and the same for every action (common random
+        numbers), so that each world compares the actions on the same cards;
+        `self.values[w][i]` is action legal[i]'s value in world w."""
+        me, legal = root.current_player(), root.legal_actions()
+        evaluate, by_placement = self.evaluator.evaluate, self.utility == "placement"
+        deadline = None if self.budget.seconds is None else time.perf_counter() + self.budget.seconds
+        stream = random.Random()
+        values: list[list[float]] = []
+        for world in self.sample_worlds(root, me):
+            seed = self.rng.getrandbits(64)
+            row = []
+            for action in legal:
+                after = world.clone()
+                stream.seed(seed)
+                after.apply_action(action)
+                returns = evaluate(after, stream.random)
+                row.append((placement(returns) if by_placement else returns)[me])
+            values.append(row)
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        self.values = values
+        self.iterations = len(values) * len(legal)
+        return {a: [len(values), sum(row[i] for row in values)] for i, a in enumerate(legal)}
+
+    def _tree_search(self, root: GameState) -> dict[int, Edge]:
         me = root.current_player()
         share = self.budget.split(self.worlds)
         totals: dict[int, Edge] = {}
-        self.iterations = 0
+        self.iterations, self.root_returns = 0, {}
         for world in self.sample_worlds(root, me):
             search = self._search(HistoryKeys())
             seed = self.rng.getrandbits(64) if self.fixed_chance else None
@@ -152,6 +229,8 @@ class PIMCBot(SearchBot):
                 total = totals.setdefault(action, [0, 0.0])
                 total[0] += edge[0]
                 total[1] += edge[1]
+            for action, returns in search.root_returns.items():
+                self.root_returns.setdefault(action, []).extend(returns)
             self.iterations += search.iterations
         return totals
 
@@ -162,8 +241,22 @@ class CheatMCTSBot(SearchBot):
     def search(self, root: GameState) -> dict[int, Edge]:
         search = self._search(HistoryKeys())
         edges = search.run(root, root.clone, self.budget)
-        self.iterations = search.iterations
+        self.iterations, self.root_returns = search.iterations, search.root_returns
         return edges
+
+
+def _play_model(spec: str, game: pyspiel.Game, player: int, seed: int):
+    """The bot named by `assume`, checked to say what its moves show of a hand
+    (games.american_page_one.belief.PlayModel; American Page One's rule bot does,
+    and that game's states resample under it: `resample_assuming`)."""
+    try:
+        model = make_bot(spec, game, player, seed)
+    except ValueError as e:
+        raise ValueError(f"assume={spec!r}: {e}") from e
+    if not hasattr(model, "lacked"):
+        raise ValueError(f"assume={spec!r}: that bot does not say what its moves show of its hand, "
+                         f"so worlds cannot be drawn under it (American Page One's rule bot can)")
+    return model
 
 
 def _settings(bot: str, given: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
@@ -181,23 +274,24 @@ def _budget(s: dict[str, Any], default_iterations: int) -> Budget:
 
 
 _COMMON = {"iterations": None, "seconds": None, "c": DEFAULT_C, "scale": "game", "utility": "returns",
-           "rollout": "random", "prior": None}
+           "rollout": "random", "prior": None, "baseline": None, "confidence": DEFAULT_CONFIDENCE}
 
 
 def make_ismcts(game, player: int, seed: int = 0, **settings) -> ISMCTSBot:
-    s = _settings("ismcts", settings, {**_COMMON, "viewer": "acting"})
+    s = _settings("ismcts", settings, {**_COMMON, "assume": None, "viewer": "acting"})
     return ISMCTSBot(game, player, seed, _budget(s, 1000), s["c"], s["rollout"], s["prior"], s["scale"],
-                     s["utility"], s["viewer"])
+                     s["utility"], s["baseline"], s["confidence"], s["assume"], s["viewer"])
 
 
 def make_pimc(game, player: int, seed: int = 0, **settings) -> PIMCBot:
-    s = _settings("pimc", settings, {**_COMMON, "worlds": 20, "chance": "random", "model": None,
-                                     "candidates": None})
+    s = _settings("pimc", settings, {**_COMMON, "assume": None, "worlds": 20, "chance": "random", "model": None,
+                                     "candidates": None, "flat": False})
     return PIMCBot(game, player, seed, _budget(s, 100), s["c"], s["rollout"], s["prior"], s["scale"],
-                   s["utility"], s["worlds"], s["chance"], s["model"], s["candidates"])
+                   s["utility"], s["baseline"], s["confidence"], s["assume"], s["worlds"], s["chance"],
+                   s["model"], s["candidates"], s["flat"])
 
 
 def make_cheat_mcts(game, player: int, seed: int = 0, **settings) -> CheatMCTSBot:
     s = _settings("cheat_mcts", settings, _COMMON)
     return CheatMCTSBot(game, player, seed, _budget(s, 1000), s["c"], s["rollout"], s["prior"], s["scale"],
-                        s["utility"])
+                        s["utility"], s["baseline"], s["confidence"])

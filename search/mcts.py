@@ -127,6 +127,7 @@ class Search:
         self.prior = prior
         self.iterations = 0       # how many the last run made
         self.nodes: dict[Hashable, Node] = {}   # the last run's table, for inspection
+        self.root_returns: dict[int, list[float]] = {}   # the last run's returns after each root action
 
     def run(self, root: GameState, make_world: Callable[[], GameState], budget: Budget,
             chance_seed: int | None = None) -> Node:
@@ -150,8 +151,11 @@ class Search:
         log, sqrt = math.log, math.sqrt
         sample = chance_sampler(root)
         root_node: Node = {}
-        nodes: dict[Hashable, Node] = {key(root, root.current_player(), 0): root_node}
+        me = root.current_player()
+        nodes: dict[Hashable, Node] = {key(root, me, 0): root_node}
         self.nodes = nodes
+        root_returns: dict[int, list[float]] = {}
+        self.root_returns = root_returns
         limit = budget.iterations if budget.iterations is not None else math.inf
         deadline = time.perf_counter() + budget.seconds if budget.seconds is not None else None
         done = 0
@@ -161,6 +165,7 @@ class Search:
                 stream.seed(chance_seed)
             chosen: list[tuple[Edge, int]] = []
             path = 0
+            first = None                     # the root action of this iteration
             while True:
                 player = world.current_player()
                 if player < 0:
@@ -179,6 +184,8 @@ class Search:
                     break
                 if self.prior is not None:
                     action, edge = self._puct(node, world, player, c)
+                    if first is None:
+                        first = action
                     chosen.append((edge, player))
                     path = hash((path, action))
                     world.apply_action(action)
@@ -204,11 +211,15 @@ class Search:
                 if untried is not None:
                     action = untried[int(rand() * len(untried))]
                     edge = node[action] = [0, 0.0, 1]
+                if first is None:
+                    first = action
                 chosen.append((edge, player))
                 path = hash((path, action))
                 world.apply_action(action)
             if by_placement:
                 returns = placement(returns)
+            if first is not None:
+                root_returns.setdefault(first, []).append(returns[me])
             if observed:
                 r_low, r_high = min(returns), max(returns)
                 if r_low < low or r_high > high:

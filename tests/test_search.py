@@ -15,6 +15,7 @@ import games  # noqa: F401
 from agents import make_bot
 from games.protocol import CHANCE, TERMINAL, chance_sampler
 from search.keys import HistoryKeys, InformationKeys
+from search.decision import choose_paired, choose_unpaired
 from search.inference import WorldInference
 from search.mcts import Budget, Search, most_visited, placement
 from search.references import make_hearts_fixed_pass
@@ -205,7 +206,8 @@ def page_one_states(game_string: str, count: int, seed: int) -> list:
 
 SPECS = ["ismcts(iterations=60)", "ismcts(iterations=60,viewer=observer)",
          "pimc(worlds=3,iterations=20)", "pimc(worlds=3,iterations=20,chance=fixed)",
-         "pimc(worlds=3,iterations=20,model=rules,candidates=6)", "cheat_mcts(iterations=60)"]
+         "pimc(worlds=3,iterations=20,model=rules,candidates=6)", "pimc(worlds=6,flat=true)",
+         "cheat_mcts(iterations=60)"]
 
 
 @pytest.mark.parametrize("spec", SPECS)
@@ -331,7 +333,12 @@ def test_a_fixed_chance_world_gives_every_iteration_the_same_draws(chance_seed):
 
 
 @pytest.mark.parametrize("spec, message", [
-    ("ismcts(iteration=10)", "unknown setting.*iteration.*known: c, iterations, prior, rollout, scale, seconds, utility, viewer"),
+    ("ismcts(iteration=10)", "unknown setting.*iteration.*known: assume, baseline, c, confidence, iterations, "
+                             "prior, rollout, scale, seconds, utility, viewer"),
+    ("ismcts(confidence=-1)", "confidence=-1: must be a non-negative number"),
+    ("ismcts(baseline=alphago)", "baseline='alphago': unknown bot 'alphago'"),
+    ("ismcts(assume=rules)", "assume='rules': that bot does not say what its moves show"),
+    ("pimc(flat=yes)", "flat='yes': must be true or false"),
     ("ismcts(iterations=0)", "iterations=0: must be a positive integer"),
     ("ismcts(seconds=-1)", "seconds=-1: must be a positive number"),
     ("ismcts(c=-0.5)", "c=-0.5: must be a non-negative number"),
@@ -344,6 +351,7 @@ def test_a_fixed_chance_world_gives_every_iteration_the_same_draws(chance_seed):
     ("pimc(worlds=4,candidates=3)", "candidates=3: must be an integer of at least worlds=4"),
     ("pimc(model=alphago)", "model='alphago': unknown bot 'alphago'"),
     ("cheat_mcts(viewer=acting)", "unknown setting.*viewer"),
+    ("cheat_mcts(assume=rules)", "unknown setting.*assume"),
 ])
 def test_bad_settings_are_rejected_with_the_reason(spec, message):
     with pytest.raises(ValueError, match=message):
@@ -388,7 +396,9 @@ APO = "python_american_page_one(players=3,hand_size=5,challenge=true,dobon=true,
 
 
 @pytest.mark.parametrize("spec", ["ismcts(iterations=40,rollout=rules)",
-                                  "pimc(worlds=2,iterations=10,rollout=rules,model=rules,candidates=4)"])
+                                  "pimc(worlds=2,iterations=10,rollout=rules,model=rules,candidates=4)",
+                                  "ismcts(iterations=40,rollout=rules,assume=rules)",
+                                  "pimc(worlds=4,flat=true,rollout=rules,assume=rules)"])
 def test_search_on_american_page_one_never_reads_hidden_cards(spec):
     # The same check on American Page One, whose keys (private_view) hold the hands
     # shown to a player by a challenge or a Dobon.
@@ -453,3 +463,50 @@ def test_search_bots_play_american_page_one_to_the_end():
                                           [make_bot(spec, game, p, p) for p, spec in enumerate(specs)],
                                           np.random.RandomState(0))
     assert sum(returns) == pytest.approx(0.0)
+
+
+def test_the_search_keeps_each_root_actions_returns():
+    # What a baseline's test reads: the returns behind each root edge, one per visit.
+    search = Search(HistoryKeys(), RandomRollout(), 0.5, 2.0, random.Random(0))
+    root = TinyGame(ZERO_SUM)
+    edges = search.run(root, root.clone, Budget(200))
+    assert set(search.root_returns) == set(edges)
+    for action, edge in edges.items():
+        assert len(search.root_returns[action]) == edge[0]
+        assert sum(search.root_returns[action]) == pytest.approx(edge[1])
+
+
+def test_a_baseline_move_is_left_only_on_evidence():
+    legal = [3, 5, 7]
+    # Paired: 5 beats the baseline 3 by one in every world; 7 by more on average, but by luck.
+    steady = [[0.0, 1.0, 0.0], [2.0, 3.0, 9.0], [1.0, 2.0, -4.0]]
+    assert choose_paired(legal, steady, 3, 2.0) == 5
+    assert choose_paired(legal, steady, 3, 0.0) == 5     # 7's mean gain (0.67) is below 5's (1)
+    noisy = [[0.0, 0.0, 5.0], [0.0, 0.0, -4.0], [0.0, 0.0, 1.0]]
+    assert choose_paired(legal, noisy, 3, 1.0) == 3
+    assert choose_paired(legal, noisy, 3, 0.0) == 7
+    assert choose_paired(legal, noisy, None, 1.0) == 7   # no baseline: the best mean
+    # Unpaired: Welch's standard error; an action seen once is never compared.
+    samples = {3: [0.0, 0.2, 0.0, 0.2], 5: [1.0, 1.0, 1.0, 0.9], 7: [5.0]}
+    assert choose_unpaired(samples, 3, 2.0) == 5
+    assert choose_unpaired({3: [0.0, 1.0], 5: [0.4, 0.8]}, 3, 1.0) == 3
+    assert choose_unpaired({3: [0.0], 5: [1.0, 1.0]}, 3, 1.0) == 3
+
+
+@pytest.mark.parametrize("spec", ["pimc(worlds=3,flat=true,rollout=rules,baseline=rules,assume=rules,"
+                                  "confidence=1000000)",
+                                  "ismcts(iterations=30,rollout=rules,baseline=rules,confidence=1000000)"])
+def test_a_search_that_never_finds_evidence_plays_its_baseline(spec):
+    game = pyspiel.load_game("python_american_page_one(players=4)")
+    bots = [make_bot(spec, game, 0, 1)] + [make_bot("rules", game, p, p) for p in range(1, 4)]
+    rules = make_bot("rules", game, 0, 0)
+    state, rng, moves = game.new_initial_state(), random.Random(3), 0
+    while not state.is_terminal() and moves < 30:
+        if state.is_chance_node():
+            state.apply_action(chance_sampler(state)(state, rng.random()))
+            continue
+        if state.current_player() == 0:
+            assert bots[0].step(state) == rules.step(state)
+            moves += 1
+        state.apply_action(bots[state.current_player()].step(state))
+    assert moves >= 10
