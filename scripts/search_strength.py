@@ -109,6 +109,17 @@ TOURNAMENTS: dict[str, Tournament] = {
         "python_american_page_one(players=4)",
         ("ppr=pimc(worlds=20,iterations=10,rollout=rules,chance=fixed,prior=rules,utility=placement)", "rules"),
         150, "PIMC maximising its placement from the rule bot's move, against the rule bot", seed=5),
+    # Worlds drawn assuming the others play like the rule bot (what its moves show
+    # of its hand), and the rule bot's move kept unless the search shows another
+    # better by a standard error.
+    "american_page_one_ismcts_assume": Tournament(
+        "python_american_page_one(players=4)",
+        ("ia=ismcts(iterations=300,rollout=rules,baseline=rules,assume=rules,utility=placement,confidence=1)",
+         "rules"), 40, "ISMCTS assuming rule-bot opponents, leaving the rule bot's move on evidence", seed=5),
+    "american_page_one_pimc_flat_assume": Tournament(
+        "python_american_page_one(players=4)",
+        ("pa=pimc(worlds=96,flat=true,rollout=rules,baseline=rules,assume=rules,utility=placement,confidence=1)",
+         "rules"), 150, "Flat PIMC assuming rule-bot opponents, leaving the rule bot's move on evidence", seed=5),
     # The same search on the true state: what the hidden cards cost it.
     "american_page_one_cheat": Tournament(
         "python_american_page_one(players=4)", ("cheat=cheat_mcts(iterations=100,rollout=rules)", "rules"), 100,
