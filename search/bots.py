@@ -4,6 +4,7 @@
     ismcts(seconds=0.5,rollout=rules)    a wall-clock budget per move; rule-bot rollouts
     pimc(worlds=20,iterations=100)       determinized search: UCT in each sampled world
     pimc(worlds=20,chance=fixed)         ... each world with its draws fixed too
+    pimc(worlds=96,flat=true)            no tree: each action one rollout per world, paired
     cheat_mcts(iterations=1000)          UCT on the true state: reads hidden cards (an upper bound)
 
 Settings: `iterations` and/or `seconds` per move (whichever runs out first; for
@@ -15,7 +16,13 @@ others, what a rating by finishing order rewards), `rollout` (`random` or a bot 
 search.rollout), `viewer` for ismcts (search.keys), `worlds` and `chance` (`random`
 or `fixed`: whether a world fixes its future draws too) for pimc, and `model` (a
 bot spec: search the worlds in which the others' moves are most likely under that
-bot's play, search.inference) with `candidates` (worlds drawn to choose from).
+bot's play, search.inference) with `candidates` (worlds drawn to choose from);
+`baseline` (a bot spec: play its move unless the search shows another better by
+`confidence` standard errors, search.decision), `assume` for ismcts and pimc (a
+bot spec whose moves say what its hand lacked: draw worlds in which the others'
+moves show that too), and `flat` for pimc (each legal action valued by one
+rollout per world, every action of a world on the same draws; its budget is
+`worlds`, cut short by `seconds`).
 
 A move with one legal action is played without searching. Each bot seeds its
 own random.Random, so a bot with a fixed seed and an iteration budget plays the
@@ -144,7 +151,11 @@ class PIMCBot(SearchBot):
 
     With a `model` (a bot spec), it draws `candidates` worlds and searches the
     `worlds` most likely ones under that model of the others' play
-    (search.inference)."""
+    (search.inference).
+
+    With `flat=True` there is no tree: each world values every legal action by
+    one rollout after it on the same draws, and the worlds' paired differences
+    choose the move (search.decision.choose_paired)."""
 
     def __init__(self, game, player, seed, budget, c, rollout, prior, scale, utility, baseline,
                  confidence, assume, worlds: int, chance: str, model: str | None,
