@@ -947,3 +947,28 @@ def test_resampling_under_the_rule_bot_keeps_what_its_draws_showed():
 
 def _dealt(state: AmericanPageOneState, seat: int) -> list[int]:
     return [value for kind, who, value in state.events() if kind == EV_DEAL and who == seat]
+
+
+def test_resampling_under_a_model_the_others_did_not_follow_draws_as_without_it():
+    # p1 drew on 4♠ while holding 5♠ and passed (a rule bot would have played
+    # it), then played the 5♠: under the model it lacked plain spades after its
+    # pass and acquired nothing since, which contradicts the play. The view then
+    # draws as without the model, and its worlds stay consistent.
+    from agents.rules.american_page_one import AmericanPageOneRulesBot
+    game_rules = rules(3, dealer=2, hand_size=4)
+    state = dealt_position(game_rules, [K("4S 5D 6D 7D"), K("5S 6C 7C 9C"), K("6S TC JD KD")], k("9S"),
+                           dealer=2)
+    model = AmericanPageOneRulesBot(None, 1)
+    play(state, "4S")
+    assert model.lacked(state, DRAW) >> k("5S") & 1 and model.step(state) == k("5S")
+    play(state, DRAW, "TH", PASS, "6S", DRAW, "2H", PASS, "5S")
+    from games.american_page_one.belief import BeliefView
+    with pytest.raises(ValueError, match="no hidden acquisition"):
+        BeliefView(state, 0, model)
+    sampler = random.Random(3)
+    for _ in range(20):
+        world = state.resample_assuming(0, sampler.random, model)
+        assert world.information_state_string(0) == state.information_state_string(0)
+        conserved(world)
+    _, view = state.cache[(0, AmericanPageOneRulesBot)]
+    assert view.opp[1].voids == []
