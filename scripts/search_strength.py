@@ -119,7 +119,7 @@ TOURNAMENTS: dict[str, Tournament] = {
     "american_page_one_pimc_flat_assume": Tournament(
         "python_american_page_one(players=4)",
         ("pa=pimc(worlds=96,flat=true,rollout=rules,baseline=rules,assume=rules,utility=placement,confidence=1)",
-         "rules"), 150, "Flat PIMC assuming rule-bot opponents, leaving the rule bot's move on evidence", seed=5),
+         "rules"), 600, "Flat PIMC assuming rule-bot opponents, leaving the rule bot's move on evidence", seed=5),
     # The same search on the true state: what the hidden cards cost it.
     "american_page_one_cheat": Tournament(
         "python_american_page_one(players=4)", ("cheat=cheat_mcts(iterations=100,rollout=rules)", "rules"), 100,
