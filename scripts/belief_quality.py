@@ -11,7 +11,7 @@ draws `--worlds` worlds from its information state, uniformly
 * the share of the others' true cards that the world gives them (the copies of
   each kind matched hand by hand);
 * how many of the others' earlier moves the rule bot would not have made in the
-  world (zero for the true state of rule-bot deals);
+  world (search.inference; zero for the true state of rule-bot deals);
 * milliseconds per world (a view of the information state is built once and
   reused by the worlds drawn from it).
 """
@@ -28,6 +28,7 @@ import games  # noqa: F401  (registers our games)
 from agents import make_bot
 from agents.base import rules_core
 from games.american_page_one.core import hand_kinds
+from search.inference import WorldInference
 
 
 def shared_cards(truth, world, seats: list[int]) -> tuple[int, int]:
@@ -43,18 +44,6 @@ def shared_cards(truth, world, seats: list[int]) -> tuple[int, int]:
     return found, total
 
 
-def disagreements(state, me: int, bots) -> int:
-    """The others' moves in `state`'s history that their rule bot would not have made."""
-    replay = type(state)(state.rules)
-    count = 0
-    for action in state.history():
-        player = replay.current_player()
-        if player >= 0 and player != me and len(replay.legal_actions()) > 1:
-            count += bots[player].step(replay) != action
-        replay.apply_action(action)
-    return count
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m scripts.belief_quality", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -64,6 +53,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     game = pyspiel.load_game(args.game)
     bots = [make_bot("rules", game, p, p) for p in range(game.num_players())]
+    inference = WorldInference("rules", game, 0)
     seats = list(range(1, game.num_players()))
     ways = {"uniform": lambda s, r: s.resample_from_infostate(0, r),
             "assume=rules": lambda s, r: s.resample_assuming(0, r, bots[0])}
@@ -90,7 +80,7 @@ def main(argv: list[str] | None = None) -> None:
                         f, t = shared_cards(state, world, seats)
                         found[way][0] += f
                         found[way][1] += t
-                        wrong[way] += disagreements(world, 0, bots)
+                        wrong[way] += inference.disagreements(world, 0)
             step += 1
             state.apply_action(bots[player].step(state))
     print(f"{args.game}: {args.deals} rule-bot deals, {worlds} worlds each way")

@@ -43,17 +43,23 @@ class WorldInference:
 
     def log_likelihood(self, world: GameState, me: int) -> float:
         """How likely the others' moves in `world`'s history are under the model."""
+        epsilon = self.epsilon
+        return sum(self.agree if agreed else math.log(epsilon / (legal - 1))
+                   for agreed, legal in self._decisions(world, me))
+
+    def disagreements(self, world: GameState, me: int) -> int:
+        """How many of the others' moves in `world`'s history the model would not have made."""
+        return sum(not agreed for agreed, _ in self._decisions(world, me))
+
+    def _decisions(self, world: GameState, me: int):
+        """(whether the model agrees, legal action count) at each decision of
+        another player with a choice, `world`'s history replayed."""
         state = rules_core(self.game.new_initial_state())
-        total = 0.0
-        bots, agree, epsilon = self.bots, self.agree, self.epsilon
+        bots = self.bots
         for action in world.history():
             player = state.current_player()
             if player >= 0 and player != me:
                 legal = state.legal_actions()
                 if len(legal) > 1:
-                    if bots[player].step(state) == action:
-                        total += agree
-                    else:
-                        total += math.log(epsilon / (len(legal) - 1))
+                    yield bots[player].step(state) == action, len(legal)
             state.apply_action(action)
-        return total

@@ -154,8 +154,7 @@ class Search:
         me = root.current_player()
         nodes: dict[Hashable, Node] = {key(root, me, 0): root_node}
         self.nodes = nodes
-        root_returns: dict[int, list[float]] = {}
-        self.root_returns = root_returns
+        by_root_edge: dict[int, list[float]] = {}     # id of a root edge -> the returns behind it
         limit = budget.iterations if budget.iterations is not None else math.inf
         deadline = time.perf_counter() + budget.seconds if budget.seconds is not None else None
         done = 0
@@ -165,7 +164,6 @@ class Search:
                 stream.seed(chance_seed)
             chosen: list[tuple[Edge, int]] = []
             path = 0
-            first = None                     # the root action of this iteration
             while True:
                 player = world.current_player()
                 if player < 0:
@@ -184,8 +182,6 @@ class Search:
                     break
                 if self.prior is not None:
                     action, edge = self._puct(node, world, player, c)
-                    if first is None:
-                        first = action
                     chosen.append((edge, player))
                     path = hash((path, action))
                     world.apply_action(action)
@@ -211,15 +207,14 @@ class Search:
                 if untried is not None:
                     action = untried[int(rand() * len(untried))]
                     edge = node[action] = [0, 0.0, 1]
-                if first is None:
-                    first = action
                 chosen.append((edge, player))
                 path = hash((path, action))
                 world.apply_action(action)
             if by_placement:
                 returns = placement(returns)
-            if first is not None:
-                root_returns.setdefault(first, []).append(returns[me])
+            # The root is a decision node already in the table, so every
+            # iteration's first step chose one of its edges.
+            by_root_edge.setdefault(id(chosen[0][0]), []).append(returns[me])
             if observed:
                 r_low, r_high = min(returns), max(returns)
                 if r_low < low or r_high > high:
@@ -231,6 +226,7 @@ class Search:
                 edge[1] += returns[player]
             done += 1
         self.iterations = done
+        self.root_returns = {a: by_root_edge[id(e)] for a, e in root_node.items() if id(e) in by_root_edge}
         return root_node
 
     def _puct(self, node: Node, world: GameState, player: int, c: float) -> tuple[int, Edge]:
