@@ -48,6 +48,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("checkpoint", help="a training checkpoint (runs/.../checkpoint.pt)")
     p.add_argument("out", help="the bot file to write, e.g. bots/python_page_one.safetensors")
     p.add_argument("--no-onnx", action="store_true", help="skip the ONNX export and its check")
+    p.add_argument("--play", metavar="SETTINGS", help="the bot's default play settings, stored in the file, "
+                   "e.g. 'margin=0.02,symmetric=true' (a spec's own settings override them)")
     p.set_defaults(func=_export)
 
     args = parser.parse_args(argv)

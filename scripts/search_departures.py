@@ -1,4 +1,4 @@
-"""What a search bot's departures from the rule bot's moves are worth on the true cards.
+"""What a bot's departures from the rule bot's moves are worth on the true cards.
 
     python -m scripts.search_departures "ismcts(iterations=300,rollout=rules,baseline=rules,assume=rules,utility=placement)"
     python -m scripts.search_departures --deals 30 BOT [BOT ...]
@@ -17,6 +17,8 @@ spreads over ±119 points, a move is worth a few); this says where a search's
 choices gain or lose, by kind of departure, before a tournament is spent on it.
 The cheating reference (a search reading the true hands) gains here by far:
 what decides is what the worlds a search draws say about the hidden hands.
+Any bot spec can be asked: the margin of American Page One's network of
+advantages (docs/neural.md) was chosen with it.
 """
 
 from __future__ import annotations

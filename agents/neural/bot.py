@@ -14,12 +14,23 @@ Settings:
                    interchangeable: Page One, American Page One), which takes
                    out the part of the network's error that differs from suit
                    to suit; one batch of 24 rows, still well under 1 ms
+    margin         for a network trained on advantages over a baseline bot
+                   (`--target advantage`, agents/neural/advantage.py; the bot
+                   file names the baseline): the bot plays the baseline's move
+                   unless another move's score, its estimated gain in
+                   placement ([-2, 2]), is above the margin (default 0.05)
 
-The bot sees only the information-state tensor of its own seat.
+A bot file may carry its own defaults for these settings (`cardarena export
+--play "margin=0.02,symmetric=true"`, the settings it was measured with); a
+setting in the spec overrides them.
+
+The bot sees only the information-state tensor of its own seat (and so does
+a baseline bot, which reads its own hand and the public table).
 """
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -28,6 +39,7 @@ import pyspiel
 import torch
 from threadpoolctl import threadpool_limits
 
+from agents import make_bot
 from agents.base import CardBot, rules_core
 from agents.neural.botfile import BotFile, load_bot
 from agents.neural.encoding import GameIdentity, InfoStateEncoder
@@ -36,6 +48,9 @@ from agents.neural.symmetry import SuitSymmetry, symmetry_for
 
 SHIPPED_BOTS = Path(__file__).resolve().parents[2] / "bots"
 POLICIES = ("greedy", "sample")
+DEFAULT_MARGIN = 0.05      # placement gained, for networks of advantages over a baseline bot
+# How a bot plays where neither its spec nor its file (`cardarena export --play`) says.
+PLAY_DEFAULTS = {"policy": "greedy", "temperature": 0.1, "symmetric": False, "margin": DEFAULT_MARGIN}
 
 # (path, size, mtime, game, strict) -> loaded bot: a match makes new bots for every game.
 _cache: dict[tuple, BotFile] = {}
@@ -95,7 +110,24 @@ def symmetric_scores(layers: list[tuple[np.ndarray, np.ndarray]], obs: np.ndarra
     return scores[rows, symmetry.action_index[:, legal]].mean(axis=0)
 
 
-def check_settings(policy: str, temperature: float, symmetric: bool = False) -> None:
+def play_settings(defaults: dict, where: str) -> dict:
+    """PLAY_DEFAULTS overridden by `defaults` (a bot file's, or `export --play`),
+    each checked: an unknown or bad setting is named with where it came from."""
+    unknown = sorted(set(defaults) - set(PLAY_DEFAULTS))
+    if unknown:
+        raise ValueError(f"{where}: unknown play setting(s) {', '.join(unknown)} "
+                         f"(known: {', '.join(PLAY_DEFAULTS)})")
+    settings = {**PLAY_DEFAULTS, **defaults}
+    try:
+        check_settings(**settings)
+    except ValueError as e:
+        raise ValueError(f"{where}: {e}") from None
+    return settings
+
+
+def check_settings(policy: str, temperature: float, symmetric: bool = False, margin: float = 0.0) -> None:
+    if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not margin >= 0:
+        raise ValueError(f"margin={margin!r}: must be a number >= 0")
     if not isinstance(symmetric, bool):
         raise ValueError(f"symmetric={symmetric!r}: must be true or false")
     if policy not in POLICIES:
@@ -106,9 +138,12 @@ def check_settings(policy: str, temperature: float, symmetric: bool = False) -> 
 
 class NeuralBot(CardBot):
     def __init__(self, game: pyspiel.Game, player: int, seed: int, net: PolicyValueNet,
-                 policy: str = "greedy", temperature: float = 0.1, symmetric: bool = False):
+                 policy: str = "greedy", temperature: float = 0.1, symmetric: bool = False,
+                 baseline: pyspiel.Bot | None = None, margin: float = DEFAULT_MARGIN):
         super().__init__(player)
-        check_settings(policy, temperature, symmetric)
+        check_settings(policy, temperature, symmetric, margin)
+        self.baseline = baseline
+        self.margin = float(margin)
         self.layers = numpy_layers(net)
         self.encoder = InfoStateEncoder(game)
         self.policy = policy
@@ -127,12 +162,37 @@ class NeuralBot(CardBot):
             scores = legal_scores(self.layers, self.obs[0], legal)
         else:
             scores = symmetric_scores(self.layers, self.obs[0], legal, self.symmetry)
+        if self.baseline is not None:
+            return self._over_baseline(state, legal, scores)
         if self.policy == "greedy":
             return legal[int(scores.argmax())]
         z = (scores - scores.max()) / self.temperature
         probs = np.exp(z) / np.exp(z).sum()
         return legal[min(int(np.searchsorted(np.cumsum(probs), self.rng.random(), side="right")),
                          len(legal) - 1)]
+
+
+    def _over_baseline(self, state, legal: list[int], gains: np.ndarray) -> int:
+        """The baseline's move unless another gains more than the margin: the
+        network never scored the baseline's own move (its gain is 0 by definition)."""
+        move = self.baseline.step(state)
+        gains[legal.index(move)] = -np.inf
+        best = int(gains.argmax())
+        if self.policy == "greedy":
+            return legal[best] if gains[best] > self.margin else move
+        gains[legal.index(move)] = self.margin
+        z = (gains - gains.max()) / self.temperature
+        probs = np.exp(z) / np.exp(z).sum()
+        return legal[min(int(np.searchsorted(np.cumsum(probs), self.rng.random(), side="right")),
+                         len(legal) - 1)]
+
+    def restart_at(self, state) -> None:
+        if self.baseline is not None:
+            self.baseline.restart_at(state)
+
+    def inform_action(self, state, player_id: int, action: int) -> None:
+        if self.baseline is not None:
+            self.baseline.inform_action(state, player_id, action)
 
 
 def suit_symmetry(game: pyspiel.Game, encoder: InfoStateEncoder) -> SuitSymmetry:
@@ -147,17 +207,24 @@ def suit_symmetry(game: pyspiel.Game, encoder: InfoStateEncoder) -> SuitSymmetry
 
 
 def make_neural_bot(game: pyspiel.Game, player: int, seed: int = 0, path: str | None = None,
-                    policy: str = "greedy", temperature: float = 0.1,
-                    strict_params: bool = True, symmetric: bool = False) -> NeuralBot:
-    """The make_bot factory for `neural(...)`; see the module docstring."""
+                    policy: str | None = None, temperature: float | None = None,
+                    strict_params: bool = True, symmetric: bool | None = None,
+                    margin: float | None = None) -> NeuralBot:
+    """The make_bot factory for `neural(...)`; see the module docstring. A
+    setting left out takes the bot file's play default, else the global one."""
     # One intra-op thread, in torch and in numpy's BLAS: the network is small,
     # and threads only contend (torch: ten times slower measured on a loaded
     # 2-core machine; the 24-row batch of symmetric=true through a 2-thread BLAS
     # in each of two workers: 39 ms a move instead of 0.3 ms).
     torch.set_num_threads(1)
     threadpool_limits(1, user_api="blas")
-    check_settings(policy, temperature, symmetric)
+    given = {k: v for k, v in (("policy", policy), ("temperature", temperature), ("symmetric", symmetric),
+                               ("margin", margin)) if v is not None}
+    check_settings(**{**PLAY_DEFAULTS, **given})     # the spec's mistakes first, before any file is read
     identity = GameIdentity.of(game)
     file = Path(path) if path is not None else shipped_bot_path(identity.short_name)
     bot = load_cached(file, identity, strict_params)
-    return NeuralBot(game, player, seed, bot.net, policy, temperature, symmetric)
+    training = json.loads(bot.metadata.get("training", "{}"))
+    settings = {**play_settings(training.get("play", {}), f"bot file {file}"), **given}
+    baseline = None if training.get("baseline") is None else make_bot(training["baseline"], game, player, seed)
+    return NeuralBot(game, player, seed, bot.net, baseline=baseline, **settings)

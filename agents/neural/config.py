@@ -60,6 +60,9 @@ def network_config_for(short_name: str) -> NetworkConfig:
     return NETWORK_CONFIGS.get(short_name, DEFAULT_CONFIG)
 
 
+TARGETS = ("return", "placement", "advantage")
+
+
 @dataclass
 class TrainConfig:
     """Settings of a deep Monte-Carlo training run (agents/neural/dmc.py).
@@ -82,7 +85,8 @@ class TrainConfig:
     rules_games: float = 0.75        # fraction of games with the rule bot in alternate seats
     guide_minutes: float = 8.0       # the rule bot guides network seats, less and less, this long
     guide_epsilon: float = 0.2       # exploration of the guided moves
-    target: str = "return"           # what decisions learn: "return" (points) or "placement"
+    target: str = "return"           # what decisions learn: "return" (points), "placement" or "advantage"
+    probe: float = 0.25              # target=advantage: fraction of decisions whose moves are played out
     ema: float = 0.0                 # evaluate and export a moving average of the weights (decay a step); 0: off
     symmetry: bool = True            # relabel samples by random suit permutations, where declared
     sync_steps: int = 10             # learner steps between weight publications
@@ -102,12 +106,12 @@ class TrainConfig:
                   ("rules_games", 0 <= self.rules_games <= 1), ("guide_minutes", self.guide_minutes >= 0),
                   ("guide_epsilon", 0 <= self.guide_epsilon <= 1), ("sync_steps", self.sync_steps >= 1),
                   ("checkpoint_minutes", self.checkpoint_minutes > 0), ("eval_deals", self.eval_deals >= 2)]
-        checks += [("target", self.target in ("return", "placement")), ("ema", 0 <= self.ema < 1)]
+        checks += [("target", self.target in TARGETS), ("ema", 0 <= self.ema < 1), ("probe", 0 < self.probe <= 1)]
         bad = [name for name, ok in checks if not ok]
         if bad:
             raise ValueError("bad training setting(s): " + ", ".join(f"{b}={getattr(self, b)!r}" for b in bad)
                              + " (buffer_size must hold at least 4 batches; fractions lie in [0, 1];"
-                             " target is return or placement; ema lies in [0, 1))")
+                             " target is " + ", ".join(TARGETS) + "; ema lies in [0, 1); probe in (0, 1])")
         if self.hidden:
             NetworkConfig(tuple(self.hidden))
 

@@ -55,6 +55,8 @@ from tqdm import tqdm
 import games  # noqa: F401  (registers our games)
 from agents import make_bot
 from agents.base import rules_core
+from agents.neural import advantage
+from agents.neural.bot import play_settings
 from agents.neural.botfile import save_bot
 from agents.neural.config import NetworkConfig, TrainConfig
 from agents.neural.encoding import GameIdentity, InfoStateEncoder
@@ -62,10 +64,12 @@ from agents.neural.evaluate import harness_match
 from agents.neural.network import PolicyValueNet
 from agents.neural.symmetry import symmetry_for
 from games.protocol import chance_sampler
+from search.rollout import BotRollout
 
 CHECKPOINT_NAME = "checkpoint.pt"
 CURVE_CSV = "curve.csv"
 CURVE_PNG = "curve.png"
+SNAPSHOTS = "snapshots"
 CSV_FIELDS = ["minutes", "cpu_minutes", "games", "samples", "steps", "loss", "eval_games", "mean_return",
               "return_low", "return_high", "elo", "elo_low", "elo_high"]
 
@@ -197,18 +201,23 @@ def actor_main(actor_id: int, cfg: TrainConfig, games_before: int, shared: Polic
     rng = random.Random(f"{cfg.seed}/{actor_id}/{games_before}")
     rules_bots = [[make_bot("rules", game, s, rng.randrange(1 << 30)) for s in range(game.num_players())]
                   for _ in range(cfg.games_per_batch)]
+    playout = BotRollout(advantage.BASELINE, game, rng.randrange(1 << 30)) if cfg.target == "advantage" else None
     seen = -1
     parent = os.getppid()
     # A learner that was killed reads no more samples: exiting must not wait to
     # flush the queue into its pipe (which would hang the actor for good).
     out_queue.cancel_join_thread()
     while not stop.is_set() and os.getppid() == parent:     # ends with a killed learner too
-        if version.value != seen:
-            with lock:
-                seen = version.value
-                net.load_state_dict(shared.state_dict())
-        batch = play_batch(game, net, encoder, rules_bots, rng, cfg.epsilon, cfg.rules_games,
-                           guide.value, cfg.guide_epsilon, cfg.target)
+        if playout is not None:      # the rule bots play: the network is not needed here
+            batch = advantage.play_probe_batch(game, encoder, rules_bots[0], playout, rng,
+                                               cfg.games_per_batch, cfg.probe)
+        else:
+            if version.value != seen:
+                with lock:
+                    seen = version.value
+                    net.load_state_dict(shared.state_dict())
+            batch = play_batch(game, net, encoder, rules_bots, rng, cfg.epsilon, cfg.rules_games,
+                               guide.value, cfg.guide_epsilon, cfg.target)
         while not stop.is_set() and os.getppid() == parent:
             try:
                 out_queue.put(batch, timeout=1.0)
@@ -243,11 +252,14 @@ class ReplayBuffer:
 
 
 def train_step(net: PolicyValueNet, optimizer: torch.optim.Optimizer, obs: torch.Tensor,
-               actions: torch.Tensor, returns: torch.Tensor) -> float:
-    """One regression step of the taken action's score and the value on the return."""
+               actions: torch.Tensor, returns: torch.Tensor, value_too: bool = True) -> float:
+    """One regression step of the taken action's score, and of the value where
+    the targets are returns (an advantage is not the position's value), on the target."""
     scores, value = net.action_values(obs)
     taken = scores.gather(1, actions.unsqueeze(1)).squeeze(1)
-    loss = torch.nn.functional.mse_loss(taken, returns) + torch.nn.functional.mse_loss(value, returns)
+    loss = torch.nn.functional.mse_loss(taken, returns)
+    if value_too:
+        loss = loss + torch.nn.functional.mse_loss(value, returns)
     optimizer.zero_grad(set_to_none=True)
     loss.backward()
     torch.nn.utils.clip_grad_norm_(net.parameters(), 10.0)
@@ -447,7 +459,8 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
             if symmetry is not None:
                 o, a = symmetry.augment(o, a, np_rng)
             losses.append(train_step(net, optimizer, torch.from_numpy(o).to(device),
-                                     torch.from_numpy(a).to(device), torch.from_numpy(r).to(device)))
+                                     torch.from_numpy(a).to(device), torch.from_numpy(r).to(device),
+                                     value_too=cfg.target != "advantage"))
             if averaged is not None:
                 update_average(averaged, net, cfg.ema)
             trained += cfg.batch_size
@@ -493,7 +506,12 @@ def _checkpoint_and_evaluate(out: Path, net: PolicyValueNet, optimizer: torch.op
     cpu_net.load_state_dict({k: v.cpu() for k, v in (averaged or net).state_dict().items()})
     cpu_net.eval()
     # The same deals at every point: differences between points are then the network's.
-    r = harness_match(game, cpu_net, "rules", cfg.eval_deals, cfg.seed * 1_000 + 1, out)
+    r = harness_match(game, cpu_net, "rules", cfg.eval_deals, cfg.seed * 1_000 + 1, out,
+                      scores_notes(cfg.target))
+    # A bot file of every point, so that scripts/neural_curve.py can rate them again on many more deals.
+    minutes_on_2 = stats["cpu_s"] / 120
+    save_bot(out / SNAPSHOTS / f"{minutes_on_2:06.1f}min.safetensors", cpu_net, GameIdentity.of(game),
+             {**scores_notes(cfg.target), "games": stats["games"], "cpu_minutes": round(stats["cpu_s"] / 60, 3)})
     append_curve(out, {"minutes": round(stats["elapsed_s"] / 60, 3),
                        "cpu_minutes": round(stats["cpu_s"] / 60, 3), "games": stats["games"],
                        "samples": stats["samples"], "steps": stats["steps"],
@@ -505,15 +523,28 @@ def _checkpoint_and_evaluate(out: Path, net: PolicyValueNet, optimizer: torch.op
     return f"vs rules {r.mean_return:+.3f} [{r.return_low:+.3f}, {r.return_high:+.3f}]"
 
 
-def export(checkpoint: str | Path, out: str | Path, onnx: bool = True) -> list[Path]:
-    """Writes the bot file (and its ONNX twin) of a training checkpoint."""
+def scores_notes(target: str) -> dict:
+    """What a bot file must say for its scores to be read right: a network trained
+    on advantages scores moves against a baseline bot's (agents/neural/bot.py)."""
+    return {"baseline": advantage.BASELINE} if target == "advantage" else {}
+
+
+def export(checkpoint: str | Path, out: str | Path, onnx: bool = True, play: dict | None = None) -> list[Path]:
+    """Writes the bot file (and its ONNX twin) of a training checkpoint; `play`:
+    the bot's default settings (agents/neural/bot.py), e.g. the margin it was measured with."""
+    if play:
+        play_settings(play, "export --play")
     ckpt = load_checkpoint(checkpoint)
     game = pyspiel.load_game(ckpt["config"]["game"])
     net = network_from_checkpoint(ckpt, averaged=True)
     net.eval()
-    training = {"method": "deep Monte-Carlo self-play", "games": ckpt["stats"]["games"],
+    target = ckpt["config"].get("target", "return")
+    method = ("one step of policy improvement over the rule bot (agents/neural/advantage.py)"
+              if target == "advantage" else "deep Monte-Carlo self-play")
+    training = {"method": method, "games": ckpt["stats"]["games"],
                 "minutes": round(ckpt["stats"]["elapsed_s"] / 60, 1),
-                "config": {k: v for k, v in ckpt["config"].items() if k not in ("out",)}}
+                "config": {k: v for k, v in ckpt["config"].items() if k not in ("out",)},
+                **scores_notes(target), **({"play": play} if play else {})}
     written = [save_bot(out, net, GameIdentity.of(game), training)]
     if onnx:
         from agents.neural.onnx_export import export_onnx

@@ -40,10 +40,11 @@ class HarnessResult:
 
 
 def harness_match(game: pyspiel.Game, net: PolicyValueNet, opponent: str, deals: int, seed: int,
-                  workdir: Path) -> HarnessResult:
-    """The greedy policy of `net` against the bot spec `opponent`, in the harness."""
+                  workdir: Path, training: dict | None = None) -> HarnessResult:
+    """The greedy policy of `net` against the bot spec `opponent`, in the harness;
+    `training` is the bot file's notes (a baseline, for a network of advantages)."""
     from eval.tournament import TournamentConfig, run_tournament
-    bot_path = save_bot(workdir / "eval_bot.safetensors", net, GameIdentity.of(game))
+    bot_path = save_bot(workdir / "eval_bot.safetensors", net, GameIdentity.of(game), training)
     results = workdir / "eval_results.db"
     results.unlink(missing_ok=True)       # the network changed: a new tournament
     config = TournamentConfig.create(str(game), [f"network=neural(path={bot_path})",

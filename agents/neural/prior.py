@@ -8,6 +8,7 @@ state and reveals nothing hidden.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +26,13 @@ class NeuralPrior:
             raise ValueError(f"prior temperature={temperature!r}: must be a number > 0")
         identity = GameIdentity.of(game)
         file = shipped_bot_path(identity.short_name) if path in (None, "", "shipped") else Path(path)
-        self.layers = numpy_layers(load_cached(file, identity, strict_params=True).net)
+        bot = load_cached(file, identity, strict_params=True)
+        baseline = json.loads(bot.metadata.get("training", "{}")).get("baseline")
+        if baseline is not None:
+            raise ValueError(f"prior {file}: its network scores moves by their gain over the {baseline!r} "
+                             f"bot's move, not by their value, so it is no prior; use it as "
+                             f"baseline=neural(path={file}), or give a deep Monte-Carlo bot file as the prior")
+        self.layers = numpy_layers(bot.net)
         self.encoder = InfoStateEncoder(game)
         self.obs = np.zeros(self.encoder.size, np.float32)
         self.temperature = float(temperature)

@@ -7,6 +7,7 @@ import argparse
 import dataclasses
 
 from agents.neural.config import TrainConfig
+from agents.spec import parse_spec
 
 _HELP = {
     "game": "game string to train on",
@@ -24,7 +25,10 @@ _HELP = {
     "guide_minutes": "the rule bot makes the network seats' moves at first, less and less over this many minutes",
     "guide_epsilon": "exploration of the moves the rule bot makes for network seats",
     "target": "what a decision learns: return (the seat's points, scaled) or placement (the share of "
-              "seats it finished ahead of, less those ahead of it: what the harness rates)",
+              "seats it finished ahead of, less those ahead of it: what the harness rates) or advantage (rule bots "
+              "play; each other move's placement less the rule bot's move's, by playouts on the true cards "
+              "with the same draws: agents/neural/advantage.py)",
+    "probe": "target advantage: the fraction of decisions whose moves are all played out",
     "ema": "evaluate and export an exponential moving average of the learner's weights, with this decay per "
            "step (0.999 averages about the last thousand steps); 0: the learner's own weights",
     "symmetry": "relabel training samples by random suit permutations where the game declares them (true/false)",
@@ -80,5 +84,6 @@ def run_train(args: argparse.Namespace) -> None:
 
 def run_export(args: argparse.Namespace) -> None:
     from agents.neural import dmc
-    for path in dmc.export(args.checkpoint, args.out, onnx=not args.no_onnx):
+    play = parse_spec(f"neural({args.play})")[1] if args.play else None
+    for path in dmc.export(args.checkpoint, args.out, onnx=not args.no_onnx, play=play):
         print(f"wrote {path}")

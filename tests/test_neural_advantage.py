@@ -1,0 +1,154 @@
+"""`--target advantage`: the samples (each other move against the rule bot's, on
+the same cards and draws) and the bot that plays the rule bot's move unless its
+network is sure of a better one."""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+
+import numpy as np
+import pyspiel
+import pytest
+import torch
+
+import games  # noqa: F401
+from agents import make_bot
+from agents.neural import advantage, dmc
+from agents.neural.botfile import load_bot, save_bot
+from agents.neural.config import NetworkConfig, TrainConfig
+from agents.neural.encoding import GameIdentity, InfoStateEncoder
+from agents.neural.network import PolicyValueNet
+from games.american_page_one.core import DRAW
+from scripts import neural_curve
+from search.rollout import BotRollout
+from tests import conformance
+from tests.test_american_page_one import FOUR, k, position, swap_hidden
+
+APO = "python_american_page_one(players=4)"
+torch.set_num_threads(1)
+
+
+@pytest.fixture(scope="module")
+def apo() -> pyspiel.Game:
+    return pyspiel.load_game(APO)
+
+
+def net_with_head(game: pyspiel.Game, bias: dict[int, float]) -> PolicyValueNet:
+    """A network whose every score is its head's bias: `bias` where given, else 0."""
+    identity = GameIdentity.of(game)
+    net = PolicyValueNet(identity.tensor_size, identity.num_actions, NetworkConfig(hidden=(8,)))
+    with torch.no_grad():
+        for p in net.parameters():
+            p.zero_()
+        for action, value in bias.items():
+            net.policy_head.bias[action] = value
+    return net
+
+
+def advantage_bot_file(game, net, path):
+    return save_bot(path, net, GameIdentity.of(game), dmc.scores_notes("advantage"))
+
+
+def test_going_out_is_worth_more_than_drawing_and_the_rule_move_gets_no_sample(apo):
+    s = position(["4H", *FOUR[1:]], top="9H")            # 4♥ goes out and wins the deal
+    playout = BotRollout("rules", apo, 0)
+    rule_move = make_bot("rules", apo, 0).step(s)
+    assert rule_move == k("4H")
+    gains = advantage.move_advantages(s, s.legal_actions(), rule_move, playout, 7)
+    assert set(gains) == set(s.legal_actions()) - {rule_move} == {DRAW}
+    assert gains[DRAW] <= 0
+    assert advantage.move_advantages(s, s.legal_actions(), rule_move, playout, 7) == gains  # same draws
+    # Measured the other way round, from drawing, going out gains at least as much, and
+    # on some draws strictly more (after a draw another player may go out first).
+    ups = [advantage.move_advantages(s, s.legal_actions(), DRAW, playout, seed)[k("4H")] for seed in range(20)]
+    assert min(ups) >= 0 and max(ups) > 0
+    assert not s.is_terminal() and s.current_player() == 0          # the position itself is untouched
+
+
+def test_probe_samples_are_other_moves_of_rule_bot_deals_scored_by_placement_differences(apo):
+    encoder = InfoStateEncoder(apo)
+    bots = [make_bot("rules", apo, p, p) for p in range(4)]
+    obs, actions, targets, played = advantage.play_probe_batch(
+        apo, encoder, bots, BotRollout("rules", apo, 1), random.Random(3), games=2, probe=1.0)
+    assert played == 2 and len(actions) > 20 and obs.shape == (len(actions), encoder.size)
+    assert np.all(np.abs(targets) <= 2) and np.allclose(targets * 3, np.round(targets * 3))
+    assert np.any(targets != 0)
+    fewer = advantage.play_probe_batch(apo, encoder, bots, BotRollout("rules", apo, 1), random.Random(3),
+                                       games=2, probe=0.2)[1]
+    assert 0 < len(fewer) < len(actions)
+
+
+def test_a_network_of_advantages_plays_the_rule_bot_unless_a_move_clears_the_margin(apo, tmp_path):
+    states = [s for s in conformance.random_states(apo, 60, 2) if len(s.legal_actions()) > 1]
+    level = make_bot(f"neural(path={advantage_bot_file(apo, net_with_head(apo, {}), tmp_path / 'a.safetensors')})",
+                     apo, 0)
+    drawer = advantage_bot_file(apo, net_with_head(apo, {DRAW: 0.3}), tmp_path / "b.safetensors")
+    keen, shy = make_bot(f"neural(path={drawer})", apo, 0), make_bot(f"neural(path={drawer},margin=0.5)", apo, 0)
+    draws = 0
+    for state in states:
+        rule_move = make_bot("rules", apo, state.current_player()).step(state.core)
+        for bot in (level, keen, shy):
+            bot.player = state.current_player()
+        assert level.step(state) == rule_move == shy.step(state)       # gains of 0, or under the margin
+        if DRAW in state.legal_actions() and rule_move != DRAW:
+            assert keen.step(state) == DRAW
+            draws += 1
+        else:
+            assert keen.step(state) == rule_move
+    assert draws > 5
+    with pytest.raises(ValueError, match="margin=-1"):
+        make_bot(f"neural(path={drawer},margin=-1)", apo, 0)
+
+
+def test_a_network_of_advantages_does_not_read_hidden_cards(apo, tmp_path):
+    torch.manual_seed(4)
+    identity = GameIdentity.of(apo)
+    net = PolicyValueNet(identity.tensor_size, identity.num_actions, NetworkConfig(hidden=(32,)))
+    path = advantage_bot_file(apo, net, tmp_path / "c.safetensors")
+    checked = conformance.check_bot_ignores_hidden_cards(
+        apo, lambda me: make_bot(f"neural(path={path},margin=0)", apo, me), 120, 5, swap_hidden,
+        accept=lambda core: len(core.legal_actions()) > 1)
+    assert checked > 30
+
+
+def test_training_on_advantages_exports_a_bot_that_names_its_baseline(tmp_path):
+    cfg = TrainConfig(game=APO, out=str(tmp_path / "run"), minutes=0.05, actors=1, games_per_batch=1,
+                      buffer_size=2048, batch_size=16, checkpoint_minutes=1.0, eval_deals=2, hidden=[16],
+                      target="advantage", probe=0.5)
+    ckpt = dmc.train(cfg, progress=False)
+    assert dmc.load_checkpoint(ckpt)["stats"]["samples"] > 0
+    bot_path = dmc.export(ckpt, tmp_path / "adv.safetensors", onnx=False, play={"margin": 0.02})[0]
+    training = json.loads(load_bot(bot_path).metadata["training"])
+    assert training["baseline"] == "rules" and "policy improvement" in training["method"]
+    bot = make_bot(f"neural(path={bot_path})", pyspiel.load_game(APO), 2)
+    assert bot.baseline is not None and bot.margin == 0.02
+    with pytest.raises(ValueError, match="margin=-1"):
+        dmc.export(ckpt, tmp_path / "bad.safetensors", onnx=False, play={"margin": -1})
+    assert not (tmp_path / "bad.safetensors").exists()
+    neural_curve.main([str(tmp_path / "run"), "--deals", "2", "--workers", "1", "--settings", "margin=0.01"])
+    with open(tmp_path / "run" / "rated_curve.csv") as f:
+        rated = list(csv.DictReader(f))
+    assert len(rated) == 1 and int(rated[0]["eval_games"]) >= 2 and float(rated[0]["cpu_minutes"]) > 0
+    assert (tmp_path / "run" / "rated_curve.png").exists()
+    with pytest.raises(ValueError, match="probe=0"):
+        TrainConfig(target="advantage", probe=0)
+
+
+def test_a_bot_file_carries_its_play_defaults_and_a_spec_overrides_them(apo, tmp_path):
+    notes = {**dmc.scores_notes("advantage"), "play": {"margin": 0.5, "symmetric": True}}
+    path = save_bot(tmp_path / "d.safetensors", net_with_head(apo, {DRAW: 0.3}), GameIdentity.of(apo), notes)
+    from_file = make_bot(f"neural(path={path})", apo, 0)
+    assert (from_file.margin, from_file.symmetry is not None) == (0.5, True)
+    overridden = make_bot(f"neural(path={path},margin=0.1,symmetric=false)", apo, 0)
+    assert (overridden.margin, overridden.symmetry) == (0.1, None)
+    bad = save_bot(tmp_path / "e.safetensors", net_with_head(apo, {}), GameIdentity.of(apo), {"play": {"depth": 2}})
+    with pytest.raises(ValueError, match="unknown play setting.*depth"):
+        make_bot(f"neural(path={bad})", apo, 0)
+
+
+def test_a_network_of_advantages_is_refused_as_a_search_prior(apo, tmp_path):
+    path = advantage_bot_file(apo, net_with_head(apo, {}), tmp_path / "f.safetensors")
+    with pytest.raises(ValueError, match="no prior"):
+        make_bot(f"ismcts(iterations=10,prior={path})", apo, 0)
