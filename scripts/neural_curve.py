@@ -58,7 +58,8 @@ def main(argv: list[str] | None = None) -> None:
         f.write(",".join(CSV_FIELDS) + "\n")
         for row in rows:
             f.write(",".join(str(row[k]) for k in CSV_FIELDS) + "\n")
-    plot_curve(csv_path, csv_path.with_suffix(".png"), f"{bot.metadata['game']} {args.settings}".strip())
+    plot_curve(csv_path, csv_path.with_suffix(".png"),
+               f"{bot.metadata['game_short_name']}, neural({args.settings or 'defaults'})")
     print(f"wrote {csv_path} and {csv_path.with_suffix('.png')}")
 
 

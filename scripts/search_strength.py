@@ -93,8 +93,10 @@ TOURNAMENTS: dict[str, Tournament] = {
         "PIMC whose worlds fix their draws (common random numbers), against the rule bot"),
     "american_page_one_pimc_prior_shipped": Tournament(
         "python_american_page_one(players=4)",
-        ("pp=pimc(worlds=20,iterations=10,rollout=rules,chance=fixed,scale=observed,prior=shipped)", "rules"), 40,
-        "PIMC with the shipped network as prior, against the rule bot"),
+        ("pp=pimc(worlds=20,iterations=10,rollout=rules,chance=fixed,scale=observed,"
+         "prior=bots/earlier/python_american_page_one_dmc.safetensors)", "rules"), 40,
+        "PIMC with the deep Monte-Carlo network (shipped until the advantage network) as prior, "
+        "against the rule bot"),
     # What a rating by finishing order rewards, as the search's utility: alone, and from the
     # rule bot's move as prior (which the returns' scale kept it from ever leaving).
     "american_page_one_placement": Tournament(
