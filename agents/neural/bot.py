@@ -171,7 +171,6 @@ class NeuralBot(CardBot):
         return legal[min(int(np.searchsorted(np.cumsum(probs), self.rng.random(), side="right")),
                          len(legal) - 1)]
 
-
     def _over_baseline(self, state, legal: list[int], gains: np.ndarray) -> int:
         """The baseline's move unless another gains more than the margin: the
         network never scored the baseline's own move (its gain is 0 by definition)."""

@@ -30,6 +30,10 @@ Read it top to bottom:
    policy evaluated (and exported) has an exponential moving average of the
    learner's weights, which averages out the noise of the last steps.
 
+With `target="advantage"` the actors play no network: rule bots play, and
+probed decisions yield each other move's gain over the rule bot's move
+(agents/neural/advantage.py); the learner, checkpoints and curve are the same.
+
 Actors always run on the CPU; `device` places the learner (e.g. "cuda").
 `cardarena train` is the command line; docs/neural.md the figures.
 """
