@@ -514,7 +514,8 @@ def _checkpoint_and_evaluate(out: Path, net: PolicyValueNet, optimizer: torch.op
                       scores_notes(cfg.target))
     # A bot file of every point, so that scripts/neural_curve.py can rate them again on many more deals.
     minutes_on_2 = stats["cpu_s"] / 120
-    save_bot(out / SNAPSHOTS / f"{minutes_on_2:06.1f}min.safetensors", cpu_net, GameIdentity.of(game),
+    save_bot(out / SNAPSHOTS / f"{minutes_on_2:06.1f}min_{stats['games']}games.safetensors", cpu_net,
+             GameIdentity.of(game),
              {**scores_notes(cfg.target), "games": stats["games"], "cpu_minutes": round(stats["cpu_s"] / 60, 3)})
     append_curve(out, {"minutes": round(stats["elapsed_s"] / 60, 3),
                        "cpu_minutes": round(stats["cpu_s"] / 60, 3), "games": stats["games"],
