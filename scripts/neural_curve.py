@@ -14,7 +14,6 @@ the trainer's curve (agents/neural/dmc.py).
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from tqdm import tqdm
@@ -40,7 +39,7 @@ def main(argv: list[str] | None = None) -> None:
     rows = []
     for path in tqdm(snapshots, desc="snapshots"):
         bot = load_bot(path)
-        notes = json.loads(bot.metadata["training"])
+        notes = bot.training
         settings = f",{args.settings}" if args.settings else ""
         config = TournamentConfig.create(bot.metadata["game"], [f"network=neural(path={path}{settings})", "rules"],
                                          args.deals, args.seed)

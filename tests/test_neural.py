@@ -375,7 +375,7 @@ def test_training_checkpoints_resumes_and_exports(tmp_path):
     assert (out / dmc.CURVE_PNG).stat().st_size > 1000
     snapshots = sorted((out / dmc.SNAPSHOTS).glob("*.safetensors"))      # a bot file of every point
     assert len(snapshots) == 2
-    assert json.loads(load_bot(snapshots[-1]).metadata["training"])["games"] == second["stats"]["games"]
+    assert load_bot(snapshots[-1]).training["games"] == second["stats"]["games"]
     bot_path, onnx_path = dmc.export(ckpt, tmp_path / "b.safetensors")
     assert onnx_path.exists()
     exported = load_bot(bot_path).net.state_dict()

@@ -5,7 +5,6 @@ network is sure of a better one."""
 from __future__ import annotations
 
 import csv
-import json
 import random
 
 import numpy as np
@@ -120,7 +119,7 @@ def test_training_on_advantages_exports_a_bot_that_names_its_baseline(tmp_path):
     ckpt = dmc.train(cfg, progress=False)
     assert dmc.load_checkpoint(ckpt)["stats"]["samples"] > 0
     bot_path = dmc.export(ckpt, tmp_path / "adv.safetensors", onnx=False, play={"margin": 0.02})[0]
-    training = json.loads(load_bot(bot_path).metadata["training"])
+    training = load_bot(bot_path).training
     assert training["baseline"] == "rules" and "policy improvement" in training["method"]
     bot = make_bot(f"neural(path={bot_path})", pyspiel.load_game(APO), 2)
     assert bot.baseline is not None and bot.margin == 0.02

@@ -30,7 +30,6 @@ a baseline bot, which reads its own hand and the public table).
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 
@@ -166,6 +165,10 @@ class NeuralBot(CardBot):
             return self._over_baseline(state, legal, scores)
         if self.policy == "greedy":
             return legal[int(scores.argmax())]
+        return self._draw(legal, scores)
+
+    def _draw(self, legal: list[int], scores: np.ndarray) -> int:
+        """A legal action drawn from softmax(scores / temperature)."""
         z = (scores - scores.max()) / self.temperature
         probs = np.exp(z) / np.exp(z).sum()
         return legal[min(int(np.searchsorted(np.cumsum(probs), self.rng.random(), side="right")),
@@ -180,10 +183,7 @@ class NeuralBot(CardBot):
         if self.policy == "greedy":
             return legal[best] if gains[best] > self.margin else move
         gains[legal.index(move)] = self.margin
-        z = (gains - gains.max()) / self.temperature
-        probs = np.exp(z) / np.exp(z).sum()
-        return legal[min(int(np.searchsorted(np.cumsum(probs), self.rng.random(), side="right")),
-                         len(legal) - 1)]
+        return self._draw(legal, gains)
 
     def restart_at(self, state) -> None:
         if self.baseline is not None:
@@ -223,7 +223,7 @@ def make_neural_bot(game: pyspiel.Game, player: int, seed: int = 0, path: str | 
     identity = GameIdentity.of(game)
     file = Path(path) if path is not None else shipped_bot_path(identity.short_name)
     bot = load_cached(file, identity, strict_params)
-    training = json.loads(bot.metadata.get("training", "{}"))
+    training = bot.training
     settings = {**play_settings(training.get("play", {}), f"bot file {file}"), **given}
     baseline = None if training.get("baseline") is None else make_bot(training["baseline"], game, player, seed)
     return NeuralBot(game, player, seed, bot.net, baseline=baseline, **settings)

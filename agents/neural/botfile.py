@@ -60,6 +60,11 @@ class BotFile:
     identity: GameIdentity
     metadata: dict[str, str]
 
+    @property
+    def training(self) -> dict[str, Any]:
+        """How it was trained (JSON notes): its baseline and play settings, where it has them."""
+        return json.loads(self.metadata.get("training", "{}"))
+
 
 def toolkit_version() -> str:
     try:

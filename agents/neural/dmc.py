@@ -509,14 +509,14 @@ def _checkpoint_and_evaluate(out: Path, net: PolicyValueNet, optimizer: torch.op
     cpu_net = PolicyValueNet(net.input_size, net.num_actions, net.config)
     cpu_net.load_state_dict({k: v.cpu() for k, v in (averaged or net).state_dict().items()})
     cpu_net.eval()
+    # A bot file of every point: the harness plays it here, and scripts/neural_curve.py can rate
+    # it again on many more deals.
+    snapshot = save_bot(out / SNAPSHOTS / f"{stats['cpu_s'] / 120:06.1f}min_{stats['games']}games.safetensors",
+                        cpu_net, GameIdentity.of(game),
+                        {**scores_notes(cfg.target), "games": stats["games"],
+                         "cpu_minutes": round(stats["cpu_s"] / 60, 3)})
     # The same deals at every point: differences between points are then the network's.
-    r = harness_match(game, cpu_net, "rules", cfg.eval_deals, cfg.seed * 1_000 + 1, out,
-                      scores_notes(cfg.target))
-    # A bot file of every point, so that scripts/neural_curve.py can rate them again on many more deals.
-    minutes_on_2 = stats["cpu_s"] / 120
-    save_bot(out / SNAPSHOTS / f"{minutes_on_2:06.1f}min_{stats['games']}games.safetensors", cpu_net,
-             GameIdentity.of(game),
-             {**scores_notes(cfg.target), "games": stats["games"], "cpu_minutes": round(stats["cpu_s"] / 60, 3)})
+    r = harness_match(game, snapshot, "rules", cfg.eval_deals, cfg.seed * 1_000 + 1, out)
     append_curve(out, {"minutes": round(stats["elapsed_s"] / 60, 3),
                        "cpu_minutes": round(stats["cpu_s"] / 60, 3), "games": stats["games"],
                        "samples": stats["samples"], "steps": stats["steps"],

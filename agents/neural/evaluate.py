@@ -1,7 +1,7 @@
 """A neural network against another bot on duplicate deals.
 
-`harness_match` (the learning curve) writes the network to a bot file and plays
-it with the tournament harness (eval.tournament): duplicate deals, every
+`harness_match` (the learning curve) plays a bot file of the network with
+the tournament harness (eval.tournament): duplicate deals, every
 rotation of each lineup, Elo and mean return with bootstrap intervals.
 
 `duplicate_match` (`python -m agents.neural.evaluate`) is the plain version
@@ -22,8 +22,6 @@ import pyspiel
 
 from agents import make_bot
 from agents.neural.bot import NeuralBot
-from agents.neural.botfile import save_bot
-from agents.neural.encoding import GameIdentity
 from agents.neural.network import PolicyValueNet
 from eval.match import play_game
 
@@ -39,12 +37,11 @@ class HarnessResult:
     elo_high: float
 
 
-def harness_match(game: pyspiel.Game, net: PolicyValueNet, opponent: str, deals: int, seed: int,
-                  workdir: Path, training: dict | None = None) -> HarnessResult:
-    """The greedy policy of `net` against the bot spec `opponent`, in the harness;
-    `training` is the bot file's notes (a baseline, for a network of advantages)."""
+def harness_match(game: pyspiel.Game, bot_path: Path, opponent: str, deals: int, seed: int,
+                  workdir: Path) -> HarnessResult:
+    """The bot file's network (its file's play settings) against the bot spec
+    `opponent`, in the harness; the results go to `workdir`."""
     from eval.tournament import TournamentConfig, run_tournament
-    bot_path = save_bot(workdir / "eval_bot.safetensors", net, GameIdentity.of(game), training)
     results = workdir / "eval_results.db"
     results.unlink(missing_ok=True)       # the network changed: a new tournament
     config = TournamentConfig.create(str(game), [f"network=neural(path={bot_path})",

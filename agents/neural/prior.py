@@ -8,7 +8,6 @@ state and reveals nothing hidden.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -27,7 +26,7 @@ class NeuralPrior:
         identity = GameIdentity.of(game)
         file = shipped_bot_path(identity.short_name) if path in (None, "", "shipped") else Path(path)
         bot = load_cached(file, identity, strict_params=True)
-        baseline = json.loads(bot.metadata.get("training", "{}")).get("baseline")
+        baseline = bot.training.get("baseline")
         if baseline is not None:
             raise ValueError(f"prior {file}: its network scores moves by their gain over the {baseline!r} "
                              f"bot's move, not by their value, so it is no prior; use it as "
