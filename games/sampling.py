@@ -103,6 +103,27 @@ def match_slots(num_slots: int, windows: Sequence[Interval],
     return slot_of
 
 
+def random_match_slots(num_slots: int, windows: Sequence[Interval],
+                       uniform: Callable[[], float]) -> list[int] | None:
+    """Matches each window to a distinct slot inside it at random: earliest deadline
+    first, each to a free slot of its window drawn uniformly. Where every window
+    starts at slot 0 each window has the same number of free slots whatever came
+    before, so every matching is equally likely; where a void starts a window
+    later, it is close to that. None where a choice left a later window no slot."""
+    order = sorted(range(len(windows)), key=lambda i: (windows[i][1], windows[i][0]))
+    used = [False] * num_slots
+    slot_of = [0] * len(windows)
+    for i in order:
+        lo, hi = windows[i]
+        free = [s for s in range(lo, hi) if not used[s]]
+        if not free:
+            return None
+        s = free[int(uniform() * len(free))]
+        used[s] = True
+        slot_of[i] = s
+    return slot_of
+
+
 class _Chain:
     """The held-card constraints of one constrained hand, over lumped classes.
 

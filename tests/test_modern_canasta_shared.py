@@ -3,9 +3,11 @@ the exactness of resampling, and the going-out search against brute force."""
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from collections import Counter
+from pathlib import Path
 
 import pyspiel
 import pytest
@@ -17,6 +19,8 @@ from games.modern_canasta.cards import (ACE, DECK, JOKER, NUM_KINDS, NUM_NATURAL
 from games.modern_canasta.actions import WITHDRAW, meld_action
 from games.modern_canasta.core import (EV_ANSWER, EV_TAKE, EV_WITHDRAW, MELD, PICKUP, CanastaRules,
                                        CanastaState, deal, set_up)
+from games.modern_canasta import belief
+from games.modern_canasta.belief import BeliefView
 from games.modern_canasta.going_out import can_go_out
 from tests import conformance
 
@@ -203,6 +207,46 @@ def test_resample_respects_a_yes_the_asker_could_not_act_on():
         if found >= 8:
             break
     assert found >= 3
+
+
+def _recorded_state(name: str) -> tuple[CanastaState, int]:
+    record = json.loads((Path(__file__).parent / "data" / name).read_text())
+    state = pyspiel.load_game(record["game"]).new_initial_state()
+    for action in record["actions"]:
+        state.apply_action(action)
+    return state.core, record["viewer"]
+
+
+def test_resample_draws_when_each_hidden_card_came_for_a_yes_the_asker_could_not_act_on():
+    """A recorded tournament deal that used to fault. p0, told "yes", melded,
+    discarded a Q and kept an A; it drew a J later and played it. Giving each card
+    the first deal or draw it fits put that J in p0's hand at the "yes", where it
+    could go out, so the replay refused every world; the draws' order is drawn too."""
+    core, viewer = _recorded_state("canasta_yes_not_acted_on.json")
+    view = BeliefView(core, viewer)
+    assert view.checked_by_replay
+    rng = random.Random(3)
+    held = Counter()
+    for _ in range(30):
+        world = view.sample(core, rng.random)
+        replay = CanastaState(core.rules)
+        for action in world.history():
+            replay.apply_action(action)       # raises if p0 could have gone out at the "yes"
+        held[tuple(k for k in range(NUM_KINDS) if world.hands[0][k])] += 1
+    assert view.checked_by_replay, "no world agreed with the 'yes': the fallback was used"
+    assert len(held) > 1 and (K("J"),) not in held
+
+
+def test_a_yes_no_world_agrees_with_falls_back_to_worlds_without_it(monkeypatch):
+    """Failing the player's move is worse than a world that ignores one rare
+    constraint: after MAX_REJECTIONS refusals the information state is drawn without it."""
+    core, viewer = _recorded_state("canasta_yes_not_acted_on.json")
+    monkeypatch.setattr(belief, "MAX_REJECTIONS", 5)
+    monkeypatch.setattr(belief, "_replay", lambda world: None)
+    view = BeliefView(core, viewer)
+    world = view.sample(core, random.Random(0).random)
+    assert not view.checked_by_replay
+    assert world.hands[viewer] == core.hands[viewer] and world.sizes == core.sizes
 
 
 # ------------------------------------------------------ the going-out search

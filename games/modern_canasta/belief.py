@@ -22,8 +22,12 @@ draws, exactly the setting of games.sampling, which draws a world uniformly
 among the consistent ones (cards of a kind are told apart as the physical cards
 are, so every physical deal is equally likely). The last, rare, is enforced by
 rejection: the world's history is replayed through the rules, which refuse an
-inconsistent one. Then the hidden deals and draws in the log are rewritten to
-produce the drawn world, so the new state never holds the real hidden cards.
+inconsistent one. It depends on the hand the asker held at the "yes", so there
+the deal or draw that brought each card is drawn at random as well; after
+MAX_REJECTIONS refusals the information state's worlds are drawn without it, a
+rare approximation rather than a failed move. Then the hidden deals and draws in
+the log are rewritten to produce the drawn world, so the new state never holds
+the real hidden cards.
 """
 
 from __future__ import annotations
@@ -34,9 +38,10 @@ from games.modern_canasta.actions import MELD_PARTS
 from games.modern_canasta.cards import DECK, JOKER, NUM_KINDS, PLAYABLE, TWO, WILD_SLOT, unpack
 from games.modern_canasta.core import (EV_ANSWER, EV_COMMIT, EV_DEAL, EV_DISCARD, EV_DRAW, EV_MELD,
                                        EV_TAKE, EV_WITHDRAW, OVER, PLAYERS, CanastaState)
-from games.sampling import ConstrainedDeal, HiddenHand, Interval, acquisition_window, match_slots
+from games.sampling import (ConstrainedDeal, HiddenHand, Interval, acquisition_window, match_slots,
+                            random_match_slots)
 
-MAX_REJECTIONS = 100_000
+MAX_REJECTIONS = 2_000
 
 
 class _Hidden:
@@ -132,16 +137,22 @@ class BeliefView:
         self.deal = ConstrainedDeal(by_class, hands, self.class_windows, set(by_class))
 
     def sample(self, state: CanastaState, uniform: Callable[[], float]) -> CanastaState:
+        if not self.checked_by_replay:
+            return self._draw_world(state, uniform)
         for _ in range(MAX_REJECTIONS):
-            world = self._draw_world(state, uniform)
-            if not self.checked_by_replay:
-                return world
-            replayed = _replay(world)
+            replayed = _replay(self._draw_world(state, uniform, timed=True))
             if replayed is not None:
                 return replayed
-        raise RuntimeError("resampling found no world consistent with a partner's 'yes'")
+        # None of MAX_REJECTIONS worlds agreed with the "yes": rather than fail the
+        # player's move, this information state's worlds are drawn without it.
+        self.checked_by_replay = False
+        return self._draw_world(state, uniform)
 
-    def _draw_world(self, state: CanastaState, uniform: Callable[[], float]) -> CanastaState:
+    def _draw_world(self, state: CanastaState, uniform: Callable[[], float],
+                    timed: bool = False) -> CanastaState:
+        """A world; `timed`: which hidden deal or draw brought each card is drawn at
+        random too (else the first that fits), since a replayed "yes" depends on the
+        hand the asker held at that moment."""
         hidden_cards, stock = self.deal.sample(uniform)
         world = state.clone()
         world.cache = None
@@ -156,7 +167,8 @@ class BeliefView:
             info = self.hidden[s]
             windows = self.played_windows[h] + [self.class_windows[k][h] for k in kinds]
             identities = [k for _, k in info.played] + kinds
-            slots = match_slots(len(info.slot_events), windows)
+            slots = ((random_match_slots(len(info.slot_events), windows, uniform) if timed else None)
+                     or match_slots(len(info.slot_events), windows))
             for kind, slot in zip(identities, slots):
                 i = info.slot_events[slot]
                 ev, seat, _ = events[i]
