@@ -348,7 +348,7 @@ def plot_curve(csv_path: Path, png_path: Path, title: str) -> None:
     axes[0].legend(fontsize=8)
     fig.suptitle(f"{title}: vs the rule-based bot, tournament harness on duplicate deals "
                  f"({rows[-1]['eval_games']} games per point); {int(float(rows[-1]['games'])):,} "
-                 f"self-play games", fontsize=9)
+                 f"training deals", fontsize=9)
     fig.tight_layout()
     fig.savefig(png_path, dpi=110)
     plt.close(fig)
