@@ -32,6 +32,7 @@ the real hidden cards.
 
 from __future__ import annotations
 
+import warnings
 from typing import Callable
 
 from games.modern_canasta.actions import MELD_PARTS
@@ -145,6 +146,8 @@ class BeliefView:
                 return replayed
         # None of MAX_REJECTIONS worlds agreed with the "yes": rather than fail the
         # player's move, this information state's worlds are drawn without it.
+        warnings.warn(f"Canasta resampling for p{self.player}: none of {MAX_REJECTIONS} worlds agreed "
+                      "with a partner's 'yes'; this information state's worlds ignore it", RuntimeWarning)
         self.checked_by_replay = False
         return self._draw_world(state, uniform)
 
