@@ -122,6 +122,16 @@ TOURNAMENTS: dict[str, Tournament] = {
         "python_american_page_one(players=4)",
         ("pa=pimc(worlds=96,flat=true,rollout=rules,baseline=rules,assume=rules,utility=placement,confidence=1)",
          "rules"), 600, "Flat PIMC assuming rule-bot opponents, leaving the rule bot's move on evidence", seed=5),
+    # The same two searches leaving the shipped network's move instead (it plays the rule
+    # bot's move unless its learnt gain over it clears a margin, docs/neural.md).
+    "american_page_one_pimc_over_neural": Tournament(
+        "python_american_page_one(players=4)",
+        ("pn=pimc(worlds=96,flat=true,rollout=rules,baseline=neural,assume=rules,utility=placement,confidence=1)",
+         "rules"), 600, "Flat PIMC leaving the shipped network's move on evidence, against the rule bot", seed=7),
+    "american_page_one_ismcts_over_neural": Tournament(
+        "python_american_page_one(players=4)",
+        ("in=ismcts(iterations=300,rollout=rules,baseline=neural,assume=rules,utility=placement,confidence=1)",
+         "rules"), 600, "ISMCTS leaving the shipped network's move on evidence, against the rule bot", seed=7),
     # The same search on the true state: what the hidden cards cost it.
     "american_page_one_cheat": Tournament(
         "python_american_page_one(players=4)", ("cheat=cheat_mcts(iterations=100,rollout=rules)", "rules"), 100,
