@@ -80,11 +80,14 @@ def acquisition_window(times: Sequence[int], epochs: Sequence[int], last_void: i
     return lo, hi
 
 
-def match_slots(num_slots: int, windows: Sequence[Interval],
-                used: list[bool] | None = None) -> list[int] | None:
+def match_slots(num_slots: int, windows: Sequence[Interval], used: list[bool] | None = None,
+                uniform: Callable[[], float] | None = None) -> list[int] | None:
     """Matches each window to a distinct slot inside it: earliest deadline first,
-    each to its earliest free slot. Returns the slot of each window, or None."""
-    if used is None and windows:
+    each to its earliest free slot, or with `uniform` to a free slot of its window
+    drawn uniformly (then every matching is equally likely where every window starts
+    at slot 0, and close to it where a void starts one later). Returns the slot of
+    each window, or None (with `uniform`: where a choice left a later window no slot)."""
+    if used is None and uniform is None and windows:
         lo, hi = windows[0]
         if hi - lo >= len(windows) and windows.count(windows[0]) == len(windows):
             return list(range(lo, lo + len(windows)))      # one window for all: in order
@@ -93,32 +96,17 @@ def match_slots(num_slots: int, windows: Sequence[Interval],
     slot_of = [0] * len(windows)
     for i in order:
         lo, hi = windows[i]
-        s = lo
-        while s < hi and used[s]:
-            s += 1
-        if s >= hi:
-            return None
-        used[s] = True
-        slot_of[i] = s
-    return slot_of
-
-
-def random_match_slots(num_slots: int, windows: Sequence[Interval],
-                       uniform: Callable[[], float]) -> list[int] | None:
-    """Matches each window to a distinct slot inside it at random: earliest deadline
-    first, each to a free slot of its window drawn uniformly. Where every window
-    starts at slot 0 each window has the same number of free slots whatever came
-    before, so every matching is equally likely; where a void starts a window
-    later, it is close to that. None where a choice left a later window no slot."""
-    order = sorted(range(len(windows)), key=lambda i: (windows[i][1], windows[i][0]))
-    used = [False] * num_slots
-    slot_of = [0] * len(windows)
-    for i in order:
-        lo, hi = windows[i]
-        free = [s for s in range(lo, hi) if not used[s]]
-        if not free:
-            return None
-        s = free[int(uniform() * len(free))]
+        if uniform is None:
+            s = lo
+            while s < hi and used[s]:
+                s += 1
+            if s >= hi:
+                return None
+        else:
+            free = [s for s in range(lo, hi) if not used[s]]
+            if not free:
+                return None
+            s = free[int(uniform() * len(free))]
         used[s] = True
         slot_of[i] = s
     return slot_of

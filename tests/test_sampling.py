@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from games.sampling import ConstrainedDeal, HiddenHand, SwapChainDeal, TooLargeToCount, random_match_slots
+from games.sampling import ConstrainedDeal, HiddenHand, SwapChainDeal, TooLargeToCount, match_slots
 
 
 def random_instance(rng: random.Random):
@@ -159,7 +159,7 @@ def test_random_slot_matching_is_uniform_when_every_window_starts_at_the_first_s
     """Cards played by slots 2, 3 and 3 (windows from slot 0): 2 x 2 x 1 matchings."""
     windows = [(0, 3), (0, 2), (0, 3)]
     rng = random.Random(5)
-    seen = Counter(tuple(random_match_slots(3, windows, rng.random)) for _ in range(4000))
+    seen = Counter(tuple(match_slots(3, windows, uniform=rng.random)) for _ in range(4000))
     everything = {m for m in itertools.permutations(range(3))
                   if all(lo <= s < hi for s, (lo, hi) in zip(m, windows))}
     assert set(seen) == everything and len(everything) == 4
@@ -170,8 +170,8 @@ def test_random_slot_matching_keeps_each_card_in_its_window_or_says_none():
     rng = random.Random(6)
     windows = [(1, 3), (0, 4), (2, 4), (0, 2)]
     for _ in range(200):
-        slots = random_match_slots(4, windows, rng.random)
+        slots = match_slots(4, windows, uniform=rng.random)
         if slots is not None:
             assert sorted(slots) == [0, 1, 2, 3]
             assert all(lo <= s < hi for s, (lo, hi) in zip(slots, windows))
-    assert random_match_slots(2, [(0, 1), (0, 1)], rng.random) is None
+    assert match_slots(2, [(0, 1), (0, 1)], uniform=rng.random) is None

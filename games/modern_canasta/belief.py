@@ -39,8 +39,7 @@ from games.modern_canasta.actions import MELD_PARTS
 from games.modern_canasta.cards import DECK, JOKER, NUM_KINDS, PLAYABLE, TWO, WILD_SLOT, unpack
 from games.modern_canasta.core import (EV_ANSWER, EV_COMMIT, EV_DEAL, EV_DISCARD, EV_DRAW, EV_MELD,
                                        EV_TAKE, EV_WITHDRAW, OVER, PLAYERS, CanastaState)
-from games.sampling import (ConstrainedDeal, HiddenHand, Interval, acquisition_window, match_slots,
-                            random_match_slots)
+from games.sampling import ConstrainedDeal, HiddenHand, Interval, acquisition_window, match_slots
 
 MAX_REJECTIONS = 2_000
 
@@ -170,7 +169,7 @@ class BeliefView:
             info = self.hidden[s]
             windows = self.played_windows[h] + [self.class_windows[k][h] for k in kinds]
             identities = [k for _, k in info.played] + kinds
-            slots = ((random_match_slots(len(info.slot_events), windows, uniform) if timed else None)
+            slots = ((match_slots(len(info.slot_events), windows, uniform=uniform) if timed else None)
                      or match_slots(len(info.slot_events), windows))
             for kind, slot in zip(identities, slots):
                 i = info.slot_events[slot]
