@@ -132,6 +132,13 @@ TOURNAMENTS: dict[str, Tournament] = {
         "python_american_page_one(players=4)",
         ("in=ismcts(iterations=300,rollout=rules,baseline=neural,assume=rules,utility=placement,confidence=1)",
          "rules"), 600, "ISMCTS leaving the shipped network's move on evidence, against the rule bot", seed=7),
+    # ISMCTS whose rounds try every root action on one determinization, chosen on the
+    # paired differences (root=paired): on deals not used before.
+    "american_page_one_ismcts_paired_over_neural": Tournament(
+        "python_american_page_one(players=4)",
+        ("ip=ismcts(iterations=480,root=paired,rollout=rules,baseline=neural,assume=rules,utility=placement,"
+         "confidence=1)", "rules"), 600,
+        "Paired-root ISMCTS leaving the shipped network's move on evidence, against the rule bot", seed=8),
     # The same search on the true state: what the hidden cards cost it.
     "american_page_one_cheat": Tournament(
         "python_american_page_one(players=4)", ("cheat=cheat_mcts(iterations=100,rollout=rules)", "rules"), 100,

@@ -2,6 +2,7 @@
 
     ismcts(iterations=1000)              information-set MCTS, one tree over determinizations
     ismcts(seconds=0.5,rollout=rules)    a wall-clock budget per move; rule-bot rollouts
+    ismcts(iterations=500,root=paired)   every root action once per determinization, compared pairwise
     pimc(worlds=20,iterations=100)       determinized search: UCT in each sampled world
     pimc(worlds=20,chance=fixed)         ... each world with its draws fixed too
     pimc(worlds=96,flat=true)            no tree: each action one rollout per world, paired
@@ -13,7 +14,9 @@ units of a return scale), `scale` (`game`, the default: the game's return range;
 `observed`: the spread of the returns seen in this search; search.mcts.Search),
 `utility` (`returns`, the default, or `placement`: the finishing place among the
 others, what a rating by finishing order rewards), `rollout` (`random` or a bot spec:
-search.rollout), `viewer` for ismcts (search.keys), `worlds` and `chance` (`random`
+search.rollout), `viewer` for ismcts (search.keys), `root` for ismcts (`ucb`, the
+default, or `paired`: every root action once per determinization, the move
+chosen on paired differences; ISMCTSBot), `worlds` and `chance` (`random`
 or `fixed`: whether a world fixes its future draws too) for pimc, and `model` (a
 bot spec: search the worlds in which the others' moves are most likely under that
 bot's play, search.inference) with `candidates` (worlds drawn to choose from);
@@ -116,23 +119,47 @@ class SearchBot(CardBot):
                       self.utility)
 
 
+ISMCTS_ROOTS = ("ucb", "paired")
+
+
 class ISMCTSBot(SearchBot):
-    """One tree of information states; a new determinization every iteration."""
+    """One tree of information states; a new determinization every iteration.
+
+    With `root="paired"` the root's actions are not chosen by UCB: the
+    iterations go in rounds, one determinization and one chance stream a round,
+    every root action tried once in it (search.mcts.Search.run). The move is
+    then chosen on the rounds' paired differences (search.decision.choose_paired):
+    with a baseline, its move unless another beats it by `confidence` standard
+    errors; without, the best mean. An action's worth is a few points where a
+    deal swings by a hundred, and a round's actions meet the same cards, so the
+    deal's luck cancels from their differences; UCB's unpaired returns keep it."""
 
     def __init__(self, game, player, seed, budget, c, rollout, prior, scale, utility, baseline,
-                 confidence, assume, viewer: str):
+                 confidence, assume, viewer: str, root: str):
         super().__init__(game, player, seed, budget, c, rollout, prior, scale, utility, baseline,
                          confidence, assume)
         if viewer not in VIEWERS:
             raise ValueError(f"viewer={viewer!r}: must be one of {', '.join(VIEWERS)}")
+        if root not in ISMCTS_ROOTS:
+            raise ValueError(f"root={root!r}: must be one of {', '.join(ISMCTS_ROOTS)}")
         self.viewer = viewer
+        self.paired = root == "paired"
+        self.root_rows: list[list[float]] = []   # paired: the last move's return of each action in each round
+
+    def choose(self, root: GameState, legal: list[int]) -> int:
+        if not self.paired:
+            return super().choose(root, legal)
+        self.search(root)
+        baseline = None if self.baseline is None else self.baseline.step(root)
+        return choose_paired(legal, self.root_rows, baseline, self.confidence)
 
     def search(self, root: GameState) -> dict[int, Edge]:
         root = rules_core(root)
         me, rand = root.current_player(), self.rng.random
         search = self._search(InformationKeys(root, me if self.viewer == "observer" else None))
-        edges = search.run(root, lambda: self.resample(root, me, rand), self.budget)
+        edges = search.run(root, lambda: self.resample(root, me, rand), self.budget, paired=self.paired)
         self.iterations, self.root_returns = search.iterations, search.root_returns
+        self.root_rows = search.root_rows
         return edges
 
 
@@ -289,9 +316,9 @@ _COMMON = {"iterations": None, "seconds": None, "c": DEFAULT_C, "scale": "game",
 
 
 def make_ismcts(game, player: int, seed: int = 0, **settings) -> ISMCTSBot:
-    s = _settings("ismcts", settings, {**_COMMON, "assume": None, "viewer": "acting"})
+    s = _settings("ismcts", settings, {**_COMMON, "assume": None, "viewer": "acting", "root": "ucb"})
     return ISMCTSBot(game, player, seed, _budget(s, 1000), s["c"], s["rollout"], s["prior"], s["scale"],
-                     s["utility"], s["baseline"], s["confidence"], s["assume"], s["viewer"])
+                     s["utility"], s["baseline"], s["confidence"], s["assume"], s["viewer"], s["root"])
 
 
 def make_pimc(game, player: int, seed: int = 0, **settings) -> PIMCBot:

@@ -128,9 +128,10 @@ class Search:
         self.iterations = 0       # how many the last run made
         self.nodes: dict[Hashable, Node] = {}   # the last run's table, for inspection
         self.root_returns: dict[int, list[float]] = {}   # the last run's returns after each root action
+        self.root_rows: list[list[float]] = []           # the last paired run's returns, by round and root action
 
     def run(self, root: GameState, make_world: Callable[[], GameState], budget: Budget,
-            chance_seed: int | None = None) -> Node:
+            chance_seed: int | None = None, paired: bool = False) -> Node:
         """Searches from `root` (a decision node), each iteration in a fresh world
         from `make_world`; returns the root's edges.
 
@@ -138,12 +139,20 @@ class Search:
         and in the rollout) from the same stream, restarted from that seed: the
         world's future is fixed, as perfect-information Monte Carlo means, and
         the actions are compared on the same draws (common random numbers),
-        which takes the luck of the draw out of their differences."""
+        which takes the luck of the draw out of their differences.
+
+        With `paired`, the iterations go in rounds of one per legal root action:
+        a round draws one world and one chance stream, and each of its
+        iterations takes the next root action there (in place of UCB at the
+        root; below it the search is as ever). `root_rows[r][i]` is then root
+        action legal[i]'s return in round r, every action of a round on the same
+        cards, for a paired comparison (search.decision.choose_paired). Only
+        whole rounds are made, at least one, and only whole rounds are kept."""
         key = self.keys.key
         reveal = self.keys.reveal_chance
         evaluate = self.evaluator.evaluate
         rand = self.rng.random
-        stream = random.Random() if chance_seed is not None else None
+        stream = random.Random() if chance_seed is not None or paired else None
         chance_rand = stream.random if stream is not None else rand
         c_units, observed, by_placement = self.c_units, self.observed, self.by_placement
         c = c_units * self.return_range
@@ -157,13 +166,39 @@ class Search:
         by_root_edge: dict[int, list[float]] = {}     # id of a root edge -> the returns behind it
         limit = budget.iterations if budget.iterations is not None else math.inf
         deadline = time.perf_counter() + budget.seconds if budget.seconds is not None else None
+        in_time = lambda: deadline is None or time.perf_counter() < deadline   # noqa: E731
+        root_legal = root.legal_actions()
+        width = len(root_legal)
+        rows: list[list[float]] = []
         done = 0
-        while done < limit and (deadline is None or time.perf_counter() < deadline or not done):
-            world = make_world()
-            if stream is not None:
-                stream.seed(chance_seed)
+        while True:
             chosen: list[tuple[Edge, int]] = []
             path = 0
+            if paired:
+                slot = done % width
+                if slot == 0:
+                    if done and not (done + width <= limit and in_time()):
+                        break
+                    round_world, round_seed = make_world(), self.rng.getrandbits(64)
+                    rows.append([])
+                elif done > width and not in_time():
+                    break
+                world = round_world.clone()
+                stream.seed(round_seed)
+                action = root_legal[slot]
+                edge = root_node.get(action)
+                if edge is None:
+                    edge = root_node[action] = [0, 0.0, 0]
+                edge[2] += 1
+                chosen.append((edge, me))
+                path = hash((path, action))
+                world.apply_action(action)
+            else:
+                if done and not (done < limit and in_time()):
+                    break
+                world = make_world()
+                if stream is not None:
+                    stream.seed(chance_seed)
             while True:
                 player = world.current_player()
                 if player < 0:
@@ -215,6 +250,8 @@ class Search:
             # The root is a decision node already in the table, so every
             # iteration's first step chose one of its edges.
             by_root_edge.setdefault(id(chosen[0][0]), []).append(returns[me])
+            if paired:
+                rows[-1].append(returns[me])
             if observed:
                 r_low, r_high = min(returns), max(returns)
                 if r_low < low or r_high > high:
@@ -226,6 +263,7 @@ class Search:
                 edge[1] += returns[player]
             done += 1
         self.iterations = done
+        self.root_rows = [row for row in rows if len(row) == width]
         self.root_returns = {a: by_root_edge[id(e)] for a, e in root_node.items() if id(e) in by_root_edge}
         return root_node
 

@@ -204,7 +204,7 @@ def page_one_states(game_string: str, count: int, seed: int) -> list:
             if len(s.legal_actions()) > 1][:count]
 
 
-SPECS = ["ismcts(iterations=60)", "ismcts(iterations=60,viewer=observer)",
+SPECS = ["ismcts(iterations=60)", "ismcts(iterations=60,viewer=observer)", "ismcts(iterations=60,root=paired)",
          "pimc(worlds=3,iterations=20)", "pimc(worlds=3,iterations=20,chance=fixed)",
          "pimc(worlds=3,iterations=20,model=rules,candidates=6)", "pimc(worlds=6,flat=true)",
          "cheat_mcts(iterations=60)"]
@@ -332,9 +332,44 @@ def test_a_fixed_chance_world_gives_every_iteration_the_same_draws(chance_seed):
         assert first.seen == [random.Random(chance_seed).random()] * len(first.seen)
 
 
+def test_a_paired_round_tries_every_root_action_on_the_same_world_and_draws():
+    state = next(s for s in page_one_states("python_page_one(players=4)", 20, 3) if len(s.legal_actions()) >= 3)
+    width = len(state.legal_actions())
+    first = FirstDraws()
+    search = Search(InformationKeys(state), first, 0.5, 2.0, random.Random(0))
+    worlds = []
+    me = state.current_player()
+    make_world = lambda: worlds.append(state.resample_from_infostate(me, random.Random(len(worlds)).random)) \
+        or worlds[-1]  # noqa: E731
+    edges = search.run(state, make_world, Budget(3 * width + 1), paired=True)
+    # Whole rounds only: three, one world each, every root action once a round.
+    assert search.iterations == 3 * width and len(worlds) == 3
+    assert [len(row) for row in search.root_rows] == [width] * 3
+    assert all(edge[0] == 3 for edge in edges.values()) and set(edges) == set(state.legal_actions())
+    # Each iteration evaluates a new child before any draw: a round's draws are one stream.
+    rounds = [first.seen[r * width:(r + 1) * width] for r in range(3)]
+    assert all(len(set(draws)) == 1 for draws in rounds) and len({draws[0] for draws in rounds}) == 3
+    # A budget smaller than a round still makes one whole round.
+    search.run(state, make_world, Budget(1), paired=True)
+    assert search.iterations == width and len(search.root_rows) == 1
+
+
+def test_a_paired_search_without_baseline_plays_the_best_mean():
+    search = Search(InformationKeys(TinyGame({})), RandomRollout(), 0.5, 2.0, random.Random(0))
+    root = TinyGame(ZERO_SUM)
+    search.run(root, root.clone, Budget(400), paired=True)
+    assert choose_paired([0, 1], search.root_rows, None, 1.0) == 1
+    game = pyspiel.load_game("python_page_one(players=4)")
+    state = page_one_states("python_page_one(players=4)", 1, 5)[0]
+    bot = make_bot("ismcts(iterations=77,root=paired)", game, state.current_player())
+    move = bot.step(state)
+    assert bot.iterations == 77 // len(state.legal_actions()) * len(state.legal_actions())
+    assert move == choose_paired(state.legal_actions(), bot.root_rows, None, 1.0)
+
+
 @pytest.mark.parametrize("spec, message", [
     ("ismcts(iteration=10)", "unknown setting.*iteration.*known: assume, baseline, c, confidence, iterations, "
-                             "prior, rollout, scale, seconds, utility, viewer"),
+                             "prior, rollout, root, scale, seconds, utility, viewer"),
     ("ismcts(confidence=-1)", "confidence=-1: must be a non-negative number"),
     ("ismcts(baseline=alphago)", "baseline='alphago': unknown bot 'alphago'"),
     ("ismcts(assume=rules)", "assume='rules': that bot does not say what its moves show"),
@@ -343,6 +378,7 @@ def test_a_fixed_chance_world_gives_every_iteration_the_same_draws(chance_seed):
     ("ismcts(seconds=-1)", "seconds=-1: must be a positive number"),
     ("ismcts(c=-0.5)", "c=-0.5: must be a non-negative number"),
     ("ismcts(viewer=god)", "viewer='god': must be one of acting, observer"),
+    ("ismcts(root=flat)", "root='flat': must be one of ucb, paired"),
     ("ismcts(scale=wide)", "scale='wide': must be one of observed, game"),
     ("ismcts(rollout=alphago)", "rollout='alphago': unknown bot 'alphago'"),
     ("pimc(worlds=0)", "worlds=0: must be a positive integer"),
@@ -398,6 +434,7 @@ APO = "python_american_page_one(players=3,hand_size=5,challenge=true,dobon=true,
 @pytest.mark.parametrize("spec", ["ismcts(iterations=40,rollout=rules)",
                                   "pimc(worlds=2,iterations=10,rollout=rules,model=rules,candidates=4)",
                                   "ismcts(iterations=40,rollout=rules,assume=rules)",
+                                  "ismcts(iterations=40,rollout=rules,assume=rules,root=paired)",
                                   "pimc(worlds=4,flat=true,rollout=rules,assume=rules)"])
 def test_search_on_american_page_one_never_reads_hidden_cards(spec):
     # The same check on American Page One, whose keys (private_view) hold the hands
@@ -495,7 +532,8 @@ def test_a_baseline_move_is_left_only_on_evidence():
 
 @pytest.mark.parametrize("spec", ["pimc(worlds=3,flat=true,rollout=rules,baseline=rules,assume=rules,"
                                   "confidence=1000000)",
-                                  "ismcts(iterations=30,rollout=rules,baseline=rules,confidence=1000000)"])
+                                  "ismcts(iterations=30,rollout=rules,baseline=rules,confidence=1000000)",
+                                  "ismcts(iterations=30,rollout=rules,baseline=rules,confidence=1000000,root=paired)"])
 def test_a_search_that_never_finds_evidence_plays_its_baseline(spec):
     game = pyspiel.load_game("python_american_page_one(players=4)")
     bots = [make_bot(spec, game, 0, 1)] + [make_bot("rules", game, p, p) for p in range(1, 4)]
