@@ -103,6 +103,12 @@ class SearchBot(CardBot):
             return most_visited(edges)
         return choose_unpaired(self.root_returns, self.baseline.step(root), self.confidence)
 
+    def paired_move(self, root: GameState, legal: list[int], rows: list[list[float]]) -> int:
+        """The move on paired evidence, `rows[w][i]` being legal[i]'s return in world
+        (or round) w: the baseline's unless another beats it, or the best mean."""
+        baseline = None if self.baseline is None else self.baseline.step(root)
+        return choose_paired(legal, rows, baseline, self.confidence)
+
     def search(self, root: GameState) -> dict[int, Edge]:
         """The root's edges after searching `root`, where this bot is to move."""
         raise NotImplementedError
@@ -150,8 +156,7 @@ class ISMCTSBot(SearchBot):
         if not self.paired:
             return super().choose(root, legal)
         self.search(root)
-        baseline = None if self.baseline is None else self.baseline.step(root)
-        return choose_paired(legal, self.root_rows, baseline, self.confidence)
+        return self.paired_move(root, legal, self.root_rows)
 
     def search(self, root: GameState) -> dict[int, Edge]:
         root = rules_core(root)
@@ -222,8 +227,7 @@ class PIMCBot(SearchBot):
         if not self.flat:
             return super().choose(root, legal)
         self.search(root)
-        baseline = None if self.baseline is None else self.baseline.step(root)
-        return choose_paired(legal, self.values, baseline, self.confidence)
+        return self.paired_move(root, legal, self.values)
 
     def search(self, root: GameState) -> dict[int, Edge]:
         root = rules_core(root)
