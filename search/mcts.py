@@ -194,7 +194,7 @@ class Search:
                 path = hash((path, action))
                 world.apply_action(action)
             else:
-                if done and not (done < limit and in_time()):
+                if done and not (done < limit and (deadline is None or time.perf_counter() < deadline)):
                     break
                 world = make_world()
                 if stream is not None:
