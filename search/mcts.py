@@ -170,6 +170,9 @@ class Search:
         root_legal = root.legal_actions()
         width = len(root_legal)
         rows: list[list[float]] = []
+        if paired:
+            for action in root_legal:
+                root_node[action] = [0, 0.0, 0]
         done = 0
         while True:
             chosen: list[tuple[Edge, int]] = []
@@ -186,9 +189,7 @@ class Search:
                 world = round_world.clone()
                 stream.seed(round_seed)
                 action = root_legal[slot]
-                edge = root_node.get(action)
-                if edge is None:
-                    edge = root_node[action] = [0, 0.0, 0]
+                edge = root_node[action]
                 edge[2] += 1
                 chosen.append((edge, me))
                 path = hash((path, action))
