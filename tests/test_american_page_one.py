@@ -416,6 +416,28 @@ def test_dobon_gaeshi_returns_the_callers_last_card_and_wins():
     assert s.returns() == [-47, -29, 47 + 29 + 10, -10]
 
 
+@pytest.mark.parametrize("starter, gaeshi", [("dealer", True), ("redraw_joker", False)])
+def test_dobon_gaeshi_matches_the_starter_as_the_dealers_last_play(starter, gaeshi):
+    """The page counts the starter as the dealer's play (「この台札は親が場に出したものとみなして
+    進行する」), so a dealer who calls Dobon before playing again can be matched on it; under
+    redraw_joker it is nobody's play."""
+    r = rules(4, hand_size=3, dobon=True, dobon_gaeshi=True, dealer=0, starter=starter)
+    s = dealt_position(r, [K("4H 5D Jk"), K("9S TC TD"), K("4C 3D Jk"), K("6C 8D KD")], k("7S"))
+    play(s, "9S", NO_DOBON, NO_DOBON)
+    assert s.current_player() == 0 and s.legal_actions() == [DOBON, NO_DOBON]    # 4 + 5 + 0 = 9
+    play(s, DOBON, NO_DOBON)                       # the Dobon-gaeshi offers: p1 (9 + 10 + 10)
+    assert s.current_player() == 2                 # p2: 4 + 3 + 0 = 7, the starter's 7♠
+    assert s.legal_actions() == ([DOBON, NO_DOBON] if gaeshi else [NO_DOBON])
+    play(s, DOBON if gaeshi else NO_DOBON, NO_DOBON)
+    assert s.is_terminal()
+    if gaeshi:     # p0's win is void and its last play, the starter, comes back to its hand
+        assert sorted(hand(s, 0)) == sorted(K("4H 5D Jk 7S"))
+        assert s.returns() == [-66, -29, 66 + 29 + 66, -66]
+    else:
+        assert sorted(hand(s, 0)) == sorted(K("4H 5D Jk"))
+        assert s.returns() == [29 + 74 + 66, -29, -74, -66]
+
+
 def test_a_joker_challenge_that_succeeds_makes_the_jokers_player_draw_four():
     s = position(["Jk 5H KC", "6C 7C", "4D 7S", "9C TD"], top="9H", challenge=True)
     play(s, JOKER, NAME_SUIT + C)

@@ -15,9 +15,9 @@ from games.modern_canasta.actions import (ASK, COMMIT, DISCARD_BASE, DRAW, MELD_
 from games.modern_canasta.cards import (ACE, BLACK_THREE, DECK, JOKER, KING, NUM_KINDS, QUEEN,
                                         RED_THREE, SEVEN, TWO, VALUES, WILD_SLOT, counts_of,
                                         parse_kind)
-from games.modern_canasta.core import (END_LAST_THREE, END_OUT, END_STOCK, EV_END, MELD, PICKUP,
-                                       REPLACE, TURN, CanastaRules, CanastaState, deal, set_up,
-                                       threshold_for)
+from games.modern_canasta.core import (END_LAST_THREE, END_OUT, END_STOCK, EV_DISCARD, EV_END,
+                                       MELD, PICKUP, REPLACE, TURN, CanastaRules, CanastaState,
+                                       deal, set_up, threshold_for)
 from games.modern_canasta.scoring import side_score
 from games.protocol import CHANCE, TERMINAL
 
@@ -387,6 +387,28 @@ def test_on_an_empty_pile_a_closed_rank_only_when_nothing_else_can_go():
     assert [a for a in s.legal_actions() if a < MELD_BASE] == [ASK, discard("9")]
     s = set_up(hands("K A 2", "5 5"), phase=MELD, **closed)
     assert [a for a in s.legal_actions() if a < MELD_BASE] == [ASK, discard("K")]
+
+
+def test_on_an_empty_pile_a_closed_ace_only_when_no_open_ace_or_seven_can_go():
+    aces_closed = dict(canastas=[[], [(ACE, 7, 0, 0)]], melded=3)
+    s = set_up(hands("A 7", "5 5"), phase=MELD, **aces_closed)
+    assert [a for a in s.legal_actions() if a < MELD_BASE] == [ASK, discard("7")]
+    with pytest.raises(ValueError):
+        s.clone().apply_action(discard("A"))
+    s = set_up(hands("A 7 2", "5 5"), phase=MELD, **aces_closed)
+    assert [a for a in s.legal_actions() if a < MELD_BASE] == [ASK, discard("7")]
+    s = set_up(hands("A A 2", "5 5"), phase=MELD, **aces_closed)      # nothing else can go
+    assert [a for a in s.legal_actions() if a < MELD_BASE] == [ASK, discard("A")]
+    play(s, discard("A"))
+    kind, seat, value = s.events()[-1]
+    # The discard shows p0 held no plain natural and no 7, the one open rank of Aces and 7s.
+    assert (kind, seat, value & 15) == (EV_DISCARD, 0, ACE)
+    assert value >> 4 >> SEVEN & 1 and value >> 4 >> KING & 1 and not value >> 4 >> ACE & 1
+    both_closed = dict(canastas=[[], [(ACE, 7, 0, 0), (SEVEN, 7, 0, 0)]], melded=3)
+    s = set_up(hands("A 7", "5 5"), phase=MELD, **both_closed)
+    assert [a for a in s.legal_actions() if a < MELD_BASE] == [ASK, discard("7"), discard("A")]
+    s = set_up(hands("A 7", "5 5"), phase=MELD, pile=[K("4")], **aces_closed)   # a pile: any
+    assert [a for a in s.legal_actions() if a < MELD_BASE] == [ASK, discard("7"), discard("A")]
 
 
 # ------------------------------------------------------------------ going out

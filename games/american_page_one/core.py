@@ -735,8 +735,11 @@ class AmericanPageOneState(LoggedCore):
         dealer = self.dealer
         self.actor = dealer
         if rules.starter == "dealer":
-            # The starter counts as played by the dealer: its effect applies, and
-            # the dealer names the suit of an 8 or a joker.
+            # The starter counts as played by the dealer: its effect applies, the
+            # dealer names the suit of an 8 or a joker, and it is the dealer's last
+            # play until the dealer plays again (a Dobon-gaeshi can match it).
+            if rules.dobon_gaeshi:
+                self.last_play = self.last_play[:dealer] + (self.play,) + self.last_play[dealer + 1:]
             if self.t.wild[k]:
                 self.phase = NAME
                 self.to_move = dealer

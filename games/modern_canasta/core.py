@@ -65,6 +65,7 @@ CHANCE_EVENTS = (EV_DEAL, EV_DRAW)
 
 _ALL_NATURALS = (1 << NUM_NATURAL) - 1
 _PLAIN_NATURALS = _ALL_NATURALS & ~(1 << ACE) & ~(1 << SEVEN)   # naturals other than A and 7
+_ACES_AND_SEVENS = (1 << ACE) | (1 << SEVEN)
 _ALL_SLOTS = tuple(range(NUM_SLOTS))
 
 
@@ -447,7 +448,10 @@ class CanastaState(LoggedCore):
         if any(hand[k] for k in range(NUM_NATURAL) if _PLAIN_NATURALS >> k & 1):
             return [a for a in acts if closed >> (a - DISCARD_BASE) & 1
                     and _PLAIN_NATURALS >> (a - DISCARD_BASE) & 1]
-        return acts            # only Aces and 7s (and wild cards) remain
+        # Only Aces and 7s (and wild cards) remain: a closed one of them only when
+        # the other is closed too or not held.
+        open_ones = [a for a in acts if not closed >> (a - DISCARD_BASE) & 1]
+        return open_ones or acts
 
     def initial_meld_valid(self) -> bool:
         """Whether the melds the player to move has laid as its side's initial meld
@@ -638,6 +642,8 @@ class CanastaState(LoggedCore):
             elif not self.pile:
                 if kind == ACE or kind == SEVEN:
                     shown = _PLAIN_NATURALS
+                    if self.closed >> kind & 1:     # nor an Ace or 7 of a rank not closed
+                        shown |= _ACES_AND_SEVENS & ~self.closed
                 elif self.closed >> kind & 1:
                     shown = _PLAIN_NATURALS & ~self.closed
         self._remove(actor, kind, 1)
