@@ -17,10 +17,11 @@ RULE_BOTS = {
 }
 
 
-def make_rules_bot(game: pyspiel.Game, player: int, seed: int = 0) -> pyspiel.Bot:
+def make_rules_bot(game: pyspiel.Game, player: int, seed: int = 0, **settings) -> pyspiel.Bot:
+    """The game's rule bot; `settings` are its strategy settings, where it has any (Canasta's)."""
     name = game.get_type().short_name
     target = RULE_BOTS.get(name)
     if target is None:
         raise ValueError(f"no rule-based bot for game {name!r}; games with one: {', '.join(sorted(RULE_BOTS))}")
     module, attr = target.split(":")
-    return getattr(importlib.import_module(module), attr)(game, player, seed)
+    return getattr(importlib.import_module(module), attr)(game, player, seed, **settings)
