@@ -1,0 +1,112 @@
+"""The review of a finished deal: move by move, from the human's seat or with every hand open,
+each of the human's decisions checked by the analysis.
+
+A decision is flagged when `search.analysis.analyse` (from the seat's information only, the
+same worlds and chance for every action) finds a better action by more than its interval: the
+played action's paired gap to the best has a 95% interval above zero. Its cost is that gap, in
+the game's returns; the deal's `lost` is their sum. Records come from the table's own records
+or from any record or results file (`open_records`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from play.views import TITLES, table_view
+
+# What one unit of a game's returns is in points ("the points a deal lost"); Page One's are places.
+POINTS_PER_UNIT = {"python_page_one": None, "python_american_page_one": 1.0, "python_modern_canasta": 1000.0}
+
+
+def human_seat(record) -> int:
+    """The seat a person played in a record (the table's records say), else seat 0."""
+    play = (record.annotations or {}).get("play") or {}
+    if isinstance(play.get("human"), int):
+        return play["human"]
+    return next((p.seat for p in record.players if p.agent == "human"), 0)
+
+
+def names_of(record, seat: int) -> tuple[list[str], list[str]]:
+    names = ["You" if p.seat == seat else f"p{p.seat}" for p in sorted(record.players, key=lambda p: p.seat)]
+    agents = [p.spec for p in sorted(record.players, key=lambda p: p.seat)]
+    return names, agents
+
+
+def review_record(record, seat: int, *, deal: int = 0, names: list[str] | None = None,
+                  agents: list[str] | None = None, seconds: float | None = 0.3, worlds: int | None = 24,
+                  analyse_moves: bool = True, policy: str = "rules") -> dict[str, Any]:
+    """The contract's Review of one record from `seat`."""
+    from eval.records import load_game, transcript
+    game = load_game(record)
+    name = game.get_type().short_name
+    if name not in TITLES:
+        raise ValueError(f"the record's game {name!r} is not one the table reviews")
+    if not 0 <= seat < game.num_players():
+        raise ValueError(f"seat {seat}: the record's seats are 0..{game.num_players() - 1}")
+    if names is None or agents is None:
+        names, agents = names_of(record, seat)
+    seen: dict[int, list[str]] = {}
+    for index, line in transcript(record, view=seat):
+        seen.setdefault(index, []).append(line)
+    state = game.new_initial_state()
+    moves, lost = [], 0.0
+    for i, m in enumerate(record.moves):
+        if m.actor >= 0 or i in seen:
+            view = table_view(name, state, seat, names, agents)
+            entry = {"index": i, "seat": m.actor if m.actor >= 0 else None,
+                     "text": "; ".join(seen.get(i, [])) or (f"p{m.actor} moves" if m.actor >= 0 else ""),
+                     "open_text": f"{'chance' if m.actor < 0 else f'p{m.actor}'}: {m.text}",
+                     "view": view, "open": table_view(name, state, seat, names, agents, open_hands=True),
+                     "mistake": None}
+            if analyse_moves and m.actor == seat and len(state.legal_actions()) > 1:
+                entry["mistake"] = _mistake(state, seat, m.action, view, seconds, worlds, policy, i)
+                if entry["mistake"] is not None:
+                    lost += entry["mistake"]["cost"]
+            moves.append(entry)
+        state.apply_action(m.action)
+    final = table_view(name, state, seat, names, agents, open_hands=True)
+    return {"deal": deal, "game": name, "seat": seat, "moves": moves, "lost": lost,
+            "points_per_unit": POINTS_PER_UNIT[name], "returns": record.returns, "fault": record.fault,
+            "final": final, "analysed": analyse_moves}
+
+
+def _mistake(state, seat: int, played: int, view: dict, seconds: float | None, worlds: int | None,
+             policy: str, index: int) -> dict | None:
+    from search.analysis import analyse
+    result = analyse(state.clone(), seat, policy=policy, worlds=worlds, seconds=seconds, seed=index, played=played)
+    values = {v.action: v for v in result.values}
+    mine, best = values.get(played), result.values[0]
+    if mine is None or best.action == played or not mine.gap_low > 0:
+        return None
+    labels = {a["action"]: a for a in view["actions"]}
+    return {"best": labels.get(best.action, {"action": best.action, "label": best.text, "kind": "other",
+                                             "card": None}),
+            "played": labels.get(played, {"action": played, "label": mine.text, "kind": "other", "card": None}),
+            "cost": mine.gap, "interval": [mine.gap_low, mine.gap_high],
+            "best_value": best.mean, "played_value": mine.mean}
+
+
+def open_records(path: str | Path, game: str | None = None) -> list[tuple[str, Any]]:
+    """(name, record) of a record file (.json/.jsonl), or of a results file's games
+    (`eval.records.records_from_results`; `game` picks one by its id "deal-rotation[-k]")."""
+    from eval import records as rec
+    path = Path(path)
+    if not path.exists():
+        raise ValueError(f"{path}: no such file")
+    if path.suffix in (".json", ".jsonl"):
+        found = [(f"{path.stem}:{i}", r) for i, r in enumerate(rec.load_records(path))]
+        if game is not None:
+            picked = [(n, r) for i, (n, r) in enumerate(found) if game in (str(i), n)]
+            if not picked:
+                raise ValueError(f"{path}: no record {game!r} (records 0..{len(found) - 1})")
+            return picked
+        return found
+    found = list(rec.records_from_results(path))
+    if game is not None:
+        found = [(g, r) for g, r in found if g == game]
+        if not found:
+            raise ValueError(f"{path}: no game {game!r} in the results file")
+    if not found:
+        raise ValueError(f"{path}: no games in the results file")
+    return found

@@ -1,0 +1,526 @@
+"""One game at the table: the human's seat, the bots, the match, the record of every deal.
+
+Chance comes from `eval.chance.DealChance` with the harness's seeds, so a seed plays the same
+deal again. Bots move one at a time in a background thread, each after a short pause, with
+`thinking` naming the seat while it chooses; a bot that raises, returns an illegal action or
+takes longer than the per-move limit faults as docs/tournament.md says: its side forfeits, the
+deal is recorded with the fault and the match ends with a message that says why. Every finished
+deal is appended to `<records>/<id>.jsonl` as it ends (`eval.records.append_record`, flushed and
+fsynced); the deal in progress is rewritten to `<id>.unfinished.json` after each human move, so
+a restart loses no finished deal and an unfinished one can be continued (`Session.from_record`).
+A lock makes each request and each bot move atomic.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import pyspiel
+
+from agents import make_bot
+from agents.base import CardBot
+from eval.chance import DealChance
+from eval.play import ILLEGAL, RAISED, TIMEOUT, forfeit_returns
+from eval.schedule import derive_seed
+from games.protocol import deal_record
+from play.options import GameSpec
+from play.views import TITLES, table_view
+
+WATCHDOG_FACTOR = 2.0       # a move still running at 2 x limit + 1 s is abandoned (docs/tournament.md)
+_BOT_SEED, _RESUMED = 101, 102
+
+
+class SessionError(ValueError):
+    """A request the session refuses: `status` is the HTTP status (400 illegal, 409 stale)."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+
+
+class MatchPlan:
+    """The deals of a game: one deal, Page One's several games, or a MatchFormat's deals."""
+
+    def __init__(self, spec: GameSpec):
+        self.spec = spec
+        self.format = None
+        self.deals: int | None = 1
+        self.target: int | None = None
+        if spec.match is not None:
+            kind, value = spec.match.split("=")
+            if spec.game == "python_american_page_one":
+                from games.american_page_one.match import AmericanPageOneMatch
+                self.format = AmericanPageOneMatch(int(value), spec.params, first_dealer=spec.seed % spec.players)
+                self.deals = int(value)
+            elif spec.game == "python_modern_canasta":
+                from games.modern_canasta.match import ModernCanastaMatch
+                self.format = ModernCanastaMatch(int(value))
+                self.deals, self.target = None, int(value)
+            else:
+                self.deals = int(value)
+
+    def next_params(self, history: list[list[float]]) -> dict[str, Any] | None:
+        """The next deal's game parameters, or None when the match is over."""
+        if self.format is not None:
+            extra = self.format.next_deal(history)
+            return None if extra is None else {**self.spec.params, **extra}
+        return dict(self.spec.params) if len(history) < (self.deals or 1) else None
+
+    def record(self, state) -> list[float]:
+        return deal_record(self.format, state) if self.format is not None else list(state.returns())
+
+    def totals(self, history: list[list[float]]) -> list[float]:
+        if self.target is not None:
+            return list(self.format.totals(history))
+        n = self.spec.players
+        return [sum(r[s] for r in history) for s in range(n)]
+
+
+class Session:
+    """One human's game. Public methods take the lock; the page reads `view()`."""
+
+    def __init__(self, spec: GameSpec, session_id: str, records_dir: Path | None = None, *,
+                 threaded: bool = True, hint_seconds: float = 1.0, review_seconds: float = 0.3,
+                 review_worlds: int = 24, history: list[list[float]] | None = None):
+        self.spec = spec
+        self.id = session_id
+        self.records_dir = Path(records_dir) if records_dir is not None else None
+        self.threaded = threaded
+        self.hint_seconds = hint_seconds
+        self.review_seconds = review_seconds
+        self.review_worlds = review_worlds
+        self.lock = threading.RLock()
+        self.plan = MatchPlan(spec)
+        self.history: list[list[float]] = list(history or [])
+        self.records: list = []                 # eval.records.Record of each finished deal
+        self.reviews: dict[int, dict] = {}
+        self.thinking: int | None = None
+        self.message = ""
+        self.fault: dict | None = None
+        self.error: str | None = None
+        self.driver: threading.Thread | None = None
+        self.generation = 0                     # bumped when a deal starts: a stale bot move is dropped
+        self.closed = False
+        n = spec.players
+        self.names = ["You" if s == spec.seat else f"p{s}" for s in range(n)]
+        self.agents = ["human" if s == spec.seat else spec.bots[s] for s in range(n)]
+        self.deal_index = len(self.history)
+        self._start_deal()
+
+    # ------------------------------------------------------------- deals
+    def _deal_seed(self, k: int) -> int:
+        return self.spec.seed if k == 0 else derive_seed(self.spec.seed, k)
+
+    def _start_deal(self, game_string: str | None = None) -> None:
+        """Deals deal `self.deal_index` (its parameters from the match unless given)."""
+        if game_string is None:
+            params = self.plan.next_params(self.history)
+            if params is None:
+                raise SessionError(409, "the match is over: there is no next deal")
+            self.game = pyspiel.load_game(self.spec.game, params)
+        else:
+            self.game = pyspiel.load_game(game_string)
+        self.generation += 1
+        k = self.deal_index
+        self.seed = self._deal_seed(k)
+        self.chance: Callable = DealChance(self.seed)
+        self.state = self.game.new_initial_state()
+        self.times: list[float | None] = []     # each decision's seconds, in order (the record's)
+        self.fault = None
+        self.error = None
+        self._make_bots()
+        self._chance_moves()
+        self.turn_started = time.monotonic()
+        self.message = f"deal {k + 1}" + (f" of {self.plan.deals}" if self.plan.deals else "") + " dealt"
+        self._after_move()
+
+    def _make_bots(self) -> None:
+        """The deal's bots, told of its start; a bot that cannot be made names its seat."""
+        from play.options import FieldError
+        self.bots: list[pyspiel.Bot | None] = [None] * self.spec.players
+        for s, spec in sorted(self.spec.bots.items()):
+            try:
+                self.bots[s] = make_bot(spec, self.game, s, derive_seed(_BOT_SEED, self.spec.seed, s, self.deal_index))
+                self.bots[s].restart_at(self.state)
+            except (ValueError, OSError) as e:
+                raise FieldError(f"bots.{s}", f"bot {spec!r} for p{s}: {e}") from None
+        self.listeners = [(s, b) for s, b in enumerate(self.bots)
+                          if b is not None and type(b).inform_action is not CardBot.inform_action]
+
+    def _chance_moves(self) -> None:
+        while self.state.is_chance_node():
+            self.state.apply_action(self.chance(self.state))
+
+    def _apply(self, seat: int, action: int, seconds: float) -> None:
+        """Applies a legal decision of `seat`, tells the bots that listen, then chance."""
+        for s, bot in self.listeners:
+            if s != seat:
+                bot.inform_action(self.state, seat, action)
+        self.state.apply_action(action)
+        self.times.append(seconds)
+        self._chance_moves()
+        self.turn_started = time.monotonic()
+
+    def _after_move(self) -> None:
+        """Ends the deal if it is over; else sets the bots going if one is to move."""
+        if self.state.is_terminal():
+            self._finish_deal()
+        elif self.state.current_player() != self.spec.seat:
+            self._kick()
+
+    def _finish_deal(self, fault: dict | None = None) -> None:
+        """Records the finished (or forfeited) deal; the match goes on at `next` unless it is over."""
+        self.fault = fault
+        returns = (forfeit_returns(self.game, self._sides(), fault["seat"]) if fault
+                   else list(self.state.returns()))
+        record = self._record(returns, finished=True)
+        self.records.append(record)
+        if self.records_dir is not None:
+            from eval.records import append_record
+            append_record(self.records_dir / f"{self.id}.jsonl", record)
+            self._unfinished_path().unlink(missing_ok=True)
+        if fault is None:
+            self.history.append(self.plan.record(self.state))
+            self.message = self._deal_summary(returns)
+        else:
+            self.message = f"{fault['error']}: p{fault['seat']}'s side forfeits the game"
+
+    def _sides(self) -> list[int]:
+        return [s & 1 for s in range(4)] if self.spec.game == "python_modern_canasta" else list(range(self.spec.players))
+
+    def _deal_summary(self, returns: list[float]) -> str:
+        me = self.spec.seat
+        if self.spec.game == "python_modern_canasta":
+            core = self.state.core
+            a, b = core.scores[0].total, core.scores[1].total
+            return f"hand over: your side {a if me % 2 == 0 else b}, theirs {b if me % 2 == 0 else a}"
+        best = max(returns)
+        won = [s for s, r in enumerate(returns) if r == best]
+        who = "you win" if me in won else "p" + ", p".join(map(str, won)) + " win" + ("s" if len(won) == 1 else "")
+        return f"deal over: {who} ({returns[me]:+g} for you)"
+
+    @property
+    def deal_over(self) -> bool:
+        return self.state.is_terminal() or self.fault is not None
+
+    @property
+    def match_over(self) -> bool:
+        return self.deal_over and (self.fault is not None or self.plan.next_params(self.history) is None)
+
+    # ------------------------------------------------------------ records
+    def _players_info(self) -> list:
+        from eval.records import PlayerInfo
+        return [PlayerInfo(seat=s, agent=self.agents[s], spec=self.agents[s], sha256=None)
+                for s in range(self.spec.players)]
+
+    def _match_info(self) -> dict:
+        return {"format": self.spec.match, "deal": self.deal_index, "scores": self.plan.totals(self.history),
+                "history": [list(r) for r in self.history]}
+
+    def _record(self, returns: list[float] | None, finished: bool):
+        from eval.records import Record
+        record = Record.from_state(self.state, self._players_info(), seconds=self.times, seed=self.seed,
+                                   match=self._match_info(), fault=self.fault, returns=returns)
+        record.annotations = {**(record.annotations or {}),
+                              "play": {**self.spec.to_json(), "id": self.id, "human": self.spec.seat,
+                                       "unfinished": not finished}}
+        return record
+
+    def _unfinished_path(self) -> Path:
+        return self.records_dir / f"{self.id}.unfinished.json"
+
+    def _save_unfinished(self) -> None:
+        """The deal in progress, rewritten whole (a temporary file, then an atomic rename)."""
+        if self.records_dir is None or self.deal_over:
+            return
+        from eval.records import write_records
+        path = self._unfinished_path()
+        tmp = path.with_name(path.name + ".tmp")
+        write_records(tmp, [self._record(None, finished=False)])
+        os.replace(tmp, path)
+
+    # --------------------------------------------------------------- bots
+    def _kick(self) -> None:
+        """Sets the bots going (in the background unless the session is synchronous)."""
+        if not self.threaded:
+            return
+        if self.driver is not None and self.driver.is_alive():
+            return
+        self.driver = threading.Thread(target=self.run_bots, name=f"bots-{self.id[:6]}", daemon=True)
+        self.driver.start()
+
+    def run_bots(self, pause: float | None = None) -> None:
+        """Plays bot moves until the human is to move or the deal ends."""
+        pause = self.spec.pause if pause is None else pause
+        while not self.closed:
+            with self.lock:
+                if self.deal_over or self.state.current_player() == self.spec.seat:
+                    return
+                seat = self.state.current_player()
+                generation = self.generation
+                state = self.state.clone()
+                bot = self.bots[seat]
+            if pause > 0:
+                time.sleep(pause)
+            with self.lock:
+                self.thinking = seat
+            action, elapsed, fault = self._bot_step(bot, state, seat)
+            with self.lock:
+                self.thinking = None
+                if generation != self.generation or self.closed:
+                    return
+                if fault is None and action not in self.state.legal_actions():
+                    fault = {"seat": seat, "kind": ILLEGAL,
+                             "error": f"p{seat}'s bot ({self.agents[seat]}) played illegal action {action!r}"}
+                if fault is not None:
+                    self._finish_deal(fault)
+                    return
+                self._apply(seat, action, elapsed)
+                self.message = self._said(seat, action)
+                if self.state.is_terminal():
+                    self._finish_deal()
+                    return
+
+    def _said(self, seat: int, action: int) -> str:
+        log = table_view(self.spec.game, self.state, self.spec.seat, self.names, self.agents)["log"]
+        return log[-1]["text"] if log else f"p{seat} moved"
+
+    def _bot_step(self, bot: pyspiel.Bot, state, seat: int) -> tuple[int | None, float, dict | None]:
+        """The bot's move on a copy of the state, under the per-move limit and its watchdog."""
+        limit = self.spec.time_limit
+        box: dict[str, Any] = {}
+
+        def call() -> None:
+            try:
+                box["action"] = bot.step(state)
+            except Exception as e:       # the bot's fault, reported, never the server's
+                box["error"] = f"{type(e).__name__}: {e}"
+
+        start = time.monotonic()
+        worker = threading.Thread(target=call, name=f"bot-{seat}", daemon=True)
+        worker.start()
+        worker.join(WATCHDOG_FACTOR * limit + 1.0)
+        elapsed = time.monotonic() - start
+        who = f"p{seat}'s bot ({self.agents[seat]})"
+        if "error" in box:
+            return None, elapsed, {"seat": seat, "kind": RAISED, "error": f"{who} raised {box['error']}"}
+        if worker.is_alive() or elapsed > limit:
+            return None, elapsed, {"seat": seat, "kind": TIMEOUT,
+                                   "error": f"{who} took {elapsed:.2f} s over a move (limit {limit:g} s)"}
+        return box.get("action"), elapsed, None
+
+    def wait(self, timeout: float = 30.0) -> None:
+        """Waits until the bots have stopped (tests and the terminal mode)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            driver = self.driver
+            if driver is None or not driver.is_alive():
+                with self.lock:
+                    if self.deal_over or self.state.current_player() == self.spec.seat or not self.threaded:
+                        return
+                self._kick()
+            time.sleep(0.005)
+        raise TimeoutError("the bots did not finish in time")
+
+    # ----------------------------------------------------------- requests
+    def view(self) -> dict:
+        with self.lock:
+            v = table_view(self.spec.game, self.state, self.spec.seat, self.names, self.agents)
+            if self.fault is not None:
+                v["actions"] = []
+            if self.deal_over:
+                status = "match_over" if self.match_over else "deal_over"
+            elif self.error:
+                status = "error"
+            else:
+                status = "your_turn" if self.state.current_player() == self.spec.seat else "bot_turn"
+            totals = self.plan.totals(self.history)
+            v.update(id=self.id, status=status, thinking=self.thinking, message=self.message,
+                     match={"deal": self.deal_index + 1, "deals": self.plan.deals, "target": self.plan.target,
+                            "totals": totals, "over": self.match_over, "format": self.spec.match},
+                     fault=self.fault)
+            if self.fault is not None:
+                v["score"] = {"lines": [], "total": self.records[-1].returns, "returns": self.records[-1].returns}
+            return v
+
+    def act(self, action: Any, turn: Any) -> dict:
+        """The human's action: refused with 409 when stale or not its turn, 400 when illegal."""
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise SessionError(400, f"action {action!r}: must be an action id (an integer)")
+        if isinstance(turn, bool) or not isinstance(turn, int):
+            raise SessionError(400, f"turn {turn!r}: must be the view's turn number (an integer)")
+        with self.lock:
+            now = len(self.state.history())
+            if self.deal_over:
+                raise SessionError(409, "the deal is over: ask for the next deal")
+            if turn != now:
+                raise SessionError(409, f"turn {turn} is stale: the game is at turn {now}")
+            if self.state.current_player() != self.spec.seat:
+                raise SessionError(409, f"it is p{self.state.current_player()}'s turn, not yours")
+            legal = self.state.legal_actions()
+            if action not in legal:
+                raise SessionError(400, self._why_illegal(action, legal))
+            elapsed = time.monotonic() - self.turn_started
+            self._apply(self.spec.seat, action, elapsed)
+            self.message = self._said(self.spec.seat, action)
+            self._save_unfinished()
+            self._after_move()
+        if not self.threaded:
+            self.run_bots()
+        return self.view()
+
+    def _why_illegal(self, action: int, legal: list[int]) -> str:
+        n = self.game.num_distinct_actions()
+        if not 0 <= action < n:
+            return f"action {action} is not an action of {TITLES[self.spec.game]} (ids 0..{n - 1})"
+        name = self.state.action_to_string(self.spec.seat, action)
+        shown = ", ".join(self.state.action_to_string(self.spec.seat, a) for a in legal[:12])
+        return f"action {action} ({name}) is not legal now; legal: {shown}" + (" ..." if len(legal) > 12 else "")
+
+    def next_deal(self) -> dict:
+        with self.lock:
+            if not self.deal_over:
+                raise SessionError(409, "the deal is still being played")
+            if self.match_over:
+                raise SessionError(409, "the match is over: start a new game")
+            self.deal_index += 1
+            self._start_deal()
+        if not self.threaded:
+            self.run_bots()
+        return self.view()
+
+    def hint(self, worlds: Any = None, seconds: Any = None) -> dict:
+        """The analysis of the human's decision now, from its information only."""
+        for name, value, hi in (("worlds", worlds, 2000), ("seconds", seconds, 30.0)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                      or not 0 < value <= hi):
+                raise SessionError(400, f"{name}={value!r}: must be a number in (0, {hi:g}]")
+        with self.lock:
+            if self.deal_over or self.state.current_player() != self.spec.seat:
+                raise SessionError(409, "a hint is for your own decision: it is not your turn")
+            state = self.state.clone()
+            turn = len(state.history())
+        from search.analysis import analyse
+        result = analyse(state, self.spec.seat, policy="rules", worlds=int(worlds) if worlds else None,
+                         seconds=float(seconds) if seconds else (None if worlds else self.hint_seconds),
+                         seed=derive_seed(self.seed, turn))
+        return hint_json(result, self.spec.game, state, self.spec.seat, self.names, self.agents)
+
+    def review(self, deal: int | None = None) -> dict:
+        with self.lock:
+            if deal is None:
+                if not self.records:
+                    raise SessionError(409, "no deal has finished yet")
+                deal = len(self.records) - 1
+            if not isinstance(deal, int) or not 0 <= deal < len(self.records):
+                raise SessionError(400, f"deal={deal!r}: finished deals are 0..{len(self.records) - 1}")
+            if deal in self.reviews:
+                return self.reviews[deal]
+            record = self.records[deal]
+        from play.review import review_record
+        result = review_record(record, self.spec.seat, deal=deal, names=self.names, agents=self.agents,
+                               seconds=self.review_seconds, worlds=self.review_worlds)
+        with self.lock:
+            self.reviews[deal] = result
+        return result
+
+    def close(self) -> None:
+        self.closed = True
+
+    # ------------------------------------------------------------ resume
+    @classmethod
+    def from_record(cls, record, session_id: str, records_dir: Path | None, *, seat: int | None = None,
+                    move: int | None = None, bots: dict[int, str] | None = None, threaded: bool = True,
+                    pause: float = 0.6, time_limit: float | None = None) -> "Session":
+        """A game continued from `record` before moves[move] (the end by default), the human at
+        `seat` (the record's human by default) and bots at the other seats (the record's bots,
+        else the game's default bot)."""
+        from play.options import GameSpec, check_bot, default_bot
+        game = pyspiel.load_game(record.game)
+        name = game.get_type().short_name
+        if name not in TITLES:
+            raise SessionError(400, f"the record's game {name!r} is not one the table plays")
+        play = (record.annotations or {}).get("play", {})
+        n = game.num_players()
+        if seat is None:
+            humans = [p.seat for p in record.players if p.agent == "human"]
+            seat = play.get("human", humans[0] if humans else 0)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise SessionError(400, f"seat={seat!r}: the record's seats are 0..{n - 1}")
+        if move is None:
+            move = len(record.moves)
+        if isinstance(move, bool) or not isinstance(move, int) or not 0 <= move <= len(record.moves):
+            raise SessionError(400, f"move={move!r}: the record's moves are 0..{len(record.moves)}")
+        limit = float(time_limit or play.get("time_limit") or 2.0)
+        from play.options import MATCH_SET
+        params = {k: v for k, v in game.get_parameters().items() if k not in MATCH_SET[name]}
+        chosen: dict[int, str] = {}
+        for p in record.players:
+            if p.seat != seat:
+                try:
+                    chosen[p.seat] = check_bot(p.spec, name, limit, f"bots.{p.seat}")
+                except ValueError:
+                    chosen[p.seat] = default_bot(name, str(game))
+        for s, spec in (bots or {}).items():
+            chosen[s] = check_bot(spec, name, limit, f"bots.{s}")
+        match_info = record.match or {}
+        spec = GameSpec(name, params, seat, chosen, match_info.get("format") if play else None,
+                        int(record.seed if record.seed is not None else play.get("seed", 0)), limit, pause)
+        session = cls.__new__(cls)
+        history = [list(r) for r in match_info.get("history", [])] if spec.match else []
+        session.__dict__.update(spec=spec, id=session_id, records_dir=Path(records_dir) if records_dir else None,
+                                threaded=threaded, hint_seconds=1.0, review_seconds=0.3, review_worlds=24,
+                                lock=threading.RLock(), plan=MatchPlan(spec), history=history, records=[],
+                                reviews={}, thinking=None, message="", fault=None, error=None, driver=None,
+                                generation=0, closed=False,
+                                names=["You" if s == seat else f"p{s}" for s in range(n)],
+                                agents=["human" if s == seat else chosen[s] for s in range(n)],
+                                deal_index=int(match_info.get("deal", 0)) if spec.match else 0)
+        with session.lock:
+            session._replay(record, move)
+        return session
+
+    def _replay(self, record, move: int) -> None:
+        """Starts the record's deal and replays its first `move` moves, then plays on."""
+        self.game = pyspiel.load_game(record.game)
+        self.generation += 1
+        self.seed = int(record.seed) if record.seed is not None else self.spec.seed
+        self.chance = DealChance(self.seed)
+        self.state = self.game.new_initial_state()
+        self.times = []
+        self._make_bots()
+        in_step = True
+        for m in record.moves[:move]:
+            if self.state.is_chance_node():
+                if in_step and self.chance(self.state) != m.action:
+                    in_step = False      # the recorded deal is not this seed's: fresh chance from here
+                self.state.apply_action(m.action)
+            else:
+                seat = self.state.current_player()
+                if m.action not in self.state.legal_actions():
+                    raise SessionError(400, f"the record's move {m.text!r} is not legal in turn")
+                for s, bot in self.listeners:
+                    if s != seat:
+                        bot.inform_action(self.state, seat, m.action)
+                self.state.apply_action(m.action)
+                self.times.append(m.seconds)
+        if not in_step:
+            self.chance = DealChance(derive_seed(_RESUMED, self.seed, move))
+        self._chance_moves()
+        self.turn_started = time.monotonic()
+        self.message = f"continued from move {move} of the record"
+        self._after_move()
+
+
+def hint_json(result, game: str, state, seat: int, names: list[str], agents: list[str]) -> dict:
+    """The contract's Hint from a search.analysis.Analysis, each value with its action's label."""
+    labels = {a["action"]: a["label"] for a in table_view(game, state, seat, names, agents)["actions"]}
+    return {"player": result.player, "worlds": result.worlds, "policy": result.policy,
+            "seconds": round(result.seconds, 3),
+            "values": [{"action": v.action, "label": labels.get(v.action, v.text), "mean": v.mean, "low": v.low,
+                        "high": v.high, "gap": v.gap, "gap_low": v.gap_low, "gap_high": v.gap_high}
+                       for v in result.values]}
