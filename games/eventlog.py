@@ -29,6 +29,15 @@ def events_of(log: tuple | None) -> list[Event]:
     return out
 
 
+def log_length(log: tuple | None) -> int:
+    """The number of events in the log."""
+    n = 0
+    while log is not None:
+        log = log[0]
+        n += 1
+    return n
+
+
 def log_of(events: list[Event]) -> tuple | None:
     """The linked log holding `events`, oldest first."""
     log = None
@@ -65,6 +74,11 @@ class LoggedCore:
 
     def __deepcopy__(self, memo):
         return self.clone()
+
+    def replay_start(self) -> "LoggedCore":
+        """The fresh state this one's history replays from (the OpenSpiel wrapper
+        rebuilds a resampled world so): the initial state of the same rules."""
+        return type(self)(self.rules)
 
     def events(self) -> list[Event]:
         """The log as a list of (kind, seat, value), oldest first."""

@@ -72,9 +72,11 @@ class CoreState(pyspiel.State):
     def resample_from_infostate(self, player: int,
                                 probability_sampler: Callable[[], float]) -> "CoreState":
         """OpenSpiel's signature. The world is rebuilt by replaying its history, so
-        that C++ and Python see the same pyspiel state."""
+        that C++ and Python see the same pyspiel state, from the start the world
+        names (the same rules, and any rule its past waives)."""
         world = self.core.resample_from_infostate(player, probability_sampler)
         state = self.get_game().new_initial_state()
+        state.core = world.replay_start()
         for action in world.history():
             state.apply_action(action)
         return state

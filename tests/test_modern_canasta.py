@@ -552,6 +552,21 @@ def test_yes_obliges_the_asker_to_go_out():
     assert s.is_terminal() and s.events()[-1] == (EV_END, -1, END_OUT)
 
 
+def test_a_world_that_waives_past_yes_answers_obliges_again_after_them():
+    """Resampling's fallback (games.modern_canasta.belief): a world whose first
+    `events` events' "yes" answers oblige none of the `askers`; later ones do."""
+    for waived_yes, obliged in (((10, 0b0001), False),   # this answer is among the first 10
+                                ((10, 0b1110), True),    # p0 is not among the askers waived
+                                ((3, 0b0001), True)):    # the answer comes after the 3 events
+        s = _ready_to_ask()
+        s.waived_yes = waived_yes
+        play(s, DRAW, K("K"), ASK, YES)                  # the answer is the 4th event
+        assert s.must_out == obliged
+        assert (discard("9") in s.legal_actions()) != obliged
+        start = s.replay_start()
+        assert start.waived_yes == waived_yes and start.events() == []
+
+
 def test_yes_leaves_a_player_who_cannot_go_out_free():
     s = set_up(hands("K Q 9", "5 5 5", "Q 8", "6 6 6"), phase=TURN, melded=1,
                canastas=[[(ACE, 7, 0, 0)], []], melds={(0, KING): (3, 0, 0)})

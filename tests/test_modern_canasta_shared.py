@@ -242,12 +242,47 @@ def test_a_yes_no_world_agrees_with_falls_back_to_worlds_without_it(monkeypatch)
     constraint: after MAX_REJECTIONS refusals the information state is drawn without it."""
     core, viewer = _recorded_state("canasta_yes_not_acted_on.json")
     monkeypatch.setattr(belief, "MAX_REJECTIONS", 5)
-    monkeypatch.setattr(belief, "_replay", lambda world: None)
+    replay = belief._replay
+    # No world agrees with the "yes" (the strict replay refuses them all).
+    monkeypatch.setattr(belief, "_replay", lambda world: replay(world) if world.waived_yes else None)
     view = BeliefView(core, viewer)
     with pytest.warns(RuntimeWarning, match="none of 5 worlds agreed"):
         world = view.sample(core, random.Random(0).random)
-    assert not view.checked_by_replay
+    assert view.waived_yes == (len(core.events()), 0b1111 & ~(1 << viewer))
     assert world.hands[viewer] == core.hands[viewer] and world.sizes == core.sizes
+    assert world.information_state_string(viewer) == core.information_state_string(viewer)
+
+
+def _wrapper_state(name: str) -> tuple[pyspiel.State, int]:
+    record = json.loads((Path(__file__).parent / "data" / name).read_text())
+    state = pyspiel.load_game(record["game"]).new_initial_state()
+    for action in record["actions"]:
+        state.apply_action(action)
+    return state, record["viewer"]
+
+
+@pytest.mark.filterwarnings("ignore:Canasta resampling:RuntimeWarning")
+def test_the_fallback_returns_a_world_through_pyspiel_too(monkeypatch):
+    """Issue 19: the fallback's world, which lets the asker go out where it did not,
+    was refused when the wrapper replayed its history (IllegalActionError in 122 of
+    200 calls). It replays under the same waiver of past "yes" answers now, and
+    each world is one the viewer cannot tell from the true state."""
+    monkeypatch.setattr(belief, "MAX_REJECTIONS", 1)
+    state, viewer = _wrapper_state("canasta_yes_not_acted_on.json")
+    seen = state.information_state_string(viewer)
+    legal = state.legal_actions() if state.current_player() == viewer else None
+    rng = random.Random(0)
+    waived = 0
+    for _ in range(200):
+        world = state.resample_from_infostate(viewer, rng.random)
+        assert world.history() == world.core.history()
+        assert world.information_state_string(viewer) == seen
+        if legal is not None:
+            assert world.legal_actions() == legal
+        waived += world.core.waived_yes is not None
+    assert waived > 0, "the fallback was never used: the test does not test it"
+    # The waiver covers the past only: an answer after the resampled point obliges again.
+    assert world.core.waived_yes[0] == len(state.core.events())
 
 
 # ------------------------------------------------------ the going-out search

@@ -25,9 +25,11 @@ rejection: the world's history is replayed through the rules, which refuse an
 inconsistent one. It depends on the hand the asker held at the "yes", so there
 the deal or draw that brought each card is drawn at random as well; after
 MAX_REJECTIONS refusals the information state's worlds are drawn without it, a
-rare approximation rather than a failed move. Then the hidden deals and draws in
-the log are rewritten to produce the drawn world, so the new state never holds
-the real hidden cards.
+rare approximation rather than a failed move: such a world waives the others'
+past "yes" answers (CanastaState.waived_yes), so that it is still a state the
+rules reach, replayed from its history (as the OpenSpiel wrapper rebuilds it)
+under the same waiver. Then the hidden deals and draws in the log are rewritten
+to produce the drawn world, so the new state never holds the real hidden cards.
 """
 
 from __future__ import annotations
@@ -75,6 +77,7 @@ class BeliefView:
         self.others = [s for s in range(PLAYERS) if s != player]
         hidden = {s: _Hidden() for s in self.others}
         self.checked_by_replay = False
+        self.waived_yes: tuple[int, int] | None = None     # set by the fallback (sample)
         for i, (kind, seat, value) in enumerate(events):
             h = hidden.get(seat)
             if kind == EV_ANSWER and (seat + 2) % PLAYERS != player and value:
@@ -137,6 +140,8 @@ class BeliefView:
         self.deal = ConstrainedDeal(by_class, hands, self.class_windows, set(by_class))
 
     def sample(self, state: CanastaState, uniform: Callable[[], float]) -> CanastaState:
+        if self.waived_yes is not None:
+            return self._waived_world(state, uniform)
         if not self.checked_by_replay:
             return self._draw_world(state, uniform)
         for _ in range(MAX_REJECTIONS):
@@ -147,8 +152,20 @@ class BeliefView:
         # player's move, this information state's worlds are drawn without it.
         warnings.warn(f"Canasta resampling for p{self.player}: none of {MAX_REJECTIONS} worlds agreed "
                       "with a partner's 'yes'; this information state's worlds ignore it", RuntimeWarning)
-        self.checked_by_replay = False
-        return self._draw_world(state, uniform)
+        self.waived_yes = (len(self.events), 0b1111 & ~(1 << self.player))
+        return self._waived_world(state, uniform)
+
+    def _waived_world(self, state: CanastaState, uniform: Callable[[], float]) -> CanastaState:
+        """A world in which the others' past "yes" answers oblige nobody, rebuilt by
+        replaying its history under that waiver: every entry point (this core, the
+        OpenSpiel wrapper's replay) gets the same state, one the rules reach."""
+        world = self._draw_world(state, uniform)
+        world.waived_yes = self.waived_yes
+        replayed = _replay(world)
+        if replayed is None:
+            raise AssertionError(f"Canasta resampling for p{self.player}: a world that waives the "
+                                 "'yes' answers does not replay")
+        return replayed
 
     def _draw_world(self, state: CanastaState, uniform: Callable[[], float],
                     timed: bool = False) -> CanastaState:
@@ -188,7 +205,7 @@ class BeliefView:
 def _replay(world: CanastaState) -> CanastaState | None:
     """The world rebuilt by replaying its history through the rules, or None when
     some action in it is illegal there."""
-    state = CanastaState(world.rules)
+    state = world.replay_start()
     try:
         for action in world.history():
             state.apply_action(action)

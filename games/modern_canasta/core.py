@@ -26,7 +26,7 @@ from games.modern_canasta.cards import (ACE, DECK, DECK_SIZE, JOKER, KIND_NAMES,
                                         NUM_NATURAL, NUM_SLOTS, RED_THREE, SEVEN, TWO, VALUES,
                                         WILD_SLOT, counts_str, pack)
 from games.modern_canasta.scoring import side_score
-from games.eventlog import LoggedCore
+from games.eventlog import LoggedCore, log_length
 from games.params import int_param
 from games.protocol import CHANCE, TERMINAL, IllegalActionError
 
@@ -185,7 +185,7 @@ class CanastaState(LoggedCore):
                  "stock_size", "pile", "melds", "canastas", "closed", "threes", "melded",
                  "pending", "short", "asked", "fresh", "forbid_out", "must_out", "withdrawn",
                  "pickup_top", "owed", "dealt", "log", "result", "scores", "cache",
-                 "out_memo", "shared")
+                 "out_memo", "waived_yes", "shared")
 
     def __init__(self, rules: CanastaRules = CanastaRules()):
         self.rules = rules
@@ -218,6 +218,10 @@ class CanastaState(LoggedCore):
         self.scores = None       # (SideScore, SideScore) once the hand is over
         self.cache = None        # the resampler's per-information-state tables
         self.out_memo = None     # "can still go out" answers during a turn after a yes
+        # None, or (events, askers): a resampled world in which the "yes" answers
+        # among its first `events` events oblige none of the seats in mask `askers`
+        # (games.modern_canasta.belief's fallback); later answers oblige as usual.
+        self.waived_yes = None
         self.shared = False      # set by the OpenSpiel wrapper's copy-on-write clone
 
     # ----------------------------------------------------------------- protocol
@@ -255,8 +259,16 @@ class CanastaState(LoggedCore):
         c.scores = self.scores
         c.cache = self.cache
         c.out_memo = self.out_memo
+        c.waived_yes = self.waived_yes
         c.shared = False
         return c
+
+    def replay_start(self) -> "CanastaState":
+        """The fresh state this one's history replays from: a resampled world that
+        waives past "yes" answers replays under the same waiver."""
+        start = CanastaState(self.rules)
+        start.waived_yes = self.waived_yes
+        return start
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         p = self.to_move
@@ -675,6 +687,9 @@ class CanastaState(LoggedCore):
         self.to_move = self.actor
         if action == NO:
             self.forbid_out = True
+        elif self.waived_yes is not None and self.waived_yes[1] >> self.actor & 1 \
+                and log_length(self.log) <= self.waived_yes[0]:
+            self.must_out = False
         else:
             from games.modern_canasta.going_out import can_go_out
             self.must_out = can_go_out(self)
