@@ -1,0 +1,56 @@
+"""`cardarena study canasta` (a paired experiment between two strategies) and
+`cardarena study stats` (what happened in a study's hands): docs/studies/canasta.md."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+MAX_DEALS = 100_000
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:
+    """Adds `study` and its subcommands to the `cardarena` command line."""
+    study = sub.add_parser("study", help="the Canasta strategy lab: paired experiments and hand statistics")
+    commands = study.add_subparsers(dest="study_command", required=True)
+
+    p = commands.add_parser("canasta", help="side A against side B on duplicate deals, sides swapped")
+    p.add_argument("--a", required=True, metavar="SPEC", help="side A's bot, e.g. 'rules(pile_min=5)'")
+    p.add_argument("--b", required=True, metavar="SPEC", help="side B's bot")
+    p.add_argument("--a-partner", metavar="SPEC", help="A's partner, when it plays otherwise (seats 2 and 3)")
+    p.add_argument("--b-partner", metavar="SPEC", help="B's partner, when it plays otherwise")
+    p.add_argument("--deals", type=int, default=500, help="paired deals (the most, with --sprt; default 500)")
+    p.add_argument("--target", default="8500", help="a deal is a match to this score (2500, 5000, 7500, "
+                   "8500, 10000), or 'none': a single hand (default 8500)")
+    p.add_argument("--game", default="python_modern_canasta",
+                   help="game string, with parameters only for single hands (--target none)")
+    p.add_argument("--seed", type=int, default=0, help="fixes every deal")
+    p.add_argument("--sprt", metavar="ELO0,ELO1", help="stop as soon as an SPRT on hands won decides")
+    p.add_argument("--alpha", type=float, default=0.05)
+    p.add_argument("--beta", type=float, default=0.05)
+    p.add_argument("--results", help="results file; the same command resumes it (default: "
+                   "results/study-canasta-<the experiment's digest>.db)")
+    p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: CPUs)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_canasta)
+
+
+def _canasta(args: argparse.Namespace) -> None:
+    from eval.study.paired import SprtSettings, default_results, run_study, study_config
+    if not 1 <= args.deals <= MAX_DEALS:
+        raise ValueError(f"--deals {args.deals}: expected 1..{MAX_DEALS}")
+    if args.workers < 1:
+        raise ValueError(f"--workers {args.workers}: expected at least 1")
+    target = None if args.target.lower() == "none" else _target(args.target)
+    sprt = SprtSettings.parse(args.sprt, args.alpha, args.beta) if args.sprt else None
+    config = study_config(args.a, args.b, a_partner=args.a_partner, b_partner=args.b_partner,
+                          deals=args.deals, seed=args.seed, target=target, game=args.game)
+    results = args.results or default_results(config)
+    print(run_study(config, results, workers=args.workers, sprt=sprt, progress=not args.quiet).markdown())
+
+
+def _target(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"--target {text!r}: expected a score (2500, 5000, 7500, 8500, 10000) or none") from None

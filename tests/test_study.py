@@ -1,0 +1,115 @@
+"""The Canasta strategy lab's paired experiments (eval/study/paired.py, `cardarena study canasta`)."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+import pyspiel
+
+import games  # noqa: F401  (registers the games)
+from agents import make_bot
+from eval.storage import ResultsDB
+from eval.study.paired import SprtSettings, load_study, ratio_estimate, run_study, study_config
+from scripts.cli import main as cardarena
+
+WEAK = "rules(pile_min=12,discard_safety=0,new_meld_min=5)"
+
+
+def digest(path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_a_strategy_against_itself_is_exactly_level_deal_by_deal(tmp_path):
+    """Each deal is played twice with the same cards and the sides swapped: the
+    same deterministic strategy on both sides scores the same hand both times."""
+    config = study_config("rules", "rules", deals=6, target=None)
+    result = run_study(config, tmp_path / "r.db", progress=False)
+    assert len(result.deals) == 6 and result.hands == 12
+    assert all(d.points == 0 and d.hands_won == 1.0 for d in result.deals)
+    assert result.points().value == 0
+
+
+def test_a_match_counts_every_hand_and_the_match(tmp_path):
+    config = study_config(WEAK, "rules", deals=2, target=2500)
+    result = run_study(config, tmp_path / "m.db", progress=False)
+    with ResultsDB.read(tmp_path / "m.db") as db:
+        games_ = list(db.games())
+    assert len(games_) == 4 and {g.seats for g in games_} == {(0, 1, 0, 1), (1, 0, 1, 0)}
+    hands = sum(len(g.deal_records) for g in games_)
+    a_points = sum(h[0 if g.seats[0] == 0 else 1] for g in games_ for h in g.deal_records)
+    assert result.hands == hands
+    assert result.side_points("a").value == pytest.approx(a_points / hands)
+    wins = sum((g.returns[0] if g.seats[0] == 0 else g.returns[1]) > 0 for g in games_)
+    assert result.matches_won().value == pytest.approx(wins / 4)
+    for g in games_:                              # a match ends at the target
+        sides = [sum(h[s] for h in g.deal_records) for s in (0, 1)]
+        assert max(sides) >= 2500 and (g.returns[0] > 0) == (sides[0] > sides[1])
+
+
+def test_ratio_estimate_is_the_pooled_ratio_with_a_delta_method_interval():
+    est = ratio_estimate([10.0, -4.0, 6.0, 0.0], [2, 2, 3, 1])
+    assert est.value == pytest.approx(12 / 8)
+    plain = ratio_estimate([1.0, 2.0, 3.0, 6.0], [1, 1, 1, 1])
+    half = 1.959963984540054 * (2.160246899 / 2)            # sd 2.1602 over sqrt(4)
+    assert plain.value == 3.0 and plain.high - plain.value == pytest.approx(half)
+
+
+def test_it_resumes_and_extends_playing_only_what_is_missing(tmp_path):
+    path = tmp_path / "r.db"
+    first = run_study(study_config(WEAK, "rules", deals=3, target=None), path, progress=False)
+    again = run_study(study_config(WEAK, "rules", deals=3, target=None), path, progress=False)
+    more = run_study(study_config(WEAK, "rules", deals=5, target=None), path, progress=False)
+    assert (first.played, again.played, more.played) == (6, 0, 4)
+    assert [d.points for d in more.deals[:3]] == [d.points for d in first.deals]
+    assert load_study(path).points().value == more.points().value
+
+
+def test_another_experiments_results_file_is_refused_and_left_as_it_was(tmp_path, capsys):
+    path = tmp_path / "r.db"
+    run_study(study_config(WEAK, "rules", deals=2, target=None), path, progress=False)
+    before = digest(path)
+    with pytest.raises(ValueError, match="different tournament"):
+        run_study(study_config("rules", "rules", deals=2, target=None), path, progress=False)
+    with pytest.raises(SystemExit) as stop:
+        cardarena(["study", "canasta", "--a", WEAK, "--b", "rules", "--target", "none", "--deals", "2",
+                   "--results", str(path), "--seed", "3", "--quiet", "--workers", "1"])
+    err = capsys.readouterr().err.strip()
+    assert stop.value.code == 2 and len(err.splitlines()) == 1 and "seed" in err
+    assert digest(path) == before and len(load_study(path).deals) == 2
+
+
+def test_bad_input_on_the_command_line_is_one_line_and_exit_2(tmp_path, capsys):
+    for args, words in [(["--a", "rules(pile_mn=3)", "--b", "rules"], "unknown setting 'pile_mn'"),
+                        (["--a", "rules", "--b", "rules(go_out=never)"], "go_out=never"),
+                        (["--a", "rules", "--b", "rules", "--target", "9000"], "target=9000"),
+                        (["--a", "rules", "--b", "rules", "--sprt", "20"], "--sprt '20'"),
+                        (["--a", "rules", "--b", "rules", "--game", "python_modern_canasta(score0=3000)"],
+                         "--target none")]:
+        with pytest.raises(SystemExit) as stop:
+            cardarena(["study", "canasta", *args, "--results", str(tmp_path / "x.db"), "--quiet"])
+        err = capsys.readouterr().err.strip()
+        assert stop.value.code == 2 and len(err.splitlines()) == 1 and words in err, err
+    assert not (tmp_path / "x.db").exists()
+
+
+def test_the_sprt_stops_as_soon_as_it_decides(tmp_path):
+    config = study_config("rules", "random", deals=40, target=None)
+    result = run_study(config, tmp_path / "s.db", sprt=SprtSettings(0, 100), progress=False)
+    assert result.sprt.verdict == "H1" and result.sprt.deals < 20
+    assert len(result.deals) < 40
+
+
+def test_a_partnership_puts_each_player_in_its_own_seats(tmp_path):
+    game = pyspiel.load_game("python_modern_canasta")
+    spec = "partnership(first=rules(ask=never),second=random)"
+    from eval.config import register_bots
+    from eval.study.paired import PARTNERSHIP
+    register_bots([PARTNERSHIP])
+    kinds = [type(make_bot(spec, game, seat, 0)).__name__ for seat in range(4)]
+    assert kinds == ["ModernCanastaRulesBot", "ModernCanastaRulesBot", "RandomBot", "RandomBot"]
+    assert make_bot(spec, game, 1, 0).strategy.ask == "never"
+    config = study_config("rules", "rules", a_partner="random", deals=8, target=None)
+    assert dict(config.agents)["a"] == "partnership(first=rules,second=random)"
+    result = run_study(config, tmp_path / "p.db", progress=False)
+    assert result.points().value < 0              # a random partner costs points
