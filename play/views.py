@@ -68,8 +68,15 @@ def seat_log(core, seat: int) -> list[dict]:
         if line.startswith("dealt "):
             out.append({"seat": seat, "text": "you were dealt " + line[6:]})
             continue
+        if out and out[-1].get("line") == line:        # "p3 draws" eleven times: one entry, counted
+            out[-1]["times"] += 1
+            out[-1]["text"] = f"{line} ×{out[-1]['times']}"
+            continue
         m = _SEAT_LINE.match(line)
-        out.append({"seat": int(m.group(1)) if m else None, "text": line})
+        out.append({"seat": int(m.group(1)) if m else None, "text": line, "line": line, "times": 1})
+    for entry in out:
+        entry.pop("line", None)
+        entry.pop("times", None)
     return out[-LOG_LINES:]
 
 
