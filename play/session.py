@@ -105,6 +105,7 @@ class Session:
         self.driver: threading.Thread | None = None
         self.generation = 0                     # bumped when a deal starts: a stale bot move is dropped
         self.closed = False
+        self.source: dict | None = None          # where a game taken over from a record came from
         n = spec.players
         self.names = ["You" if s == spec.seat else f"p{s}" for s in range(n)]
         self.agents = ["human" if s == spec.seat else spec.bots[s] for s in range(n)]
@@ -224,7 +225,8 @@ class Session:
     def _record(self, returns: list[float] | None, finished: bool):
         from eval.records import Record
         record = Record.from_state(self.state, self._players_info(), seconds=self.times, seed=self.seed,
-                                   match=self._match_info(), fault=self.fault, returns=returns)
+                                   match=self._match_info(), fault=self.fault, returns=returns,
+                                   source=self.source)
         record.annotations = {**(record.annotations or {}),
                               "play": {**self.spec.to_json(), "id": self.id, "human": self.spec.seat,
                                        "unfinished": not finished}}
@@ -258,7 +260,7 @@ class Session:
         pause = self.spec.pause if pause is None else pause
         while not self.closed:
             with self.lock:
-                if self.deal_over or self.state.current_player() == self.spec.seat:
+                if self.deal_over or self.error or self.state.current_player() == self.spec.seat:
                     return
                 seat = self.state.current_player()
                 generation = self.generation
@@ -276,13 +278,18 @@ class Session:
                 if fault is None and action not in self.state.legal_actions():
                     fault = {"seat": seat, "kind": ILLEGAL,
                              "error": f"p{seat}'s bot ({self.agents[seat]}) played illegal action {action!r}"}
-                if fault is not None:
-                    self._finish_deal(fault)
-                    return
-                self._apply(seat, action, elapsed)
-                self.message = self._said(seat, action)
-                if self.state.is_terminal():
-                    self._finish_deal()
+                try:
+                    if fault is not None:
+                        self._finish_deal(fault)
+                        return
+                    self._apply(seat, action, elapsed)
+                    self.message = self._said(seat, action)
+                    if self.state.is_terminal():
+                        self._finish_deal()
+                        return
+                except Exception as e:     # the game or the disk failed, not a bot: say so, keep serving
+                    self.error = f"game error after p{seat}'s move: {type(e).__name__}: {e}"
+                    self.message = self.error
                     return
 
     def _said(self, seat: int, action: int) -> str:
@@ -312,19 +319,6 @@ class Session:
             return None, elapsed, {"seat": seat, "kind": TIMEOUT,
                                    "error": f"{who} took {elapsed:.2f} s over a move (limit {limit:g} s)"}
         return box.get("action"), elapsed, None
-
-    def wait(self, timeout: float = 30.0) -> None:
-        """Waits until the bots have stopped (tests and the terminal mode)."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            driver = self.driver
-            if driver is None or not driver.is_alive():
-                with self.lock:
-                    if self.deal_over or self.state.current_player() == self.spec.seat or not self.threaded:
-                        return
-                self._kick()
-            time.sleep(0.005)
-        raise TimeoutError("the bots did not finish in time")
 
     # ----------------------------------------------------------- requests
     def view(self) -> dict:
@@ -357,6 +351,8 @@ class Session:
             now = len(self.state.history())
             if self.deal_over:
                 raise SessionError(409, "the deal is over: ask for the next deal")
+            if self.error:
+                raise SessionError(409, f"the game stopped ({self.error}); continue it from its record")
             if turn != now:
                 raise SessionError(409, f"turn {turn} is stale: the game is at turn {now}")
             if self.state.current_player() != self.spec.seat:
@@ -477,6 +473,8 @@ class Session:
                                 lock=threading.RLock(), plan=MatchPlan(spec), history=history, records=[],
                                 reviews={}, thinking=None, message="", fault=None, error=None, driver=None,
                                 generation=0, closed=False,
+                                source={"game": play.get("id"), "seed": record.seed, "move": move,
+                                        "from": record.source},
                                 names=["You" if s == seat else f"p{s}" for s in range(n)],
                                 agents=["human" if s == seat else chosen[s] for s in range(n)],
                                 deal_index=int(match_info.get("deal", 0)) if spec.match else 0)
