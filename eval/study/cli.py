@@ -33,6 +33,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: CPUs)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_canasta)
+    add_stats_command(commands)
 
 
 def _canasta(args: argparse.Namespace) -> None:
@@ -54,3 +55,35 @@ def _target(text: str) -> int:
         return int(text)
     except ValueError:
         raise ValueError(f"--target {text!r}: expected a score (2500, 5000, 7500, 8500, 10000) or none") from None
+
+
+def add_stats_command(commands: argparse._SubParsersAction) -> None:
+    p = commands.add_parser("stats", help="a study's hands: points by component, going out, piles, asks")
+    p.add_argument("results", help="a results file that keeps game records (cardarena study canasta, tournament)")
+    p.add_argument("--figures", metavar="DIR", help="write PNG plots there (study_<name>_*.png)")
+    p.add_argument("--name", help="the plots' name (default: the results file's stem)")
+    p.add_argument("--csv", metavar="FILE", help="write one line per side and hand")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_stats)
+
+
+def _stats(args: argparse.Namespace) -> None:
+    from pathlib import Path
+
+    from eval.study.stats import hands_from_results, markdown, plots, write_csv
+    from eval.records import RecordError
+    try:
+        rows = hands_from_results(args.results, progress=not args.quiet)
+    except RecordError as e:
+        raise ValueError(str(e)) from None
+    if not rows:
+        raise ValueError(f"{args.results}: no finished hand with a game record (results stored before "
+                         f"game records were kept have none)")
+    name = args.name or Path(args.results).stem
+    print(markdown(rows, name))
+    if args.csv:
+        write_csv(rows, args.csv)
+        print(f"\nRows: {args.csv}")
+    if args.figures:
+        for path in plots(rows, args.figures, name):
+            print(f"Figure: {path}")
