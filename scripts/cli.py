@@ -36,6 +36,7 @@ def main(argv: list[str] | None = None) -> None:
     from scripts.tournament_cli import add_commands
     add_commands(sub)
     from play.cli import add_commands as add_play_commands; add_play_commands(sub)
+    from eval.study.cli import add_commands as add_study_commands; add_study_commands(sub)
 
     p = sub.add_parser("bench", help="speed benchmarks against OpenSpiel references")
     p.add_argument("rest", nargs=argparse.REMAINDER)
