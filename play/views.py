@@ -219,6 +219,7 @@ def _canasta_counts(counts) -> list[dict]:
     return [canasta_card(k) for k in range(NUM_KINDS) for _ in range(counts[k])]
 
 
+CANASTA_KINDS = ("natural", "mixed", "wild", "sevens", "aces")
 SCORE_LINES = (("melded cards", "melded_cards"), ("canastas", "canasta_bonuses"), ("3s", "threes"),
                ("going out", "going_out"), ("cards in hand", "cards_in_hand"),
                ("unfinished melds", "unfinished_melds"), ("three Aces or 7s held", "held_sets"))
@@ -286,8 +287,17 @@ def _canasta(core, seat: int, open_hands: bool) -> dict:
             notes[actor].append("must go out this turn")
     score = None
     if core.scores is not None:
-        lines = [{"label": label, "values": [getattr(core.scores[s], field) for s in (0, 1)]}
-                 for label, field in SCORE_LINES]
+        from games.modern_canasta.scoring import canasta_bonus
+        lines = []
+        for label, field in SCORE_LINES:
+            if field != "canasta_bonuses":
+                lines.append({"label": label, "values": [getattr(core.scores[s], field) for s in (0, 1)]})
+                continue
+            for kind in CANASTA_KINDS:       # the canasta bonuses, kind by kind
+                values = [sum(canasta_bonus(*c) for c in core.canastas[s] if canasta_kind(*c) == kind)
+                          for s in (0, 1)]
+                if any(c for s in (0, 1) for c in core.canastas[s] if canasta_kind(*c) == kind):
+                    lines.append({"label": f"{kind} canastas", "values": values})
         score = {"lines": lines, "total": [core.scores[s].total for s in (0, 1)], "returns": core.returns()}
     hands = [_canasta_counts(core.hands[s]) for s in range(4)] if open_hands else None
     return {"hand": hand, "zones": zones, "actions": acts, "counts": counts, "notes": notes,

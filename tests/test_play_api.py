@@ -361,3 +361,44 @@ def test_a_seat_view_is_the_same_in_every_world_it_cannot_tell_apart(game_string
                 compared += 1
             state.apply_action(rng.choice(state.legal_actions()))
     assert compared >= 15
+
+
+def test_a_game_of_a_results_file_opens_in_the_review_and_a_person_takes_a_seat(client, tmp_path, monkeypatch):
+    from eval.config import TournamentConfig
+    from eval.tournament import run_tournament
+    config = TournamentConfig.create("python_page_one(players=2)", ["random", "rules"], deals=1)
+    run_tournament(config, tmp_path / "r.db", workers=1, progress=False, bootstrap=0)
+    monkeypatch.chdir(tmp_path)              # files under the current directory may be opened
+    r = client.post("/api/review", json={"path": "r.db", "game": "0-1"})
+    assert r.status_code == 200, r.json()
+    opened = r.json()
+    assert [d["name"] for d in opened["deals"]] == ["0-1"] and opened["deals"][0]["finished"]
+    review = client.get(f"/api/games/{opened['id']}/review?seat=1").json()
+    assert review["seat"] == 1 and review["moves"][0]["view"]["seat"] == 1
+    assert client.get(f"/api/games/{opened['id']}/review?seat=x").status_code == 400
+    assert client.post("/api/review", json={"path": "r.db", "game": "9-9"}).status_code == 400
+    taken = client.post(f"/api/games/{opened['id']}/takeover", json={"move": 0, "seat": 1}).json()
+    assert taken["seat"] == 1 and [p["agent"] for p in taken["players"]] == ["rules", "human"]
+    assert settle(client, taken["id"])["status"] in ("your_turn", "match_over")
+
+
+def test_a_canasta_hand_ends_with_its_score_item_by_item(tmp_path):
+    from agents import make_bot
+    spec = GameSpec("python_modern_canasta", {}, 0, {1: "rules", 2: "rules", 3: "rules"}, "target=2500", 1, 2.0, 0.0)
+    session = Session(spec, "hand", tmp_path, threaded=False)
+    session.run_bots()
+    me = make_bot("rules", session.game, 0, 0)
+    while not session.deal_over:
+        session.act(me.step(session.state), session.view()["turn"])
+    view = session.view()
+    score = view["score"]
+    assert view["status"] == "deal_over" and not view["match"]["over"]       # 2,500 is not reached in a hand
+    assert [sum(line["values"][side] for line in score["lines"]) for side in (0, 1)] == score["total"]
+    labels = [line["label"] for line in score["lines"]]
+    assert labels[0] == "melded cards" and labels[-3:] == ["cards in hand", "unfinished melds",
+                                                           "three Aces or 7s held"]
+    assert any(label.endswith(" canastas") for label in labels) or all(
+        not session.state.core.canastas[s] for s in (0, 1))
+    assert view["match"]["totals"] == score["total"]
+    (record,) = load_records(tmp_path / "hand.jsonl")
+    assert record.match["format"] == "target=2500" and record.match["deal"] == 0
