@@ -4,9 +4,11 @@ resumes it and a different one is refused rather than mixed in."""
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import re
 from dataclasses import asdict, dataclass, replace
+from pathlib import Path
 from typing import Any, Sequence
 
 import pyspiel
@@ -15,6 +17,8 @@ import games  # noqa: F401  (registers our games)
 from agents import BOT_FACTORIES, make_bot, parse_spec
 from eval.schedule import Sides, check_sides, format_sides
 from games.protocol import MatchFormat
+
+SHIPPED_BOTS = Path(__file__).resolve().parents[1] / "bots"
 
 
 _NAMED = re.compile(r"^\s*([A-Za-z_][\w.-]*)\s*=(.*)$", re.S)
@@ -81,13 +85,14 @@ class TournamentConfig:
     match: str | None = None
     time_limit: float | None = None
     bot_modules: tuple[tuple[str, str], ...] = ()
+    keep_history: bool = True      # store every game's actions (not part of the identity)
 
     @classmethod
     def create(cls, game: str, agents: Sequence[str], deals: int, seed: int = 0, *,
                duplicate: bool = True, teams: Sides | str | None = None,
                mixed_partners: bool = False, match: str | None = None,
                time_limit: float | None = None,
-               bot_modules: Sequence[tuple[str, str]] = ()) -> "TournamentConfig":
+               bot_modules: Sequence[tuple[str, str]] = (), keep_history: bool = True) -> "TournamentConfig":
         """Checks the settings; raises ValueError naming the first problem."""
         if deals < 1:
             raise ValueError(f"deals must be at least 1, got {deals}")
@@ -108,7 +113,7 @@ class TournamentConfig:
         elif mixed_partners:
             raise ValueError("mixed partnerships need teams (--teams '0,2 1,3')")
         config = cls(str(loaded), parse_agents(agents), deals, seed, duplicate, teams,
-                     mixed_partners, match, time_limit, bot_modules)
+                     mixed_partners, match, time_limit, bot_modules, keep_history)
         for _, spec in config.agents:
             make_bot(spec, loaded, 0, 0)
         if match is not None:
@@ -117,8 +122,15 @@ class TournamentConfig:
 
     def identity(self) -> dict[str, Any]:
         out = asdict(self)
-        del out["deals"]
+        del out["deals"], out["keep_history"]
         return out
+
+    def bot_files(self) -> dict[str, dict[str, str]]:
+        """Each agent's bot files, path -> sha256: part of who the agent is, so a
+        results file refuses to resume once a file has changed."""
+        short_name = self.game.split("(")[0]
+        return {name: {str(p): file_sha256(p) for p in bot_files(spec, short_name)}
+                for name, spec in self.agents}
 
     def with_deals(self, deals: int) -> "TournamentConfig":
         return replace(self, deals=deals)
@@ -138,6 +150,45 @@ class TournamentConfig:
         if self.time_limit:
             parts.append(f"{self.time_limit:g} s per move")
         return ", ".join(parts)
+
+
+# Settings of the search bots whose value is itself a bot spec, or a network's file.
+_NESTED_SPECS = ("rollout", "baseline", "model", "assume", "prior")
+
+
+def bot_files(spec: str, short_name: str) -> list[Path]:
+    """The bot files (networks) that `spec` plays with for game `short_name`: a
+    neural bot's file (the shipped one by default) and those of any bot named
+    in its settings (a prior, a baseline, ...)."""
+    name, settings = parse_spec(spec)
+    found: list[Path] = []
+    if name == "neural":
+        path = settings.get("path")
+        found.append(Path(path) if path is not None else SHIPPED_BOTS / f"{short_name}.safetensors")
+    for key in _NESTED_SPECS:
+        value = settings.get(key)
+        if not isinstance(value, str):
+            continue
+        if key == "prior" and value == "shipped":
+            found.append(SHIPPED_BOTS / f"{short_name}.safetensors")
+            continue
+        try:
+            nested = parse_spec(value)[0] in BOT_FACTORIES
+        except ValueError:
+            nested = False
+        if nested:
+            found.extend(bot_files(value, short_name))
+        elif key == "prior":
+            found.append(Path(value))
+    return list(dict.fromkeys(p.resolve() for p in found))
+
+
+def file_sha256(path: Path) -> str:
+    """The file's sha256 in hex, or 'missing' when it is not there (making the bot says why)."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return "missing"
 
 
 def load_game(game: str) -> pyspiel.Game:

@@ -46,6 +46,7 @@ class GameRecord:
     move_seconds: list[float]
     move_max: list[float]
     deal_records: list[list[float]] | None = None     # a match's record of each deal
+    history: list[DealHistory] | None = None          # every deal's actions (None: not kept)
     fault_seat: int | None = None
     fault_kind: str | None = None
     error: str | None = None
@@ -54,6 +55,26 @@ class GameRecord:
     @property
     def key(self) -> tuple[int, int]:
         return self.deal, self.rotation
+
+
+@dataclass
+class DealHistory:
+    """One deal's actions, chance outcomes included, and each decision's seconds
+    (in order; chance outcomes take none): what eval.records rebuilds a game from."""
+    actions: list[int]
+    seconds: list[float]
+
+
+class Trace:
+    """What play_deal leaves behind even when a bot faults: the state as far as it
+    got and each decision's time."""
+
+    def __init__(self):
+        self.state: pyspiel.State | None = None
+        self.seconds: list[float] = []
+
+    def history(self) -> DealHistory:
+        return DealHistory(list(self.state.history()) if self.state is not None else [], self.seconds)
 
 
 class BotFault(Exception):
@@ -89,14 +110,19 @@ def _describe(e: BaseException) -> str:
 
 
 def play_deal(game: pyspiel.Game, bots: Sequence[pyspiel.Bot], chance: Callable[[pyspiel.State], int],
-              moves: Moves, probe: MutableSequence[float], time_limit: float | None) -> tuple[pyspiel.State, int]:
+              moves: Moves, probe: MutableSequence[float], time_limit: float | None,
+              trace: Trace | None = None) -> tuple[pyspiel.State, int]:
     """Plays one deal to the end; returns (the final state, decisions).
 
     Chance outcomes come from `chance`. After each decision the other bots are
     told of it with inform_action; chance outcomes are not announced (a bot reads
-    what it may see from the state). CardBot's no-op hook is skipped.
+    what it may see from the state). CardBot's no-op hook is skipped. A `trace`
+    gets the state (its history is the game's record) and every decision's time.
     """
     state = game.new_initial_state()
+    times = trace.seconds.append if trace is not None else None
+    if trace is not None:
+        trace.state = state
     for seat, bot in enumerate(bots):
         _call(probe, seat, "restart_at", bot.restart_at, state)
     listeners = [(s, b) for s, b in enumerate(bots) if type(b).inform_action is not CardBot.inform_action]
@@ -126,6 +152,8 @@ def play_deal(game: pyspiel.Game, bots: Sequence[pyspiel.Bot], chance: Callable[
         seconds[seat] += elapsed
         if elapsed > longest[seat]:
             longest[seat] = elapsed
+        if times is not None:
+            times(elapsed)
         if time_limit is not None and elapsed > time_limit:
             raise BotFault(seat, TIMEOUT, f"seat {seat} took {elapsed:.3f} s over a move "
                                           f"(limit {time_limit:g} s)")
@@ -159,6 +187,11 @@ def forfeit_returns(game: pyspiel.Game, sides: Sequence[int], faulty_seat: int) 
     return [low if s in losers else other for s in range(n)]
 
 
+def seat_seed(base: int, deal_index: int) -> int:
+    """The seed of deal `deal_index` of a match from the task's seed (the task's own for the first)."""
+    return base if deal_index == 0 else derive_seed(base, deal_index)
+
+
 class GamePlayer:
     """Plays a tournament's tasks; one per worker process, built from the config."""
 
@@ -186,14 +219,16 @@ class GamePlayer:
         record = GameRecord(task.deal, task.rotation, task.seats, task.chance_seed, None, 0,
                             moves.counts, moves.seconds, moves.longest)
         history: list[list[float]] = []
+        traces: list[Trace] = []
         try:
             if self.match is None:
-                state, record.length = self._play_one(self.game, task, 0, moves, probe)
+                state, record.length = self._play_one(self.game, task, 0, moves, probe, traces)
                 record.returns = state.returns()
             else:
                 record.deal_records = history
                 while (params := self.match.next_deal(history)) is not None:
-                    state, length = self._play_one(self._deal_game(params), task, len(history), moves, probe)
+                    state, length = self._play_one(self._deal_game(params), task, len(history), moves, probe,
+                                                   traces)
                     history.append(deal_record(self.match, state))
                     record.length += length
                 record.returns = list(self.match.result(history))
@@ -202,14 +237,20 @@ class GamePlayer:
             record.returns = forfeit_returns(self.game, self.sides, fault.seat)
         except Exception as e:
             record.fault_kind, record.error, record.returns = GAME_ERROR, f"game: {_describe(e)}", None
+        if self.config.keep_history:
+            record.history = [t.history() for t in traces]
         record.wall_seconds = time.perf_counter() - started
         return record
 
     def _play_one(self, game: pyspiel.Game, task: GameTask, index: int, moves: Moves,
-                  probe: MutableSequence[float]) -> tuple[pyspiel.State, int]:
+                  probe: MutableSequence[float], traces: list[Trace]) -> tuple[pyspiel.State, int]:
         """Plays deal `index` of the task's match (0 for a single deal)."""
         def seed(base: int) -> int:
-            return base if index == 0 else derive_seed(base, index)
+            return seat_seed(base, index)
+        trace = Trace() if self.config.keep_history else None
+        if trace is not None:
+            traces.append(trace)
         bots = [_call(probe, s, "make_bot", make_bot, self.specs[a], game, s, seed(task.bot_seeds[s]))
                 for s, a in enumerate(task.seats)]
-        return play_deal(game, bots, DealChance(seed(task.chance_seed)), moves, probe, self.config.time_limit)
+        return play_deal(game, bots, DealChance(seed(task.chance_seed)), moves, probe, self.config.time_limit,
+                         trace)

@@ -6,6 +6,12 @@ Rows are committed in small batches (every 0.2 s) in write-ahead-log mode, which
 SQLite keeps consistent through a crash or SIGKILL of the writer. A file that is
 not ours (not SQLite, another application's database, a different tournament)
 is refused before anything is written to it. Schema: docs/tournament.md.
+
+A game's row holds its whole history (every deal's actions, chance outcomes
+included, and each decision's seconds) in one compact blob, written in the same
+transaction as its result; eval.records turns it into a game record. Files of
+schema version 1 (before histories) still open: resuming one adds the column
+(its old games have no history), reading one changes nothing.
 """
 
 from __future__ import annotations
@@ -14,15 +20,19 @@ import fcntl
 import json
 import os
 import sqlite3
+import struct
 import time
+import zlib
+from array import array
 from pathlib import Path
 from typing import Any, Iterator
 
 from eval.config import TournamentConfig
-from eval.play import GameRecord
+from eval.play import DealHistory, GameRecord
 
 APPLICATION_ID = 0x43415244      # "CARD", in the SQLite header at offset 68
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+READABLE_VERSIONS = (1, 2)       # 1: before game histories
 COMMIT_SECONDS = 0.2
 
 _SCHEMA = """
@@ -44,13 +54,14 @@ CREATE TABLE games (
     error TEXT,
     wall_seconds REAL NOT NULL,
     finished_at REAL NOT NULL,
+    history BLOB,
     PRIMARY KEY (deal, rotation)
 ) WITHOUT ROWID;
 """
 
 _COLUMNS = ("deal", "rotation", "seats", "chance_seed", "returns", "length", "move_counts",
             "move_seconds", "move_max", "deal_records", "fault_seat", "fault_kind", "error",
-            "wall_seconds", "finished_at")
+            "wall_seconds", "history", "finished_at")
 _JSON = {"seats", "returns", "move_counts", "move_seconds", "move_max", "deal_records"}
 
 
@@ -82,16 +93,22 @@ class ResultsDB:
         lock_fd = _lock(path)
         try:
             conn = _connect(path)
+            files = config.bot_files()
             if fresh:
-                _create(conn, config)
+                _create(conn, config, files)
             else:
                 _check_ours(path, conn)
                 stored = _stored_config(path, conn)
                 if _jsonable(stored.identity()) != _jsonable(config.identity()):
                     raise ResultsFileError(_difference(path, stored, config))
+                row = conn.execute("SELECT value FROM meta WHERE key = 'bot_files'").fetchone()
+                if row is not None:
+                    _check_bot_files(path, json.loads(row[0]), files)
                 with conn:
+                    _migrate(conn)
                     conn.execute("UPDATE meta SET value = ? WHERE key = 'config'",
                                  (json.dumps(_jsonable(config.__dict__)),))
+                    conn.execute("INSERT OR IGNORE INTO meta VALUES ('bot_files', ?)", (json.dumps(files),))
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
         except BaseException:
@@ -105,7 +122,7 @@ class ResultsDB:
         path = Path(path)
         if not path.exists():
             raise ResultsFileError(f"{path}: no such results file")
-        conn = _connect(path)
+        conn = _connect(path, read_only=True)
         _check_ours(path, conn)
         return cls(path, conn, None)
 
@@ -131,7 +148,8 @@ class ResultsDB:
 
     def add(self, record: GameRecord) -> None:
         """Queues a game; it is committed within COMMIT_SECONDS (or at flush)."""
-        values = {**record.__dict__, "finished_at": time.time()}
+        values = {**record.__dict__, "finished_at": time.time(),
+                  "history": None if record.history is None else encode_history(record.history)}
         self._pending.append(tuple(json.dumps(values[c]) if c in _JSON else values[c] for c in _COLUMNS))
         if time.monotonic() - self._last_commit >= COMMIT_SECONDS:
             self.flush()
@@ -144,14 +162,31 @@ class ResultsDB:
             self._pending.clear()
         self._last_commit = time.monotonic()
 
-    def games(self) -> Iterator[GameRecord]:
-        """Every stored game, in (deal, rotation) order."""
-        rows = self.conn.execute(f"SELECT {', '.join(_COLUMNS[:-1])} FROM games ORDER BY deal, rotation")
+    def games(self, *, history: bool = False, where: str = "", params: tuple = ()) -> Iterator[GameRecord]:
+        """Every stored game (those matching the SQL condition `where`), in (deal,
+        rotation) order; with their histories when asked (a rating needs none)."""
+        columns = [c for c in _COLUMNS[:-1] if c != "history" or (history and self.has_history_column())]
+        rows = self.conn.execute(f"SELECT {', '.join(columns)} FROM games "
+                                 f"{'WHERE ' + where if where else ''} ORDER BY deal, rotation", params)
         for row in rows:
             values = {c: (json.loads(v) if c in _JSON and v is not None else v)
-                      for c, v in zip(_COLUMNS, row)}
+                      for c, v in zip(columns, row)}
             values["seats"] = tuple(values["seats"])
+            if values.get("history") is not None:
+                values["history"] = decode_history(values["history"])
             yield GameRecord(**values)
+
+    def game(self, deal: int, rotation: int) -> GameRecord | None:
+        """One stored game, with its history, or None."""
+        return next(self.games(history=True, where="deal = ? AND rotation = ?", params=(deal, rotation)), None)
+
+    def has_history_column(self) -> bool:
+        return any(r[1] == "history" for r in self.conn.execute("PRAGMA table_info(games)"))
+
+    def bot_files(self) -> dict[str, dict[str, str]]:
+        """Each agent's bot files and their sha256, as stored when the run began."""
+        row = self.conn.execute("SELECT value FROM meta WHERE key = 'bot_files'").fetchone()
+        return json.loads(row[0]) if row else {}
 
 
 def _lock(path: Path) -> int:
@@ -169,12 +204,17 @@ def _lock(path: Path) -> int:
     return fd
 
 
-def _connect(path: Path) -> sqlite3.Connection:
+def _connect(path: Path, read_only: bool = False) -> sqlite3.Connection:
+    """A connection to `path`, refused unless it is an SQLite file (or empty). A
+    reader's connection is read-only, so that reading never checkpoints or
+    rewrites a file that a tournament may be writing (or left mid-write)."""
     with open(path, "rb") as f:
         header = f.read(16)
     if header and header != b"SQLite format 3\x00":
         raise ResultsFileError(f"{path}: not a cardarena results file (not an SQLite database); "
                                f"left unchanged")
+    if read_only:
+        return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level="DEFERRED")
     return sqlite3.connect(path, isolation_level="DEFERRED")
 
 
@@ -187,9 +227,9 @@ def _check_ours(path: Path, conn: sqlite3.Connection) -> None:
     if app != APPLICATION_ID:
         raise ResultsFileError(f"{path}: an SQLite database of another application, not cardarena "
                                f"results; left unchanged")
-    if version != SCHEMA_VERSION:
+    if version not in READABLE_VERSIONS:
         raise ResultsFileError(f"{path}: results schema version {version}; this cardarena reads "
-                               f"version {SCHEMA_VERSION}")
+                               f"versions {', '.join(map(str, READABLE_VERSIONS))}")
     try:
         problems = [r[0] for r in conn.execute("PRAGMA quick_check")]
     except sqlite3.DatabaseError as e:
@@ -199,15 +239,69 @@ def _check_ours(path: Path, conn: sqlite3.Connection) -> None:
                                f"left unchanged")
 
 
-def _create(conn: sqlite3.Connection, config: TournamentConfig) -> None:
+def _create(conn: sqlite3.Connection, config: TournamentConfig, files: dict) -> None:
     with conn:
         conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         conn.executescript(_SCHEMA)
         conn.execute("INSERT INTO meta VALUES ('config', ?)", (json.dumps(_jsonable(config.__dict__)),))
+        conn.execute("INSERT INTO meta VALUES ('bot_files', ?)", (json.dumps(files),))
         conn.execute("INSERT INTO meta VALUES ('created_at', ?)", (repr(time.time()),))
         conn.executemany("INSERT INTO agents VALUES (?, ?, ?)",
                          [(i, name, spec) for i, (name, spec) in enumerate(config.agents)])
+
+
+def _migrate(conn: sqlite3.Connection) -> None:
+    """Brings a file of an older schema to this one, inside the caller's
+    transaction: columns are added, nothing is rewritten or dropped."""
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version == 1:
+        conn.execute("ALTER TABLE games ADD COLUMN history BLOB")
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _check_bot_files(path: Path, stored: dict[str, dict[str, str]], now: dict[str, dict[str, str]]) -> None:
+    for agent, files in now.items():
+        before = stored.get(agent, {})
+        for file, sha in files.items():
+            if file in before and before[file] != sha:
+                raise ResultsFileError(
+                    f"{path}: agent {agent!r} plays with {file}, which has changed since this tournament "
+                    f"began (sha256 then {before[file][:16]}..., now {sha[:16]}...); restore the file, "
+                    f"or rate the new one under another agent name in another results file")
+
+
+# A history blob: zlib of, per deal, the counts (actions, decisions) as two
+# uint32, the actions as uint16 and each decision's seconds as float32.
+_HISTORY_MAGIC = b"H1"
+
+
+def encode_history(history: list[DealHistory]) -> bytes:
+    parts = [struct.pack("<H", len(history))]
+    for deal in history:
+        parts.append(struct.pack("<II", len(deal.actions), len(deal.seconds)))
+        parts.append(array("H", deal.actions).tobytes())
+        parts.append(array("f", deal.seconds).tobytes())
+    return _HISTORY_MAGIC + zlib.compress(b"".join(parts), 6)
+
+
+def decode_history(blob: bytes) -> list[DealHistory]:
+    if not blob.startswith(_HISTORY_MAGIC):
+        raise ResultsFileError("a stored game history is not in a format this cardarena reads")
+    data = zlib.decompress(blob[len(_HISTORY_MAGIC):])
+    (deals,), at = struct.unpack_from("<H", data), 2
+    out = []
+    for _ in range(deals):
+        n, m = struct.unpack_from("<II", data, at)
+        at += 8
+        actions = array("H")
+        actions.frombytes(data[at:at + 2 * n])
+        at += 2 * n
+        seconds = array("f")
+        seconds.frombytes(data[at:at + 4 * m])
+        at += 4 * m
+        out.append(DealHistory(actions.tolist(), seconds.tolist()))
+    return out
 
 
 def _stored_config(path: Path, conn: sqlite3.Connection) -> TournamentConfig:

@@ -1,0 +1,195 @@
+"""`cardarena games`, `show`, `export-games` and `analyse`: the stored games of a
+results file (or a record file) listed, read, written out as records, and a
+position valued from the mover's information (eval/records.py, search/analysis.py,
+docs/records.md)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def _games(args: argparse.Namespace) -> None:
+    from eval.records import RecordError
+    from eval.storage import ResultsDB, ResultsFileError
+    try:
+        db = ResultsDB.read(args.results)
+    except ResultsFileError as e:
+        raise RecordError(str(e)) from None
+    with db:
+        config = db.config()
+        names = config.agent_names
+        where, params = [], []
+        if args.deal is not None:
+            where.append("deal = ?")
+            params.append(args.deal)
+        if args.faults is not None:
+            where.append("fault_kind IS NOT NULL" if args.faults else "fault_kind IS NULL")
+        rows = list(db.games(history=True, where=" AND ".join(where), params=tuple(params)))
+    if args.agent is not None:
+        if args.agent not in names:
+            raise RecordError(f"no agent {args.agent!r} in {args.results} (agents: {', '.join(names)})")
+        rows = [g for g in rows if names.index(args.agent) in g.seats]
+    print(f"{config.describe()}; {len(rows)} games" + ("" if len(rows) < 2 else ""))
+    print(f"{'game':<10} {'seats':<48} {'returns':<36} {'moves':>6}  fault")
+    for g in rows:
+        gid = f"{g.deal}-{g.rotation}"
+        seats = " ".join(f"p{s}={names[a]}" for s, a in enumerate(g.seats))
+        returns = " ".join(f"{r:+.3g}" for r in g.returns) if g.returns is not None else "void"
+        moves = sum(len(h.actions) for h in g.history) if g.history is not None else "-"
+        fault = f"{g.fault_kind} (seat {g.fault_seat})" if g.fault_kind else ""
+        deals = f" [{len(g.history)} deals]" if g.history is not None and len(g.history) > 1 else ""
+        print(f"{gid:<10} {seats[:48]:<48} {returns[:36]:<36} {moves:>6}  {fault}{deals}")
+    if any(g.history is None for g in rows):
+        print("(moves '-': stored before game histories were kept; such a game has no record)")
+
+
+def _show(args: argparse.Namespace) -> None:
+    from eval.records import open_game, transcript
+    view = None if args.open else args.view
+    for gid, record in open_game(args.source, args.game):
+        print(_header(gid, record, view))
+        for i, line in transcript(record, view):
+            move = record.moves[i]
+            took = f"  ({move.seconds:.3f} s)" if move.seconds is not None and view is None else ""
+            print(f"{i:>5}  {line}{took}")
+        if record.fault:
+            print(f"fault: {record.fault.get('kind')} by seat {record.fault.get('seat')}: {record.fault.get('error')}")
+        print("returns: " + (" ".join(f"p{s}={r:+.4g}" for s, r in enumerate(record.returns))
+                             if record.returns is not None else "none (unfinished)"))
+        print()
+
+
+def _header(gid: str, record, view: int | None) -> str:
+    lines = [f"game {gid}: {record.game}"]
+    if record.match:
+        lines.append(f"match {record.match.get('format') or 'default'}, deal {record.match.get('deal')}, "
+                     f"scores before it: {record.match.get('scores')}")
+    lines.append("seats: " + ", ".join(f"p{p.seat}={p.agent}" + (f" ({p.spec})" if p.spec != p.agent else "")
+                                       for p in record.players))
+    if record.seed is not None:
+        lines.append(f"deal seed: {record.seed}")
+    lines.append(f"shown from seat {view}'s view: its own cards and what was public" if view is not None
+                 else "every card open")
+    return "\n".join(lines)
+
+
+def _export(args: argparse.Namespace) -> None:
+    from eval.records import RecordError, records_from_results, write_records
+    out = Path(args.out)
+    if out.exists() and out.resolve() == Path(args.results).resolve():
+        raise RecordError(f"--out {out} is the results file itself; choose another name")
+    if out.exists() and not args.force:
+        raise RecordError(f"{out} exists; pass --force to replace it")
+    if not out.parent.is_dir():
+        raise RecordError(f"{out.parent}: no such folder")
+    fault = None if args.faults is None else args.faults
+    count = write_records(out, (r for _, r in records_from_results(args.results, deal=args.deal,
+                                                                     agent=args.agent, fault=fault)))
+    print(f"{count} records written to {out}")
+
+
+def _analyse(args: argparse.Namespace) -> None:
+    from eval.records import RecordError, open_game, state_at
+    from search.analysis import analyse
+    found = open_game(args.source, args.game)
+    if len(found) > 1:
+        raise RecordError(f"game {args.game} is a match of {len(found)} deals: name one, e.g. "
+                          f"{found[0][0]}")
+    gid, record = found[0]
+    state = state_at(record, args.move)
+    if state.is_terminal():
+        raise RecordError(f"move {args.move}: the game is over there")
+    if state.is_chance_node():
+        decisions = [i for i, m in enumerate(record.moves) if m.actor >= 0]
+        near = [i for i in decisions if abs(i - args.move) <= 8][:6]
+        raise RecordError(f"move {args.move} is a chance outcome, not a decision; decisions near it: "
+                          f"{', '.join(map(str, near)) or 'none'}")
+    played = record.moves[args.move].action if args.move < len(record.moves) else None
+    result = analyse(state, policy=args.policy, worlds=args.worlds, seconds=args.seconds, seed=args.seed,
+                     played=played)
+    print(f"game {gid}: {record.game}, before move {args.move}")
+    print(result.table())
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text}")
+    return value
+
+
+def _non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
+
+
+def _filters(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--agent", help="only games in which this agent (by name) played")
+    p.add_argument("--deal", type=_non_negative_int, help="only this deal's games")
+    faults = p.add_mutually_exclusive_group()
+    faults.add_argument("--faults", dest="faults", action="store_true", default=None,
+                        help="only games with a fault")
+    faults.add_argument("--no-faults", dest="faults", action="store_false", help="only games without one")
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("games", help="list the games stored in a results file",
+                       description="Lists a results file's games: their ids (deal-rotation), who sat where, "
+                                   "the returns, the number of moves kept and any fault.")
+    p.add_argument("results", help="a results file (cardarena tournament, sprt or study)")
+    _filters(p)
+    p.set_defaults(func=_games)
+
+    p = sub.add_parser("show", help="print a stored game move by move, from one seat's view or open",
+                       description="Prints a game's transcript: each move's actor and what it did in words.")
+    p.add_argument("source", help="a results file or a record file (.json, .jsonl)")
+    p.add_argument("game", nargs="?", help="the game: deal-rotation[-k] in a results file, the record's "
+                                           "place (0, 1, ...) in a record file (default 0)")
+    how = p.add_mutually_exclusive_group(required=True)
+    how.add_argument("--view", type=_non_negative_int, metavar="SEAT",
+                     help="what this seat saw: its own cards, the public moves, no other hidden card")
+    how.add_argument("--open", action="store_true", help="every card open")
+    p.set_defaults(func=_show)
+
+    p = sub.add_parser("export-games", help="write a results file's games as records (JSON Lines)",
+                       description="Writes one record per game (one per deal of a match) in the format of "
+                                   "docs/records.md.")
+    p.add_argument("results", help="a results file")
+    p.add_argument("--out", required=True, help="the .jsonl file to write")
+    p.add_argument("--force", action="store_true", help="replace --out if it exists")
+    _filters(p)
+    p.set_defaults(func=_export)
+
+    p = sub.add_parser("analyse", help="value every legal action at a move, from the mover's information only",
+                       description="Values each legal action of the player to move before --move N over "
+                                   "worlds resampled from its information state, each continued by --policy; "
+                                   "every action meets the same worlds and draws, so differences are paired.")
+    p.add_argument("source", help="a results file or a record file (.json, .jsonl)")
+    p.add_argument("game", nargs="?", help="the game, as for cardarena show")
+    p.add_argument("--move", required=True, type=_non_negative_int,
+                   help="the move number (as cardarena show prints it): the position before it")
+    p.add_argument("--policy", default="rules", help="the bot spec that plays every world on (default rules)")
+    budget = p.add_mutually_exclusive_group()
+    budget.add_argument("--worlds", type=_positive_int, help="worlds to value the actions over (default 50)")
+    budget.add_argument("--seconds", type=_positive_float, help="or as many worlds as fit in this time")
+    p.add_argument("--seed", type=int, default=0, help="fixes the worlds and the draws (default 0)")
+    p.set_defaults(func=_analyse)
