@@ -36,7 +36,7 @@ def names_of(record, seat: int) -> tuple[list[str], list[str]]:
 def review_record(record, seat: int, *, deal: int = 0, names: list[str] | None = None,
                   agents: list[str] | None = None, seconds: float | None = 0.3, worlds: int | None = 24,
                   analyse_moves: bool = True, policy: str = "rules") -> dict[str, Any]:
-    """The contract's Review of one record from `seat`."""
+    """The contract's Review of one record from `seat` (open views only for a finished deal)."""
     from eval.records import load_game, transcript
     game = load_game(record)
     name = game.get_type().short_name
@@ -49,23 +49,25 @@ def review_record(record, seat: int, *, deal: int = 0, names: list[str] | None =
     seen: dict[int, list[str]] = {}
     for index, line in transcript(record, view=seat):
         seen.setdefault(index, []).append(line)
+    # A deal still being played is never shown open: its hands are someone's secret yet.
+    opened = record.finished
     state = game.new_initial_state()
     moves, lost = [], 0.0
     for i, m in enumerate(record.moves):
         if m.actor >= 0 or i in seen:
             view = table_view(name, state, seat, names, agents)
-            entry = {"index": i, "seat": m.actor if m.actor >= 0 else None,
-                     "text": "; ".join(seen.get(i, [])) or (f"p{m.actor} moves" if m.actor >= 0 else ""),
-                     "open_text": f"{'chance' if m.actor < 0 else f'p{m.actor}'}: {m.text}",
-                     "view": view, "open": table_view(name, state, seat, names, agents, open_hands=True),
-                     "mistake": None}
+            text = "; ".join(seen.get(i, [])) or (f"p{m.actor} moves" if m.actor >= 0 else "")
+            entry = {"index": i, "seat": m.actor if m.actor >= 0 else None, "text": text,
+                     "open_text": f"{'chance' if m.actor < 0 else f'p{m.actor}'}: {m.text}" if opened else text,
+                     "view": view, "open": table_view(name, state, seat, names, agents, open_hands=True)
+                     if opened else view, "mistake": None}
             if analyse_moves and m.actor == seat and len(state.legal_actions()) > 1:
                 entry["mistake"] = _mistake(state, seat, m.action, view, seconds, worlds, policy, i)
                 if entry["mistake"] is not None:
                     lost += entry["mistake"]["cost"]
             moves.append(entry)
         state.apply_action(m.action)
-    final = table_view(name, state, seat, names, agents, open_hands=True)
+    final = table_view(name, state, seat, names, agents, open_hands=opened)
     return {"deal": deal, "game": name, "seat": seat, "moves": moves, "lost": lost,
             "points_per_unit": POINTS_PER_UNIT[name], "returns": record.returns, "fault": record.fault,
             "final": final, "analysed": analyse_moves}

@@ -28,7 +28,7 @@ from eval.play import ILLEGAL, RAISED, TIMEOUT, forfeit_returns
 from eval.schedule import derive_seed
 from games.protocol import deal_record
 from play.options import GameSpec
-from play.views import TITLES, table_view
+from play.views import TITLES, seat_log, table_view
 
 WATCHDOG_FACTOR = 2.0       # a move still running at 2 x limit + 1 s is abandoned (docs/tournament.md)
 _BOT_SEED, _RESUMED = 101, 102
@@ -293,7 +293,7 @@ class Session:
                     return
 
     def _said(self, seat: int, action: int) -> str:
-        log = table_view(self.spec.game, self.state, self.spec.seat, self.names, self.agents)["log"]
+        log = seat_log(self.state.core, self.spec.seat)
         return log[-1]["text"] if log else f"p{seat} moved"
 
     def _bot_step(self, bot: pyspiel.Bot, state, seat: int) -> tuple[int | None, float, dict | None]:

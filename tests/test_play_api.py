@@ -306,6 +306,10 @@ def test_a_restart_loses_no_deal_and_an_unfinished_game_continues(client, tmp_pa
         assert {f["path"] for f in listed} >= {str(unfinished), str(folder / f"{game_id}.jsonl")}
         opened = fresh.post("/api/review", json={"path": str(unfinished)}).json()
         assert not opened["deals"][0]["finished"]
+        shown = fresh.get(f"/api/games/{opened['id']}/review").json()      # a deal in play is never open
+        assert not shown["analysed"] and all(m["open"] == m["view"] for m in shown["moves"])
+        assert all("hand" not in p for m in shown["moves"] for p in m["open"]["players"])
+        assert all("hand" not in p for p in shown["final"]["players"])
         resumed = fresh.post(f"/api/games/{opened['id']}/takeover", json={}).json()
         assert resumed["turn"] >= len(saved.moves) and resumed["match"]["deal"] == 2
         assert resumed["match"]["totals"] == final["match"]["totals"]
