@@ -406,3 +406,25 @@ def test_a_canasta_hand_ends_with_its_score_item_by_item(tmp_path):
     assert view["match"]["totals"] == score["total"]
     (record,) = load_records(tmp_path / "hand.jsonl")
     assert record.match["format"] == "target=2500" and record.match["deal"] == 0
+
+
+def test_the_review_flags_the_moves_the_analysis_finds_worse_with_what_they_cost():
+    """A player who always takes the hint's worst move: the review flags such moves."""
+    spec = GameSpec("python_page_one", {"players": 3, "hand_size": 6}, 0, {1: "rules", 2: "rules"}, None, 1, 2.0, 0.0)
+    session = Session(spec, "blunders", None, threaded=False, review_seconds=None, review_worlds=16)
+    session.run_bots()
+    while not session.deal_over:
+        view = session.view()
+        worst = session.hint(worlds=16)["values"][-1]["action"] if len(view["actions"]) > 1 \
+            else view["actions"][0]["action"]
+        session.act(worst, view["turn"])
+    review = session.review()
+    flagged = [m for m in review["moves"] if m["mistake"]]
+    assert flagged and all(m["seat"] == 0 for m in flagged)
+    for m in flagged:
+        mistake = m["mistake"]
+        assert mistake["best"]["action"] != mistake["played"]["action"]
+        assert 0 < mistake["interval"][0] <= mistake["cost"] <= mistake["interval"][1]
+        assert mistake["cost"] == pytest.approx(mistake["best_value"] - mistake["played_value"])
+    assert review["lost"] == pytest.approx(sum(m["mistake"]["cost"] for m in flagged))
+    assert session.review() is review          # analysed once, then kept
