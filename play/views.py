@@ -106,13 +106,12 @@ def _with_hand_actions(hand: list[dict], actions: list[dict], key: Callable[[dic
 
 # --------------------------------------------------------------- Page One
 def _page_one(core, seat: int, open_hands: bool) -> dict:
-    from games.page_one.core import EV_FOLLOW, EV_LEAD, EV_PASS, EV_TAKE, OVER, action_to_string, played_card
+    from games.page_one.core import EV_FOLLOW, EV_LEAD, OVER, played_card
     n = core.n
     acts = []
     for a in core.legal_actions(seat):
         c = french_card(played_card(a))
-        acts.append(action(a, action_to_string(a).replace("Jk1", "Jk").replace("Jk2", "Jk")
-                           .replace("=", " as "), "card", c))
+        acts.append(action(a, c["text"] if a < 52 else f"Jk as {SUIT_SYMBOLS[(a - 52) % 4]}", "card", c))
     hand = [french_card(c) for c in cards_of(core.hands[seat])]
     _with_hand_actions(hand, acts, lambda c: c["text"])
     # The trick on the table: the public plays since the lead.
@@ -127,8 +126,6 @@ def _page_one(core, seat: int, open_hands: bool) -> dict:
             trick.append(c)
             if kind == EV_LEAD:
                 break
-        elif kind in (EV_PASS, EV_TAKE):
-            continue
     trick.reverse()
     led = f"led suit {SUIT_SYMBOLS[core.led]}" if core.led >= 0 else (
         f"p{core.leader} to lead" if core.leader >= 0 else None)
@@ -155,7 +152,8 @@ def _american_page_one(core, seat: int, open_hands: bool) -> dict:
     acts = []
     for a in core.legal_actions(seat):
         if a < apo.NUM_KINDS:
-            acts.append(action(a, apo.kind_str(a), "card", french_card(a)))
+            card_json = french_card(a)
+            acts.append(action(a, card_json["text"], "card", card_json))
         elif apo.NAME_SUIT <= a < apo.NAME_SUIT + 4:
             acts.append(action(a, f"name {SUIT_SYMBOLS[a - apo.NAME_SUIT]}", "suit",
                                suit=SUIT_LETTERS[a - apo.NAME_SUIT]))
@@ -251,7 +249,7 @@ def _canasta(core, seat: int, open_hands: bool) -> dict:
                 + [canasta_card(JOKER)] * j
             target = "wild" if slot == WILD_SLOT else KIND_NAMES[slot]
             acts.append(action(a, "meld " + " ".join(c["text"] for c in cards)
-                               + (f" (wild meld)" if slot == WILD_SLOT else f" on {target}"), "meld",
+                               + (" (wild meld)" if slot == WILD_SLOT else f" on {target}"), "meld",
                                cards=[dict(c) for c in cards]))
     hand = _canasta_counts(core.hands[seat])
     _with_hand_actions(hand, acts, lambda c: (c["text"], c["color"]))
