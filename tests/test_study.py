@@ -113,3 +113,17 @@ def test_a_partnership_puts_each_player_in_its_own_seats(tmp_path):
     assert dict(config.agents)["a"] == "partnership(first=rules,second=random)"
     result = run_study(config, tmp_path / "p.db", progress=False)
     assert result.points().value < 0              # a random partner costs points
+
+
+def test_the_requirement_cost_is_side_zeros_lead_paired_by_deal(tmp_path):
+    from eval.study.paired import requirement_cost
+    at_score, at_zero, gap = requirement_cost("rules", 5000, deals=4, results_dir=tmp_path, progress=False)
+    assert gap.value == pytest.approx(at_score.value - at_zero.value)
+    files = sorted(tmp_path.glob("study-canasta-*.db"))
+    assert len(files) == 2
+    stored = {}
+    for f in files:
+        with ResultsDB.read(f) as db:
+            stored[db.config().game] = len(list(db.games()))
+    assert stored == {"python_modern_canasta(first_player=0,score0=0,score1=0)": 8,
+                      "python_modern_canasta(first_player=0,score0=5000,score1=0)": 8}

@@ -35,6 +35,17 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_canasta)
     add_stats_command(commands)
 
+    p = commands.add_parser("requirement", help="what a higher initial-meld requirement costs the side facing it")
+    p.add_argument("--spec", default="rules", help="the strategy on both sides (default rules)")
+    p.add_argument("--score", type=int, required=True, choices=(3000, 5000),
+                   help="seats 0 and 2 start the hand with this score: 3000 needs 155, 5000 needs 180")
+    p.add_argument("--deals", type=int, default=500, help="single hands, each played at both scores")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--results-dir", default="results", help="where the two results files go")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_requirement)
+
 
 def _canasta(args: argparse.Namespace) -> None:
     from eval.study.paired import SprtSettings, default_results, run_study, study_config
@@ -87,3 +98,19 @@ def _stats(args: argparse.Namespace) -> None:
     if args.figures:
         for path in plots(rows, args.figures, name):
             print(f"Figure: {path}")
+
+
+def _requirement(args: argparse.Namespace) -> None:
+    from eval.study.paired import requirement_cost
+    if not 1 <= args.deals <= MAX_DEALS:
+        raise ValueError(f"--deals {args.deals}: expected 1..{MAX_DEALS}")
+    need = {3000: 155, 5000: 180}[args.score]
+    at_score, at_zero, gap = requirement_cost(args.spec, args.score, deals=args.deals, seed=args.seed,
+                                              workers=args.workers, results_dir=args.results_dir,
+                                              progress=not args.quiet)
+    print(f"## The initial-meld requirement: {need} against 125, `{args.spec}` on both sides\n\n"
+          f"{args.deals} single hands, seed {args.seed}, each played with seats 0 and 2 needing {need} and "
+          f"again needing 125 (their opponents need 125 both times). Seats 0 and 2's lead per hand, 95%:\n\n"
+          f"| seats 0 and 2 need | their lead per hand |\n|---|:---:|\n"
+          f"| {need} | {at_score.text()} |\n| 125 | {at_zero.text()} |\n"
+          f"| **difference (paired by deal)** | **{gap.text()}** |")

@@ -67,10 +67,10 @@ def study_config(a: str, b: str, *, a_partner: str | None = None, b_partner: str
                                    time_limit=time_limit, bot_modules=[PARTNERSHIP] if partnered else [])
 
 
-def default_results(config: TournamentConfig) -> Path:
+def default_results(config: TournamentConfig, folder: str | os.PathLike = "results") -> Path:
     """A results file named by the experiment, so that two experiments never share one."""
     digest = hashlib.sha256(json.dumps(config.identity(), sort_keys=True, default=list).encode()).hexdigest()
-    return Path("results") / f"study-canasta-{digest[:12]}.db"
+    return Path(folder) / f"study-canasta-{digest[:12]}.db"
 
 
 @dataclass
@@ -334,5 +334,23 @@ def load_study(results: str | os.PathLike) -> StudyResult:
     return StudyResult(config, Path(results), deals, faulted, None, 0.0, 0)
 
 
-__all__ = ["study_config", "run_study", "load_study", "paired_deals", "ratio_estimate", "SprtSettings",
+def requirement_cost(spec: str, score: int, *, deals: int, seed: int = 0, workers: int = 1,
+                     results_dir: str | os.PathLike = "results", progress: bool = True) -> tuple[Estimate, Estimate, Estimate]:
+    """What facing a higher initial-meld requirement costs a side: single hands of
+    `spec` on both sides, once with seats 0 and 2 at `score` (so they need 155 or
+    180) and once at 0 (125, as their opponents), on the same deals. Returns
+    side 0's lead per hand at `score`, at 0, and their difference paired by deal."""
+    leads = []
+    for s in (score, 0):
+        config = study_config(spec, spec, deals=deals, seed=seed, target=None,
+                              game=f"{GAME}(score0={s})" if s else GAME)
+        result = run_study(config, default_results(config, results_dir), workers=workers, progress=progress)
+        leads.append({d.deal: d.side0 / d.hands for d in result.deals})
+    common = sorted(set(leads[0]) & set(leads[1]))
+    gap = ratio_estimate([leads[0][d] - leads[1][d] for d in common], [1.0] * len(common))
+    each = [ratio_estimate([lead[d] for d in common], [1.0] * len(common)) for lead in leads]
+    return each[0], each[1], gap
+
+
+__all__ = ["study_config", "run_study", "requirement_cost", "load_study", "paired_deals", "ratio_estimate", "SprtSettings",
            "StudyResult", "PairedDeal", "default_results", "side_spec"]
