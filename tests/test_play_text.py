@@ -55,3 +55,28 @@ def test_the_command_line_plays_in_the_terminal_and_refuses_bad_options(tmp_path
         assert stop.value.code == 2
         err = capsys.readouterr().err
         assert words in err and err.count("\n") == 1, err
+
+
+def test_review_of_a_record_in_the_terminal(tmp_path, capsys):
+    spec = parse_new_game({"game": "python_page_one", "params": {"players": 2}, "seed": 8,
+                           "bots": {"1": "rules"}}, pause=0.0)
+    run_text(spec, tmp_path, stdin=io.StringIO("1\n" * 200), stdout=io.StringIO(), session_id="r1")
+    main(["play", "--text", "--records", str(tmp_path), "--review", str(tmp_path / "r1.jsonl"), "0"])
+    text = capsys.readouterr().out
+    assert text.startswith("== r1:0: python_page_one(") and "p0 leads" in text and "lost to mistakes:" in text
+    with pytest.raises(SystemExit) as stop:
+        main(["play", "--text", "--records", str(tmp_path), "--review", str(tmp_path / "r1.jsonl"), "7"])
+    assert stop.value.code == 2 and "no record '7'" in capsys.readouterr().err
+
+
+def test_another_host_warns_and_a_busy_port_is_one_clear_line(tmp_path, capsys):
+    import socket
+    with socket.socket() as busy:
+        busy.bind(("0.0.0.0", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        with pytest.raises(SystemExit) as stop:
+            main(["play", "--host", "0.0.0.0", "--port", str(port), "--no-browser", "--records", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2
+    assert "warning: listening on 0.0.0.0" in err and f"cannot listen on 0.0.0.0:{port}" in err
