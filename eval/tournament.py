@@ -23,6 +23,7 @@ from eval.play import GameRecord
 from eval.ratings import BOOTSTRAP_SAMPLES, Summary, summarize
 from eval.schedule import GameTask, plan_games
 from eval.storage import ResultsDB
+from eval.workers import LocalPool
 
 BACKENDS = ("local", "ray")
 
@@ -40,7 +41,6 @@ def planned_games(config: TournamentConfig) -> list[GameTask]:
 def backend(config: TournamentConfig, workers: int, name: str = "local", address: str | None = None):
     """The pool that plays games: "local" processes or "ray"."""
     if name == "local":
-        from eval.workers import LocalPool
         pool = LocalPool(config, workers)
     elif name == "ray":
         from eval.ray_backend import RayPool
@@ -54,18 +54,28 @@ def backend(config: TournamentConfig, workers: int, name: str = "local", address
 
 
 def play(db: ResultsDB, pool, tasks: Iterable[GameTask], total: int, progress: bool) -> Iterator[GameRecord]:
-    """Plays `tasks` on `pool`, storing each game as it ends and showing progress;
+    """Plays `tasks` on `pool`, storing each game as it ends and showing progress
+    (the faults so far, and a game whose bot has been thinking a long time);
     yields the records so a caller (the SPRT) can stop early."""
     tasks = list(tasks)
-    faults = 0
+    status: dict[str, object] = {}
     with tqdm(total=total, initial=total - len(tasks), unit="game", disable=not progress,
               dynamic_ncols=True, smoothing=0.05) as bar:
-        for record in pool.run(tasks):
+        def show_wait(waiting: str | None) -> None:
+            if waiting != status.get("waiting"):
+                if waiting is None:
+                    del status["waiting"]
+                else:
+                    status["waiting"] = waiting
+                bar.set_postfix(status)
+        records = (pool.run(tasks, on_wait=show_wait) if isinstance(pool, LocalPool) and progress
+                   else pool.run(tasks))
+        for record in records:
             db.add(record)
             bar.update()
             if record.fault_kind:
-                faults += 1
-                bar.set_postfix(faults=faults, refresh=False)
+                status["faults"] = status.get("faults", 0) + 1
+                bar.set_postfix(status, refresh=False)
             yield record
     db.flush()
 

@@ -5,12 +5,15 @@ back in small batches (cheap games would otherwise spend more time waking the
 parent than playing). The parent keeps enough tasks queued per worker for about
 QUEUE_SECONDS of play, so a worker never waits for it, and knows from the
 worker's probe (shared memory written by eval.play) which game and which seat's
-bot is running. So when a worker dies (a bot called os._exit, or was killed)
-the parent records that game as lost by that bot, requeues the worker's other
-tasks (games are deterministic, so one finished but not yet sent is simply
-played again) and starts a new worker; with a time limit it also kills a worker
-whose bot overruns a move by far (a bot stuck where Python cannot interrupt
-it). No other game is affected.
+bot is running. So when a worker dies (a bot called os._exit, or something
+outside killed it) the parent starts a new worker and plays the game it died in
+once more there, first; only if the worker dies in that game again is the game
+recorded as lost by the bot it was running. The worker's other tasks are
+requeued (games are deterministic, so one finished but not yet sent is simply
+played again). With a time limit it also kills a worker whose bot overruns a
+move by far (a bot stuck where Python cannot interrupt it); that game is lost at
+once. No other game is affected. A call that has run WAIT_SHOWN_SECONDS is told
+to `run`'s on_wait (the progress line names the game and how long it waits).
 
 Workers are started by the "forkserver" method: forked from a clean server
 process, never from the parent (which may hold threads: Ray, torch). The server
@@ -25,9 +28,9 @@ import gc
 import multiprocessing as mp
 import signal
 import time
-from collections import deque
+from collections import Counter, deque
 from multiprocessing.connection import Connection, wait
-from typing import Iterable, Iterator
+from typing import Callable, Generator, Iterable, Iterator
 
 from agents import BOT_FACTORIES, parse_spec
 from eval.config import TournamentConfig
@@ -37,6 +40,8 @@ from eval.schedule import GameTask
 
 QUEUE_SECONDS = 0.2          # tasks queued per worker: about this much play, 2 to 64 games
 SEND_GAMES, SEND_SECONDS = 16, 0.05   # a worker sends its records at least this often
+WAIT_SHOWN_SECONDS = 5.0     # a bot call running this long is named to on_wait
+TRIES = 2                    # plays of a game whose worker dies before it counts as the bot's fault
 _CONTEXT = mp.get_context("forkserver")
 
 
@@ -149,12 +154,18 @@ class LocalPool:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def run(self, tasks: Iterable[GameTask]) -> Iterator[GameRecord]:
+    def run(self, tasks: Iterable[GameTask],
+            on_wait: Callable[[str | None], None] | None = None) -> Iterator[GameRecord]:
+        """Yields the record of each task as its game ends. `on_wait`, if given, is
+        told at least once a second which bot call has run longest, once one has run
+        WAIT_SHOWN_SECONDS (None when none has)."""
         todo: deque[tuple[int, GameTask]] = deque(enumerate(tasks))
         workers = self.workers
         while len(workers) < min(self.size, len(todo)):
             workers.append(self._start())
         limit = self.config.time_limit
+        deaths: Counter[int] = Counter()      # task -> workers that died playing it
+        timeout = 0.25 if limit else 1.0 if on_wait else None
         try:
             while todo or any(w.queue for w in workers):
                 depth = max(2, min(64, int(QUEUE_SECONDS / self.game_seconds)))
@@ -165,7 +176,7 @@ class LocalPool:
                         w.conn.send(batch)
                 by_handle = {w.conn: w for w in workers} | {w.process.sentinel: w for w in workers}
                 dead: list[_Worker] = []
-                for handle in wait(list(by_handle), timeout=0.25 if limit else None):
+                for handle in wait(list(by_handle), timeout=timeout):
                     w = by_handle[handle]
                     if handle is not w.conn:
                         dead.append(w)
@@ -177,9 +188,15 @@ class LocalPool:
                         dead.append(w)
                 if limit:
                     self._stop_overrunning(workers, limit)
+                if on_wait:
+                    on_wait(self._longest_call(workers))
                 for w in dict.fromkeys(dead):
-                    yield from self._bury(w, todo)
-                    workers[workers.index(w)] = self._start()
+                    again = yield from self._bury(w, todo, deaths)
+                    fresh = self._start()
+                    workers[workers.index(w)] = fresh
+                    if again is not None:                 # played first, in the fresh worker
+                        fresh.queue.append(again)
+                        fresh.conn.send([again])
                     if w.probe[PROBE_TASK] < 0:
                         self.failed_starts += 1
                         if self.failed_starts >= 3:
@@ -190,6 +207,26 @@ class LocalPool:
             for w in busy:
                 w.stop()
                 workers.remove(w)
+
+    def _longest_call(self, workers: list[_Worker]) -> str | None:
+        """The bot call that has run longest, if one has run WAIT_SHOWN_SECONDS:
+        "deal 12 rotation 3: seat 2 (ismcts) has been moving for 75 s"."""
+        now = time.monotonic()
+        longest: tuple[float, GameTask, int, bool] | None = None
+        for w in workers:
+            seat = int(w.probe[PROBE_SEAT])         # read before the time: eval.play writes it after
+            since = now - w.probe[PROBE_SINCE]
+            if seat < 0 or since < WAIT_SHOWN_SECONDS or (longest and since <= longest[0]):
+                continue
+            task = next((t for seq, t in w.queue if seq == int(w.probe[PROBE_TASK])), None)
+            if task is not None:
+                longest = (since, task, seat, bool(w.probe[PROBE_IS_MOVE]))
+        if longest is None:
+            return None
+        since, task, seat, is_move = longest
+        agent = self.config.agent_names[task.seats[seat]]
+        return (f"deal {task.deal} rotation {task.rotation}: seat {seat} ({agent}) has been "
+                f"{'moving' if is_move else 'called'} for {since:.0f} s")
 
     def _received(self, w: _Worker, records: list[GameRecord]) -> Iterator[GameRecord]:
         for record in records:
@@ -208,10 +245,12 @@ class LocalPool:
                                     f"{hard_deadline(limit, is_move):g} s (limit {limit:g} s); worker killed")
                     w.process.kill()
 
-    def _bury(self, w: _Worker, todo: deque) -> Iterator[GameRecord]:
-        """A worker died: yields the records it sent and the game it died in; its
-        other tasks, finished but unsent ones included, go back to the front of
-        the queue."""
+    def _bury(self, w: _Worker, todo: deque,
+              deaths: Counter) -> Generator[GameRecord, None, tuple[int, GameTask] | None]:
+        """A worker died: yields the records it sent, and the game it died in if
+        that game is lost (killed for overrunning, or its worker's TRIES-th death);
+        returns that game's task to play once more otherwise. Its other tasks,
+        finished but unsent ones included, go back to the front of the queue."""
         while True:
             try:
                 if not w.conn.poll():
@@ -223,26 +262,35 @@ class LocalPool:
         w.process.join()
         seqs = [seq for seq, _ in w.queue]
         crashed = int(w.probe[PROBE_TASK])
+        again = None
         if crashed in seqs:
-            _, task = w.queue[seqs.index(crashed)]
+            entry = w.queue[seqs.index(crashed)]
             del w.queue[seqs.index(crashed)]
-            yield self._lost(task, int(w.probe[PROBE_SEAT]), w.killed_for, w.process.exitcode)
+            deaths[crashed] += 1
+            if w.killed_for or deaths[crashed] >= TRIES:
+                yield self._lost(entry[1], int(w.probe[PROBE_SEAT]), w.killed_for, w.process.exitcode,
+                                 deaths[crashed])
+            else:
+                again = entry
         todo.extendleft(reversed(w.queue))
         w.queue.clear()
         w.conn.close()
+        return again
 
-    def _lost(self, task: GameTask, seat: int, killed_for: str | None, exitcode: int | None) -> GameRecord:
+    def _lost(self, task: GameTask, seat: int, killed_for: str | None, exitcode: int | None,
+              tries: int) -> GameRecord:
         n = len(task.seats)
         record = GameRecord(task.deal, task.rotation, task.seats, task.chance_seed, None, 0,
                             [0] * n, [0.0] * n, [0.0] * n, fault_kind=CRASHED)
         how = (f"killed by {signal.Signals(-exitcode).name}" if exitcode and exitcode < 0
                else f"exit code {exitcode}")
+        times = f", in each of {tries} plays of this game (the later ones in a fresh worker)" if tries > 1 else ""
         if killed_for:
             record.fault_kind, record.error = TIMEOUT, killed_for
         elif seat >= 0:
-            record.error = f"seat {seat}: worker process died ({how}) while its bot was running"
+            record.error = f"seat {seat}: worker process died ({how}) while its bot was running{times}"
         else:
-            record.error = f"worker process died ({how}) outside any bot"
+            record.error = f"worker process died ({how}) outside any bot{times}"
         if seat >= 0:
             record.fault_seat = seat
             record.returns = forfeit_returns(self.player.game, self.player.sides, seat)

@@ -72,6 +72,24 @@ class KilledBot(RandomBot):
         raise AssertionError("unreachable")
 
 
+class DiesOnceBot(RandomBot):
+    """Kills its worker with SIGKILL at its first move of the whole run (the first
+    to create `marker` does), then plays as the random bot: a worker killed from
+    outside, once."""
+
+    def __init__(self, game, player: int, seed: int, marker: str = ""):
+        super().__init__(game, player, seed)
+        self.marker = marker
+
+    def step(self, state) -> int:
+        try:
+            os.close(os.open(self.marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        except FileExistsError:
+            return super().step(state)
+        os.kill(os.getpid(), signal.SIGKILL)
+        raise AssertionError("unreachable")
+
+
 class SleepyBot(RandomBot):
     """A random bot that takes a little time per move, so a run lasts long
     enough to be killed in the middle."""
@@ -79,6 +97,11 @@ class SleepyBot(RandomBot):
     def step(self, state) -> int:
         time.sleep(0.002)
         return super().step(state)
+
+
+def first_seat_only(game, player: int, seed: int) -> RandomBot | None:
+    """A factory that makes a bot for seat 0 only, and returns None for the others."""
+    return RandomBot(game, player, seed) if player == 0 else None
 
 
 TEST_BOTS = {
@@ -91,6 +114,8 @@ TEST_BOTS = {
     "t_exits": "tests.harness_bots:ExitingBot",
     "t_killed": "tests.harness_bots:KilledBot",
     "t_sleepy": "tests.harness_bots:SleepyBot",
+    "t_dies_once": "tests.harness_bots:DiesOnceBot",
+    "t_not_a_bot": "tests.harness_bots:first_seat_only",
 }
 
 

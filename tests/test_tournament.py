@@ -4,11 +4,13 @@ bots that fail in every way, match formats, partnerships, SPRT and the CLI."""
 from __future__ import annotations
 
 import json
+import os
 import signal
 import sqlite3
 import subprocess
 import sys
 import time
+from contextlib import closing
 from dataclasses import replace
 from pathlib import Path
 
@@ -57,8 +59,11 @@ def test_results_are_the_same_for_any_worker_count_and_backend(tmp_path):
 
 
 def _count(path: Path) -> int:
+    """Games stored so far, read by a connection that is closed at once: one left
+    open would lose its locks when this process next opens the file (POSIX locks
+    are per process), and another process could then reset the WAL under it."""
     try:
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
             return conn.execute("SELECT count(*) FROM games").fetchone()[0]
     except sqlite3.Error:
         return 0
@@ -186,3 +191,43 @@ def test_cli_tournament_prints_and_writes_reports_and_report_reprints_them(tmp_p
         main(["report", str(tmp_path / "missing.db")])
     assert "no such results file" in capsys.readouterr().err
     assert not (tmp_path / "missing.db").exists()
+
+
+def test_a_worker_that_dies_once_plays_its_game_again_in_a_fresh_one_and_nobody_forfeits(tmp_path):
+    marker = tmp_path / "died"
+    config = TournamentConfig.create("python_page_one(players=2)", ["random", f"once=t_dies_once(marker={marker})"],
+                                     deals=6, bot_modules=[("t_dies_once", TEST_BOTS["t_dies_once"])])
+    run_tournament(config, tmp_path / "r.db", workers=2, progress=False, bootstrap=0)
+    assert marker.exists()                          # a worker did die, once
+    assert stored(tmp_path / "r.db") == reference(config)      # every game as if it had not
+
+
+def test_a_worker_killed_from_outside_costs_no_game(tmp_path):
+    from eval.workers import LocalPool
+    config = TournamentConfig.create(PAGE_ONE, ["random", "t_sleepy"], deals=12,
+                                     bot_modules=[("t_sleepy", TEST_BOTS["t_sleepy"])])
+    with LocalPool(config, 2) as pool:
+        games = pool.run(planned_games(config))
+        played = [next(games)]
+        victim = pool.workers[0].process
+        os.kill(victim.pid, signal.SIGKILL)         # mid-game: it has more queued
+        played += list(games)
+        assert victim.exitcode == -signal.SIGKILL and pool.started == 3
+    assert sorted(outcome(r) for r in played) == reference(config)
+
+
+def test_the_progress_line_names_a_game_whose_bot_has_been_thinking_long(monkeypatch):
+    import eval.workers
+    from eval.workers import LocalPool
+    monkeypatch.setattr(eval.workers, "WAIT_SHOWN_SECONDS", 0.2)
+    config = TournamentConfig.create("python_page_one(players=2)", ["random", "slow=t_slow(seconds=0.5)"], deals=1,
+                                     bot_modules=[("t_slow", TEST_BOTS["t_slow"])])
+    seen: list[str | None] = []
+    with LocalPool(config, 1) as pool:
+        records = list(pool.run(planned_games(config)[:1], on_wait=seen.append))
+    assert records[0].fault_kind is None
+    waiting = [text for text in seen if text]
+    task = planned_games(config)[0]
+    seat = task.seats.index(config.agent_names.index("slow"))
+    assert waiting and all(text.startswith(f"deal 0 rotation 0: seat {seat} (slow) has been moving for ")
+                           for text in waiting)
