@@ -18,6 +18,7 @@ bootstrap. docs/tournament.md gives the details.
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
@@ -163,17 +164,27 @@ class Summary:
     void: int
     bootstrap: int
 
+    @property
+    def has_intervals(self) -> bool:
+        """Whether the intervals were bootstrapped (at least one resample and two deals)."""
+        return self.bootstrap > 0 and self.deals > 1
 
-def default_anchor(config: TournamentConfig) -> str:
-    """The first agent whose bot is `random` (the floor), else the first by name."""
-    for name, spec in config.agents:
+
+def default_anchor(config: TournamentConfig, played: Sequence[str] | None = None) -> str:
+    """The first agent whose bot is `random` (the floor), else the first by name;
+    among the agents that `played`, where given and not empty."""
+    agents = [(name, spec) for name, spec in config.agents if played is None or name in played] or config.agents
+    for name, spec in agents:
         if parse_spec(spec)[0] == "random":
             return name
-    return config.agents[0][0]
+    return agents[0][0]
 
 
 def _interval(samples: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    return np.percentile(samples, 2.5, axis=0), np.percentile(samples, 97.5, axis=0)
+    """2.5% and 97.5% percentiles; NaN where a resample has none (an agent never played)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)     # all-NaN columns: not rated
+        return np.nanpercentile(samples, 2.5, axis=0), np.nanpercentile(samples, 97.5, axis=0)
 
 
 def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -182,19 +193,34 @@ def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
 
 def summarize(config: TournamentConfig, records: Sequence[GameRecord], anchor: str | None = None,
               bootstrap: int = BOOTSTRAP_SAMPLES, prior: float = DEFAULT_PRIOR) -> Summary:
-    """Ratings with 95% bootstrap intervals (seeded by the tournament's seed)."""
+    """Ratings with 95% bootstrap intervals (seeded by the tournament's seed).
+
+    Only agents that played a rated game are rated; the others' figures are NaN
+    (no evidence, so no number: the prior alone would give them one)."""
     names = config.agent_names
     k = len(names)
-    anchor = anchor or default_anchor(config)
-    if anchor not in names:
-        raise ValueError(f"anchor {anchor!r} is not an agent; agents: {', '.join(names)}")
-    a0 = names.index(anchor)
     num_seats = len(records[0].seats) if records else 0
     sides = side_of_seat(num_seats, config.teams)
     totals = deal_totals(records, k, sides)
     D = len(totals.deals)
+    games_by_agent = totals.games.sum(0)
+    rated = [a for a in range(k) if games_by_agent[a] > 0]
+    if anchor is not None and anchor not in names:
+        raise ValueError(f"anchor {anchor!r} is not an agent; agents: {', '.join(names)}")
+    if anchor is not None and rated and names.index(anchor) not in rated:
+        raise ValueError(f"anchor {anchor!r} played no rated game; agents that did: "
+                         f"{', '.join(names[a] for a in rated)}")
+    anchor = anchor or default_anchor(config, [names[a] for a in rated])
+    sub = np.ix_(rated, rated)
 
-    elo = fit_elo(totals.wins.sum(0), a0, prior) if D else np.zeros(k)
+    def fit(wins: np.ndarray) -> np.ndarray:
+        """Elo of every agent (..., k), fitted over the rated ones; NaN for the rest."""
+        out = np.full(wins.shape[:-2] + (k,), np.nan)
+        if rated:
+            out[..., rated] = fit_elo(wins[(...,) + sub], rated.index(names.index(anchor)), prior)
+        return out
+
+    elo = fit(totals.wins.sum(0))
     sums = [x.sum(0) for x in (totals.returns, totals.seats, totals.firsts)]
     mean_return, win_rate = _ratio(sums[0], sums[1]), _ratio(sums[2], sums[1])
     elo_lo = elo_hi = elo
@@ -207,7 +233,9 @@ def summarize(config: TournamentConfig, records: Sequence[GameRecord], anchor: s
         for start in range(0, bootstrap, chunk):
             counts = rng.multinomial(D, np.full(D, 1.0 / D), size=min(chunk, bootstrap - start)).astype(float)
             w = np.einsum("bd,dij->bij", counts, totals.wins)
-            elos.append(fit_elo(w, a0, prior))
+            resampled = fit(w)
+            resampled[(counts @ totals.games) == 0] = np.nan    # absent from this resample
+            elos.append(resampled)
             r, c, f = (counts @ x for x in (totals.returns, totals.seats, totals.firsts))
             rets.append(_ratio(r, c))
             wins.append(_ratio(f, c))
@@ -215,7 +243,6 @@ def summarize(config: TournamentConfig, records: Sequence[GameRecord], anchor: s
         ret_lo, ret_hi = _interval(np.concatenate(rets))
         win_lo, win_hi = _interval(np.concatenate(wins))
 
-    games_by_agent = totals.games.sum(0)
     moves, seconds = np.zeros(k), np.zeros(k)
     for r in records:
         for s, a in enumerate(r.seats):
@@ -226,7 +253,7 @@ def summarize(config: TournamentConfig, records: Sequence[GameRecord], anchor: s
                      int(games_by_agent[a]), float(mean_return[a]), float(ret_lo[a]), float(ret_hi[a]),
                      float(win_rate[a]), float(win_lo[a]), float(win_hi[a]), float(per_move[a]))
              for a in range(k)]
-    rows.sort(key=lambda r: -r.elo)
+    rows.sort(key=lambda r: math.inf if math.isnan(r.elo) else -r.elo)      # the unrated last
     met = totals.met.sum(0)
     score = _ratio(totals.wins.sum(0), met)
     faults = [Fault(r.deal, r.rotation, r.fault_seat,

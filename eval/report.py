@@ -5,27 +5,58 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 from collections import Counter
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 from eval.ratings import Summary
 
 FAULTS_LISTED = 10
+REPORT_SUFFIXES = (".md", ".csv", ".json", ".png")
+
+
+NOT_RATED = "–"      # a figure with no evidence behind it (an agent that played no game)
 
 
 def _signed(x: float) -> str:
-    return f"{x:+.0f}"
+    return NOT_RATED if math.isnan(x) else f"{int(round(x)):+d}"     # never "-0"
+
+
+def _figure(x: float, form: str) -> str:
+    return NOT_RATED if math.isnan(x) else format(x, form)
+
+
+def _with_interval(x: float, low: float, high: float, form: str, intervals: bool) -> str:
+    if not intervals or math.isnan(x):
+        return _figure(x, form)
+    return f"{_figure(x, form)} [{_figure(low, form)}, {_figure(high, form)}]"
 
 
 def rating_table(s: Summary) -> str:
+    shown = s.has_intervals
     lines = ["| agent | Elo | 95% interval | games | mean return (95%) | win rate (95%) | ms/move |",
              "|---|---:|:---:|---:|:---:|:---:|---:|"]
     for r in s.rows:
-        lines.append(f"| {r.name} | {_signed(r.elo)} | [{_signed(r.elo_low)}, {_signed(r.elo_high)}] "
-                     f"| {r.games} | {r.mean_return:+.3f} [{r.return_low:+.3f}, {r.return_high:+.3f}] "
-                     f"| {r.win_rate:.3f} [{r.win_low:.3f}, {r.win_high:.3f}] | {1000 * r.seconds_per_move:.2f} |")
+        interval = (f"[{_signed(r.elo_low)}, {_signed(r.elo_high)}]" if shown and not math.isnan(r.elo)
+                    else NOT_RATED)
+        lines.append(f"| {r.name} | {_signed(r.elo)} | {interval} | {r.games} "
+                     f"| {_with_interval(r.mean_return, r.return_low, r.return_high, '+.3f', shown)} "
+                     f"| {_with_interval(r.win_rate, r.win_low, r.win_high, '.3f', shown)} "
+                     f"| {_figure(1000 * r.seconds_per_move, '.2f')} |")
     return "\n".join(lines)
+
+
+def _intervals_note(s: Summary) -> str:
+    if s.has_intervals:
+        return f"intervals are 95% bootstraps over deals ({s.bootstrap} resamples)"
+    return "no intervals (" + ("one deal, nothing to resample" if s.bootstrap > 0 else "0 bootstrap resamples") + ")"
+
+
+def _unrated_note(s: Summary) -> str:
+    unrated = [r.name for r in s.rows if r.games == 0]
+    return f" Not rated, having played no game: {', '.join(unrated)}." if unrated else ""
 
 
 def matrix_table(s: Summary) -> str:
@@ -55,11 +86,13 @@ def faults_section(s: Summary) -> str:
 
 
 def markdown(s: Summary) -> str:
+    """The report; its header describes the games it rates (the deals stored, not
+    those a run asked for)."""
     void = f", {s.void} void" if s.void else ""
     return "\n\n".join([
-        f"## Tournament: {s.config.describe()}",
+        f"## Tournament: {s.config.with_deals(s.deals).describe()}",
         f"{s.games} games over {s.deals} deals{void}. Elo is Bradley-Terry from pairwise finishing "
-        f"order, {s.anchor} = 0; intervals are 95% bootstraps over deals ({s.bootstrap} resamples).",
+        f"order, {s.anchor} = 0; {_intervals_note(s)}.{_unrated_note(s)}",
         rating_table(s),
         "### Head to head: row's points per game against column (games)",
         matrix_table(s),
@@ -68,11 +101,22 @@ def markdown(s: Summary) -> str:
     ]) + "\n"
 
 
+def _no_nan(value: Any) -> Any:
+    """NaN (a figure with no evidence) as JSON's null, which every reader takes."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _no_nan(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_no_nan(v) for v in value]
+    return value
+
+
 def to_json(s: Summary) -> dict:
     out = asdict(s)
-    out["config"] = s.config.__dict__ | {"describe": s.config.describe()}
+    out["config"] = s.config.__dict__ | {"describe": s.config.with_deals(s.deals).describe()}
     out["agents"] = [r.name for r in s.rows]
-    return out
+    return _no_nan(out)
 
 
 def write_csv(s: Summary, path: Path) -> None:
@@ -88,24 +132,36 @@ def plot(s: Summary, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    rows = s.rows[::-1]
+    rows = [r for r in s.rows[::-1] if not math.isnan(r.elo)]
     fig, ax = plt.subplots(figsize=(7, 0.5 * len(rows) + 1.5))
     y = range(len(rows))
-    ax.errorbar([r.elo for r in rows], y,
-                xerr=[[r.elo - r.elo_low for r in rows], [r.elo_high - r.elo for r in rows]],
-                fmt="o", capsize=4)
+    if s.has_intervals:
+        # Drawn from bound to bound, not as arms about the estimate: a percentile
+        # interval need not contain it (nor, by rounding, quite reach it).
+        ax.hlines(list(y), [r.elo_low for r in rows], [r.elo_high for r in rows], color="C0")
+    ax.plot([r.elo for r in rows], list(y), "o", color="C0")
     ax.axvline(0, color="grey", lw=0.8, ls="--")
     ax.set_yticks(list(y), [r.name for r in rows])
-    ax.set_xlabel(f"Elo ({s.anchor} = 0), 95% bootstrap interval over deals")
+    ax.set_xlabel(f"Elo ({s.anchor} = 0), " + ("95% bootstrap interval over deals" if s.has_intervals
+                                                 else "no intervals"))
     ax.set_title(f"{s.config.game.split('(')[0]}: {s.games} games, {s.deals} deals", fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
 
 
-def write_reports(s: Summary, stem: Path) -> list[Path]:
-    """Writes stem.md, stem.csv, stem.json and stem.png; returns their paths."""
-    paths = [stem.with_suffix(ext) for ext in (".md", ".csv", ".json", ".png")]
+def report_paths(results: Path) -> list[Path]:
+    """The reports of a results file: its name with each of REPORT_SUFFIXES."""
+    return [results.with_suffix(ext) for ext in REPORT_SUFFIXES]
+
+
+def write_reports(s: Summary, results: Path) -> list[Path]:
+    """Writes the reports of `results` (results.md, .csv, .json, .png beside it);
+    returns their paths. Refuses a results file whose own name is one of them."""
+    paths = report_paths(results)
+    if results in paths:
+        raise ValueError(f"{results}: a results file named like its own report would be overwritten "
+                         f"by it; name it with another suffix, e.g. {results.with_suffix('.db')}")
     paths[0].write_text(markdown(s))
     write_csv(s, paths[1])
     paths[2].write_text(json.dumps(to_json(s), indent=1))
