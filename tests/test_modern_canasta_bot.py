@@ -197,6 +197,15 @@ def test_pile_min_special_is_the_smallest_pile_with_an_ace_or_a_seven_under_its_
     assert choice("rules(pile_min_special=2)", small_seven) == TAKE
 
 
+def test_pile_avoid_special_refuses_a_pile_loaded_with_aces_or_sevens():
+    aces = set_up(hands("K K 9 8 4"), pile=[K("A"), K("5"), K("A"), K("6"), K("K")], **MELDED_QUEENS)
+    sevens = set_up(hands("K K 9 8 4"), pile=[K("7"), K("7"), K("7"), K("6"), K("K")], **MELDED_QUEENS)
+    assert choice("rules", aces) == choice("rules", sevens) == TAKE
+    assert choice("rules(pile_avoid_special=2)", aces) == DRAW
+    assert choice("rules(pile_avoid_special=3)", aces) == TAKE
+    assert choice("rules(pile_avoid_special=3)", sevens) == DRAW
+
+
 def test_pile_canasta_takes_a_single_card_that_completes_a_canasta():
     s = set_up(hands("K K 9 8 4"), pile=[K("K")], melded=3, melds={(0, KING): (4, 0, 0)})
     assert choice("rules", s) == TAKE

@@ -8,8 +8,9 @@ bad value raises ValueError naming it.
 
 Drawing: take the pile when it can and it is worth it: `pile_min` cards or more
 (default 3; `pile_min_special`, when set, replaces it for a pile with an Ace or
-a 7 under its top), or the pair completes a canasta (`pile_canasta`, default
-true); a side that has not melded takes it only when the pile has
+a 7 under its top; `pile_avoid_special`, when set, refuses a pile with that
+many Aces, or 7s, under its top), or the pair completes a canasta
+(`pile_canasta`, default true); a side that has not melded takes it only when the pile has
 `pile_min_before` cards or more (default 2) and its hand holds the initial meld
 that must go down with it.
 
@@ -79,6 +80,7 @@ class Strategy:
 
     pile_min: int = 3                  # smallest pile taken after the side melded (top card counted)
     pile_min_special: int = 0          # the same for a pile with an Ace or a 7 under its top (0: pile_min)
+    pile_avoid_special: int = 0        # refuse a pile with this many Aces, or 7s, under its top (0: never)
     pile_canasta: bool = True          # take any pile when the pair completes a canasta
     pile_min_before: int = 2           # smallest pile taken with the initial meld
     initial_meld: str = "asap"         # asap | pile | canasta: when to go down from the hand
@@ -122,7 +124,8 @@ class Strategy:
 
 _CHOICES = {"initial_meld": ("asap", "pile", "canasta"), "go_out": ("asap", "lead", "stock"),
             "ask": ("first", "never"), "answer": ("cheap", "yes", "no")}
-_RANGES = {"pile_min": (1, 108), "pile_min_special": (0, 108), "pile_min_before": (1, 108),
+_RANGES = {"pile_min": (1, 108), "pile_min_special": (0, 108), "pile_avoid_special": (0, 8),
+           "pile_min_before": (1, 108),
            "start_aces": (3, NEVER), "start_sevens": (3, NEVER), "new_meld_min": (3, NEVER),
            "out_lead": (-100_000, 100_000), "out_stock": (0, 108), "answer_limit": (0, 100_000),
            "discard_safety": (0, 1000), "discard_avoid_melded": (0, 1), "discard_keep_pairs": (-1000, 1000),
@@ -205,6 +208,9 @@ class ModernCanastaRulesBot(CardBot):
         size = core.melds[b] + core.melds[b + 1] + core.melds[b + 2]
         if s.pile_canasta and size == 4:
             return True
+        if s.pile_avoid_special and max(core.pile[:-1].count(ACE), core.pile[:-1].count(SEVEN)) \
+                >= s.pile_avoid_special:
+            return False
         least = s.pile_min
         if s.pile_min_special and any(k == ACE or k == SEVEN for k in core.pile[:-1]):
             least = s.pile_min_special
