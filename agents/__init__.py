@@ -8,6 +8,8 @@ only when used, so naming a bot never pays for the others' imports (torch).
 from __future__ import annotations
 
 import importlib
+from typing import Callable
+
 import pyspiel
 
 from agents.spec import parse_spec
@@ -29,22 +31,45 @@ def available_bots() -> list[str]:
     return sorted(BOT_FACTORIES)
 
 
+def bot_factory(name: str) -> Callable[..., pyspiel.Bot]:
+    """The factory registered as `name`. Raises ValueError for an unknown name or
+    a registration whose module or attribute does not exist."""
+    target = BOT_FACTORIES.get(name)
+    if target is None:
+        raise ValueError(f"unknown bot {name!r}; available: {', '.join(available_bots())}")
+    module, _, attr = target.partition(":")
+    try:
+        found = importlib.import_module(module)
+    except ImportError as e:
+        raise ValueError(f"bot {name!r} is {target!r}, but module {module!r} cannot be imported: {e}") from e
+    factory = getattr(found, attr, None)
+    if not callable(factory):
+        raise ValueError(f"bot {name!r} is {target!r}, but {module} has no callable {attr!r}")
+    return factory
+
+
 def make_bot(spec: str, game: pyspiel.Game, player: int, seed: int = 0) -> pyspiel.Bot:
     """The bot that `spec` names, for seat `player` of `game`, seeded with `seed`.
 
-    Raises ValueError for a malformed spec, an unknown bot, or settings the bot
-    does not take.
+    Raises ValueError for a malformed spec, an unknown bot, settings the bot does
+    not take, a file it names that cannot be read, or a factory that returns
+    something other than a pyspiel.Bot (so the harness blames that agent, not the game).
     """
     name, settings = parse_spec(spec)
-    target = BOT_FACTORIES.get(name)
-    if target is None:
+    if name not in BOT_FACTORIES:
         raise ValueError(f"unknown bot {name!r} in spec {spec!r}; available: {', '.join(available_bots())}")
-    module, attr = target.split(":")
-    factory = getattr(importlib.import_module(module), attr)
+    factory = bot_factory(name)
     try:
-        return factory(game, player, seed, **settings)
+        bot = factory(game, player, seed, **settings)
     except TypeError as e:
         raise ValueError(f"bad settings for bot {name!r} in spec {spec!r}: {e}") from e
+    except OSError as e:              # a bot file or prior that is missing or unreadable
+        where = f": {e.filename}" if e.filename else ""
+        raise ValueError(f"bot {spec!r}: {e.strerror or e}{where}") from e
+    if not isinstance(bot, pyspiel.Bot):
+        raise ValueError(f"bot {name!r} ({BOT_FACTORIES[name]}) returned {type(bot).__name__}, "
+                         f"not a pyspiel.Bot")
+    return bot
 
 
-__all__ = ["make_bot", "available_bots", "parse_spec", "BOT_FACTORIES"]
+__all__ = ["make_bot", "bot_factory", "available_bots", "parse_spec", "BOT_FACTORIES"]

@@ -3,13 +3,44 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
+
+# The modules that add subcommands: each has `add_commands(sub)`, which adds its
+# subparsers to `sub` (the subparsers action of the `cardarena` parser).
+# This module adds match, bench, train and export itself.
+COMMAND_MODULES = (
+    "scripts.tournament_cli",      # tournament, report, sprt
+    "scripts.list_cli",            # list
+    "scripts.records_cli",         # games, show, export-games, analyse
+    "eval.study.cli",              # study canasta, study stats
+    "play.cli",                    # play (the table: web, or --text)
+)
+
+
+class CliParser(argparse.ArgumentParser):
+    """An argument parser that refuses bad arguments with one line and exit code 2
+    (the usage is in --help); subparsers are made of the same class."""
+
+    def error(self, message: str) -> None:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def _match(args: argparse.Namespace) -> None:
+    from agents import make_bot
     from eval.match import format_table, run_match
-    rows = run_match(args.game, args.agent, args.games, args.seed)
+    from scripts.cli_checks import load_game
+    game = load_game(args.game)
+    specs = args.agent or ["random", "rules"]
+    for spec in specs:                  # refused before the first game, not in the middle of the bar
+        make_bot(spec, game, 0, 0)
+    rows = run_match(args.game, specs, args.games, args.seed, progress=not args.quiet)
     print(format_table(rows))
+
+
+def _bench(args: argparse.Namespace) -> None:
+    from scripts.bench import main as bench_main
+    bench_main(args.rest)
 
 
 def _train(args: argparse.Namespace) -> None:
@@ -22,45 +53,72 @@ def _export(args: argparse.Namespace) -> None:
     run_export(args)
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="cardarena", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
-
-    p = sub.add_parser("match", help="play bots against each other, seats rotated")
-    p.add_argument("--game", default="python_page_one(players=4)")
-    p.add_argument("--agent", action="append", help="a bot spec; repeat for each agent")
-    p.add_argument("--games", type=int, default=400)
-    p.add_argument("--seed", type=int, default=0)
+def add_commands(sub: argparse._SubParsersAction) -> None:
+    """match, bench, train and export."""
+    from scripts import cli_checks
+    p = sub.add_parser("match", help="play bots against each other, seats rotated: the quick look",
+                       description="Plays --games games, the seats rotated between the agents, and prints "
+                                   "each one's win rate and mean return with 95% intervals. For ratings, "
+                                   "duplicate deals and stored results use `cardarena tournament`.")
+    p.add_argument("--game", default="python_page_one(players=4)", type=cli_checks.game_string,
+                   help="OpenSpiel game string (default %(default)s; `cardarena list games`)")
+    p.add_argument("--agent", action="append", metavar="SPEC",
+                   help="a bot spec, e.g. rules or 'ismcts(iterations=200)'; repeat for each agent "
+                        "(default: random and rules; `cardarena list bots`)")
+    p.add_argument("--games", type=cli_checks.integer(1, 10_000_000), default=400,
+                   help="games to play (default %(default)s)")
+    p.add_argument("--seed", type=cli_checks.seed, default=0,
+                   help="fixes every deal and bot seed (default %(default)s)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_match)
 
-    from scripts.tournament_cli import add_commands
-    add_commands(sub)
-    from play.cli import add_commands as add_play_commands; add_play_commands(sub)
-    from eval.study.cli import add_commands as add_study_commands; add_study_commands(sub)
-
-    p = sub.add_parser("bench", help="speed benchmarks against OpenSpiel references")
-    p.add_argument("rest", nargs=argparse.REMAINDER)
-    p.set_defaults(func=lambda a: __import__("scripts.bench", fromlist=["main"]).main(a.rest))
+    # The bench's options are its own (scripts/bench.py): everything after `bench`
+    # goes to it, --help included.
+    p = sub.add_parser("bench", help="speed benchmarks against OpenSpiel references (see bench --help)",
+                       add_help=False)
+    p.set_defaults(func=_bench, pass_through=True)
 
     p = sub.add_parser("train", help="train a neural bot by deep Monte-Carlo self-play")
-    __import__("agents.neural.train_cli", fromlist=["add_train_arguments"]).add_train_arguments(p)
+    importlib.import_module("agents.neural.train_cli").add_train_arguments(p)
     p.set_defaults(func=_train)
 
     p = sub.add_parser("export", help="write a safe bot file (and ONNX) from a training checkpoint")
     p.add_argument("checkpoint", help="a training checkpoint (runs/.../checkpoint.pt)")
-    p.add_argument("out", help="the bot file to write, e.g. bots/python_page_one.safetensors")
+    p.add_argument("out", help="the bot file to write, e.g. bots/mine.safetensors (its folder must exist)")
+    p.add_argument("--force", action="store_true", help="replace the bot file (and its .onnx) if they exist")
     p.add_argument("--no-onnx", action="store_true", help="skip the ONNX export and its check")
     p.add_argument("--play", metavar="SETTINGS", help="the bot's default play settings, stored in the file, "
                    "e.g. 'margin=0.02,symmetric=true' (a spec's own settings override them)")
     p.set_defaults(func=_export)
 
-    args = parser.parse_args(argv)
-    if getattr(args, "agent", None) is None and args.command == "match":
-        args.agent = ["random", "rules"]
+
+def build_parser() -> tuple[CliParser, argparse._SubParsersAction]:
+    """The `cardarena` parser and its subparsers action, every module's commands added."""
+    parser = CliParser(prog="cardarena", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    add_commands(sub)
+    for module in COMMAND_MODULES:
+        importlib.import_module(module).add_commands(sub)
+    return parser, sub
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Runs one subcommand. Bad input ends it with one line naming the problem and
+    exit code 2, never a traceback."""
+    parser, sub = build_parser()
+    args, rest = parser.parse_known_args(argv)
+    command = sub.choices[args.command]
+    if getattr(args, "pass_through", False):
+        args.rest = rest
+    elif rest:
+        command.error(f"unrecognized arguments: {' '.join(rest)}")
     try:
         args.func(args)
-    except ValueError as e:          # bad input: a clear message, no traceback
-        parser.exit(2, f"cardarena {args.command}: error: {e}\n")
+    except (ValueError, OSError) as e:          # bad input, or a file that cannot be read or written
+        from scripts.cli_checks import one_line
+        detail = (f"{e.strerror}: {e.filename}" if isinstance(e, OSError) and e.strerror and e.filename
+                  else one_line(e))
+        command.exit(2, f"{command.prog}: error: {detail}\n")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,19 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+from scripts import cli_checks
+
 DEFAULT_GAME = "python_page_one(players=4)"
+# A tournament's results file and its reports (.md, .csv, .json, .png) go together
+# in results/ (ignored by git) unless --results names another place.
+RESULTS_DIR = Path("results")
+# A safety limit per move, so that one hung bot cannot stall a run forever: far
+# above any bot's move here; `--time-limit none` lifts it.
+DEFAULT_TIME_LIMIT = 60.0
+MAX_DEALS = 100_000
+MAX_WORKERS = 1024
+# Resamples: none, or enough that the 2.5% and 97.5% percentiles are different ones.
+MIN_BOOTSTRAP, MAX_BOOTSTRAP = 40, 100_000
 # The default field: the floor, the rule bot, the search bots with budgets that let the
 # default tournament finish in a few minutes on two cores, and the shipped neural bot.
 DEFAULT_AGENTS = ("random", "rules", "ismcts(iterations=300)", "pimc(worlds=10,iterations=30)", "neural")
@@ -24,12 +36,28 @@ def default_agents(game_string: str) -> list[str]:
 
 
 def _registrations(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """--register's name=module:factory pairs, each checked: the module imports and
+    has that callable (else a bot named by it fails only when first made)."""
+    from agents import BOT_FACTORIES, bot_factory
     out = []
     for item in args.register or []:
         name, sep, target = item.partition("=")
-        if not sep or not name.strip():
+        name, target = name.strip(), target.strip()
+        module, colon, attr = target.partition(":")
+        if not sep or not name.isidentifier() or not colon or not module.strip() or not attr.strip():
             raise ValueError(f"--register {item!r}: expected name=module:factory")
-        out.append((name.strip(), target.strip()))
+        if name in BOT_FACTORIES and BOT_FACTORIES[name] != target:
+            raise ValueError(f"--register {item!r}: bot {name!r} is already {BOT_FACTORIES[name]!r}")
+        known = BOT_FACTORIES.get(name)
+        BOT_FACTORIES[name] = target
+        try:
+            bot_factory(name)
+        except ValueError as e:
+            raise ValueError(f"--register {item!r}: {e}") from None
+        finally:
+            if known is None:
+                del BOT_FACTORIES[name]
+        out.append((name, target))
     return out
 
 
@@ -51,54 +79,118 @@ def _resumable(results: str):
                  f"run the same command again to resume")
 
 
+def _check_results_name(results: Path, write_files: bool) -> None:
+    """Refuses a results file that its own reports would overwrite (res.md, res.json)."""
+    from eval.report import REPORT_SUFFIXES, report_paths
+    if write_files and results in report_paths(results):
+        raise ValueError(f"--results {results}: its report {results.name} would overwrite it; name the "
+                         f"results file with another suffix (e.g. {results.with_suffix('.db')}), or pass "
+                         f"--no-files ({', '.join(REPORT_SUFFIXES)} are the reports' suffixes)")
+
+
 def _print_and_write(summary, results: Path, write_files: bool) -> None:
     from eval.report import markdown, write_reports
     print(markdown(summary), end="")
     if write_files:
-        paths = write_reports(summary, results.with_suffix(""))
+        paths = write_reports(summary, results)
         print(f"\nReports: {', '.join(str(p) for p in paths)}")
+
+
+def _results_path(args: argparse.Namespace, write_files: bool) -> Path:
+    """--results, checked before any game is played: its folder exists (or is
+    results/, the default one, made when the run starts), it is not a folder, and
+    no report would replace it."""
+    results = Path(args.results)
+    if results.is_dir():
+        raise ValueError(f"--results {results}: is a folder; name a results file, e.g. {results / 'r.db'}")
+    if not results.parent.is_dir() and results.parent != RESULTS_DIR:
+        raise ValueError(f"--results {results}: no folder {results.parent}")
+    _check_results_name(results, write_files)
+    return results
+
+
+def _games_left(config, results: Path) -> int | None:
+    """How many of the tournament's games the results file lacks; None where it
+    cannot say (the run then reports why it refuses the file)."""
+    from eval.storage import ResultsDB
+    from eval.tournament import planned_games
+    planned = {task.key for task in planned_games(config)}
+    if not results.exists():
+        return len(planned)
+    try:
+        with ResultsDB.read(results) as db:
+            return len(planned - db.stored_keys())
+    except ValueError:
+        return None
 
 
 def _tournament(args: argparse.Namespace) -> None:
     from eval.tournament import run_tournament
+    results = _results_path(args, not args.no_files)
     config = _config(args, args.agent or default_agents(args.game), args.deals)
+    if args.anchor is not None and args.anchor not in config.agent_names:
+        raise ValueError(f"--anchor {args.anchor!r} is not an agent; agents: {', '.join(config.agent_names)}")
+    left = _games_left(config, results)
+    results.parent.mkdir(exist_ok=True)
     print(f"{config.describe()}; agents: {', '.join(f'{n}={s}' if n != s else n for n, s in config.agents)}; "
-          f"results in {args.results}", file=sys.stderr)
+          f"results in {results}", file=sys.stderr)
     start = time.perf_counter()
-    with _resumable(args.results):
-        summary = run_tournament(config, args.results, workers=args.workers, backend_name=args.backend,
+    with _resumable(str(results)):
+        summary = run_tournament(config, results, workers=args.workers, backend_name=args.backend,
                                  address=args.address, progress=not args.quiet, anchor=args.anchor,
                                  bootstrap=args.bootstrap)
-    print(f"done in {time.perf_counter() - start:.1f} s", file=sys.stderr)
-    _print_and_write(summary, Path(args.results), not args.no_files)
+    if left == 0:
+        print(f"nothing left to play: all {summary.games} games were already stored in {results}",
+              file=sys.stderr)
+    else:
+        print(f"done in {time.perf_counter() - start:.1f} s", file=sys.stderr)
+    if summary.deals > args.deals:
+        print(f"{results} holds {summary.deals} deals; all of them are rated", file=sys.stderr)
+    _print_and_write(summary, results, not args.no_files)
 
 
 def _report(args: argparse.Namespace) -> None:
     from eval.tournament import load_summary
-    _print_and_write(load_summary(args.results, args.anchor, args.bootstrap), Path(args.results),
-                     not args.no_files)
+    results = Path(args.results)
+    if results.is_dir():
+        raise ValueError(f"{results} is a folder, not a results file")
+    _check_results_name(results, not args.no_files)
+    _print_and_write(load_summary(results, args.anchor, args.bootstrap), results, not args.no_files)
 
 
 def _sprt(args: argparse.Namespace) -> None:
     from eval.config import split_agent
     from eval.sprt import run_sprt
+    results = _results_path(args, write_files=False)
+    baseline, candidate = split_agent(args.baseline)[0], split_agent(args.candidate)[0]
+    if baseline == candidate:
+        raise ValueError(f"--baseline and --candidate are both named {baseline!r}; name one, e.g. "
+                         f"--candidate new={split_agent(args.candidate)[1]}")
     config = _config(args, [args.baseline, args.candidate], args.max_deals)
-    with _resumable(args.results):
-        result = run_sprt(config, args.results, split_agent(args.baseline)[0], split_agent(args.candidate)[0], elo0=args.elo0, elo1=args.elo1,
+    results.parent.mkdir(exist_ok=True)
+    with _resumable(str(results)):
+        result = run_sprt(config, results, baseline, candidate, elo0=args.elo0, elo1=args.elo1,
                           alpha=args.alpha, beta=args.beta, workers=args.workers, backend_name=args.backend,
                           address=args.address, progress=not args.quiet)
     print(result.describe())
 
 
 def _common(p: argparse.ArgumentParser, results: str) -> None:
-    p.add_argument("--game", default=DEFAULT_GAME, help="OpenSpiel game string (default %(default)s)")
-    p.add_argument("--seed", type=int, default=0, help="fixes every deal, seating and bot seed")
-    p.add_argument("--results", default=results, help="SQLite results file; the same command resumes it "
-                                                      "(default %(default)s)")
-    p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: CPUs)")
-    p.add_argument("--backend", choices=("local", "ray"), default="local")
+    p.add_argument("--game", default=DEFAULT_GAME, type=cli_checks.game_string,
+                   help="OpenSpiel game string (default %(default)s; `cardarena list games`)")
+    p.add_argument("--seed", type=cli_checks.seed, default=0,
+                   help="fixes every deal, seating and bot seed (default %(default)s)")
+    p.add_argument("--results", default=str(RESULTS_DIR / results),
+                   help="SQLite results file; the same command resumes it, and the reports are written "
+                        "beside it (default %(default)s)")
+    p.add_argument("--workers", type=cli_checks.integer(1, MAX_WORKERS), default=os.cpu_count() or 1,
+                   help="processes (default: CPUs)")
+    p.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="local processes, or a Ray cluster (default %(default)s)")
     p.add_argument("--address", help="Ray cluster address (default: start a local Ray instance)")
-    p.add_argument("--time-limit", type=float, help="seconds per move; a bot over it forfeits the game")
+    p.add_argument("--time-limit", type=cli_checks.seconds_or_none, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
+                   help="seconds per move; a bot over it forfeits the game (default %(default)g, a safety "
+                        "limit against a hung bot; none: no limit)")
     p.add_argument("--no-duplicate", action="store_true", help="play each deal once, not once per rotation")
     p.add_argument("--teams", help="partnerships as seat lists, e.g. '0,2 1,3' (default: the game's own)")
     p.add_argument("--mixed-partners", action="store_true",
@@ -112,14 +204,17 @@ def _common(p: argparse.ArgumentParser, results: str) -> None:
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
+    """tournament, report and sprt."""
     p = sub.add_parser("tournament", help="rate agents: duplicate deals, Elo with intervals, resumable",
                        description="Plays every agent against the others on duplicate deals, stores each game "
                                    "in --results as it ends, and prints the ratings. See docs/tournament.md.")
     _common(p, "tournament.db")
     p.add_argument("--agent", action="append", metavar="[NAME=]SPEC",
                    help="a bot spec, optionally named: fast=ismcts(iterations=200) (repeat; default: "
-                        f"{', '.join(DEFAULT_AGENTS)}; neural where the game has a shipped bot)")
-    p.add_argument("--deals", type=int, default=100, help="deals, each played once per seat rotation")
+                        f"{', '.join(DEFAULT_AGENTS)}; neural where the game has a shipped bot; "
+                        "`cardarena list bots`)")
+    p.add_argument("--deals", type=cli_checks.integer(1, MAX_DEALS), default=100,
+                   help="deals, each played once per seat rotation (default %(default)s)")
     _report_options(p)
     p.set_defaults(func=_tournament)
 
@@ -132,17 +227,37 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                        description="Sequential probability ratio test on paired duplicate deals; stops as soon "
                                    "as it knows. See docs/tournament.md.")
     _common(p, "sprt.db")
-    p.add_argument("--baseline", required=True, metavar="[NAME=]SPEC")
-    p.add_argument("--candidate", required=True, metavar="[NAME=]SPEC")
-    p.add_argument("--elo0", type=float, default=0.0, help="H0: candidate - baseline <= elo0 (default 0)")
-    p.add_argument("--elo1", type=float, default=10.0, help="H1: candidate - baseline >= elo1 (default 10)")
-    p.add_argument("--alpha", type=float, default=0.05)
-    p.add_argument("--beta", type=float, default=0.05)
-    p.add_argument("--max-deals", type=int, default=10_000, help="stop undecided after this many deals")
+    p.add_argument("--baseline", required=True, metavar="[NAME=]SPEC",
+                   help="the bot to beat, a spec optionally named, e.g. rules")
+    p.add_argument("--candidate", required=True, metavar="[NAME=]SPEC",
+                   help="the bot tested, e.g. 'ismcts(iterations=200)'; name it when both specs are the "
+                        "same bot: new=rules")
+    elo = cli_checks.number(-1000, 1000)
+    p.add_argument("--elo0", type=elo, default=0.0, help="H0: candidate - baseline <= elo0 (default 0)")
+    p.add_argument("--elo1", type=elo, default=10.0, help="H1: candidate - baseline >= elo1 (default 10)")
+    error_rate = cli_checks.number(0, 1, open_low=True, open_high=True)
+    p.add_argument("--alpha", type=error_rate, default=0.05,
+                   help="the chance of accepting H1 when H0 holds (default %(default)g)")
+    p.add_argument("--beta", type=error_rate, default=0.05,
+                   help="the chance of accepting H0 when H1 holds (default %(default)g)")
+    p.add_argument("--max-deals", type=cli_checks.integer(1, MAX_DEALS), default=10_000,
+                   help="stop undecided after this many deals (default %(default)s)")
     p.set_defaults(func=_sprt)
+
+
+def _bootstrap_count(text: str) -> int:
+    """An argparse type: 0 (no intervals) or MIN_BOOTSTRAP to MAX_BOOTSTRAP resamples."""
+    value = cli_checks.integer(0, MAX_BOOTSTRAP)(text)
+    if 0 < value < MIN_BOOTSTRAP:
+        raise argparse.ArgumentTypeError(f"{value} resamples cannot give a 95% interval: use 0 (no intervals) "
+                                         f"or at least {MIN_BOOTSTRAP}")
+    return value
 
 
 def _report_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--anchor", help="the agent rated 0 (default: the random bot, else the first by name)")
-    p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for the intervals")
-    p.add_argument("--no-files", action="store_true", help="do not write the .md/.csv/.json/.png reports")
+    p.add_argument("--bootstrap", type=_bootstrap_count, default=1000,
+                   help=f"bootstrap resamples for the intervals: 0 for none, else {MIN_BOOTSTRAP} to "
+                        f"{MAX_BOOTSTRAP} (default %(default)s)")
+    p.add_argument("--no-files", action="store_true",
+                   help="do not write the .md/.csv/.json/.png reports beside the results file")

@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import math
+import os
+import pickle
+from pathlib import Path
 
 from agents.neural.config import TrainConfig
 from agents.spec import parse_spec
@@ -47,6 +51,16 @@ def _boolean(text: str) -> bool:
     return text.lower() == "true"
 
 
+def _finite(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
+    return value
+
+
 def add_train_arguments(parser: argparse.ArgumentParser) -> None:
     defaults = TrainConfig()
     for f in dataclasses.fields(TrainConfig):
@@ -57,7 +71,7 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
         elif isinstance(default, bool):
             parser.add_argument(flag, type=_boolean, default=None, help=f"{_HELP[f.name]} (default: {default})")
         else:
-            parser.add_argument(flag, type=type(default), default=None,
+            parser.add_argument(flag, type=_finite if isinstance(default, float) else type(default), default=None,
                                 help=f"{_HELP[f.name]} (default: {default})")
     parser.add_argument("--resume", metavar="CHECKPOINT",
                         help="continue from a checkpoint; its settings apply unless given here")
@@ -74,16 +88,81 @@ def config_from_args(args: argparse.Namespace, base: dict | None = None) -> Trai
     return TrainConfig(**{k: v for k, v in values.items() if k in known})
 
 
+CHECKPOINT_FIELDS = ("config", "model", "stats", "network", "input_size", "num_actions")
+
+
+def read_checkpoint(path: str | Path) -> dict:
+    """A training checkpoint (dmc.py), read without unpickling anything but plain
+    data. Raises ValueError with one line for a missing file, a bot file, a file
+    torch cannot read, one that holds anything else (not a trusted checkpoint) or
+    one that lacks a checkpoint's fields."""
+    import torch
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"{path}: {'is a folder, not a' if path.is_dir() else 'no such'} training checkpoint")
+    with open(path, "rb") as f:
+        head = f.read(9)
+    if len(head) == 9 and head[8:9] == b"{":          # safetensors: 8-byte header length, then JSON
+        raise ValueError(f"{path} is a bot file (safetensors), not a training checkpoint; bot files are "
+                         f"what `cardarena export` makes from checkpoints")
+    try:
+        ckpt = torch.load(path, map_location="cpu", weights_only=True)
+    except pickle.UnpicklingError:
+        raise ValueError(f"{path} is not a trusted training checkpoint: it holds Python objects besides "
+                         f"tensors and plain data, and loading those could run code; refused") from None
+    except Exception as e:      # torch raises several kinds for a file that is not its own
+        raise ValueError(f"{path} is not a training checkpoint (torch cannot read it: "
+                         f"{str(e).splitlines()[0] if str(e) else type(e).__name__})") from None
+    missing = [key for key in CHECKPOINT_FIELDS if not isinstance(ckpt, dict) or key not in ckpt]
+    if missing or not isinstance(ckpt["config"], dict) or "game" not in ckpt["config"]:
+        raise ValueError(f"{path} is not a cardarena training checkpoint (it lacks "
+                         f"{', '.join(missing) or 'config.game'}); `cardarena train` writes them")
+    return ckpt
+
+
 def run_train(args: argparse.Namespace) -> None:
-    from agents.neural import dmc
-    base = dmc.load_checkpoint(args.resume)["config"] if args.resume else None
+    """Checks every setting (the game loads, a resumed checkpoint is one, --out is
+    a folder or new) before the run folder is made, then trains."""
+    from scripts.cli_checks import load_game
+    base = read_checkpoint(args.resume)["config"] if args.resume else None
     cfg = config_from_args(args, base)
+    load_game(cfg.game)
+    if Path(cfg.out).exists() and not Path(cfg.out).is_dir():
+        raise ValueError(f"--out {cfg.out}: is a file; a run's folder holds its checkpoints and curves")
+    from agents.neural import dmc
     path = dmc.train(cfg, resume=args.resume)
     print(f"checkpoint: {path}\nlearning curve: {path.parent / dmc.CURVE_PNG} ({path.parent / dmc.CURVE_CSV})")
 
 
+def _export_paths(args: argparse.Namespace) -> list[Path]:
+    """The files an export writes, checked: a .safetensors name in a folder that
+    exists, and none of them there already unless --force."""
+    out = Path(args.out)
+    if out.suffix != ".safetensors":
+        raise ValueError(f"{out}: a bot file's name ends in .safetensors (its ONNX twin takes .onnx)")
+    if not out.parent.is_dir():
+        raise ValueError(f"{out}: no folder {out.parent} (make it first)")
+    paths = [out] + ([] if args.no_onnx else [out.with_suffix(".onnx")])
+    existing = [str(p) for p in paths if p.exists()]
+    if existing and not args.force:
+        raise ValueError(f"{' and '.join(existing)} already exist{'s' if len(existing) == 1 else ''}; "
+                         f"pass --force to replace {'it' if len(existing) == 1 else 'them'}")
+    return paths
+
+
+def _usual_permissions(path: Path) -> None:
+    """What any new file gets here (0666 less the umask): the bot file is written
+    through a private temporary file (0600), the ONNX model is not."""
+    umask = os.umask(0)
+    os.umask(umask)
+    path.chmod(0o666 & ~umask)
+
+
 def run_export(args: argparse.Namespace) -> None:
-    from agents.neural import dmc
     play = parse_spec(f"neural({args.play})")[1] if args.play else None
+    _export_paths(args)
+    read_checkpoint(args.checkpoint)
+    from agents.neural import dmc
     for path in dmc.export(args.checkpoint, args.out, onnx=not args.no_onnx, play=play):
+        _usual_permissions(Path(path))
         print(f"wrote {path}")

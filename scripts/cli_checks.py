@@ -1,0 +1,96 @@
+"""What every `cardarena` subcommand checks before it starts work: argparse types
+for its numbers and a game loader whose errors are one line (pyspiel's own error
+for an unknown name lists every game it knows, 130 lines)."""
+
+from __future__ import annotations
+
+import argparse
+import math
+from typing import Callable
+
+import pyspiel
+
+import games  # noqa: F401  (registers our games)
+from agents.spec import parse_spec
+
+MAX_SEED = 2**63 - 1
+
+
+def one_line(text: object) -> str:
+    """A message on one line: the lines of a multi-line one joined by '; '."""
+    return "; ".join(line.strip() for line in str(text).splitlines() if line.strip())
+
+
+def load_game(text: str) -> pyspiel.Game:
+    """The game `text` names, as pyspiel loads it. Raises ValueError with one line
+    for a malformed string, an unknown game or parameters the game refuses."""
+    try:
+        name, _ = parse_spec(text)
+    except ValueError:
+        raise ValueError(f"malformed game string {text!r}: expected name or "
+                         f"name(key=value,...)") from None
+    if name not in {game_type.short_name for game_type in pyspiel.registered_games()}:
+        raise ValueError(f"unknown game {name!r}: `cardarena list games` shows ours, and any "
+                         f"OpenSpiel game name works") from None
+    try:
+        return pyspiel.load_game(text)
+    except (pyspiel.SpielError, ValueError) as e:
+        raise ValueError(f"cannot load game {text!r}: {one_line(e)}") from None
+
+
+def game_string(text: str) -> str:
+    """An argparse type: a game string that loads (kept as the user wrote it)."""
+    try:
+        load_game(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text
+
+
+def integer(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: an integer in [low, high]."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is out of range: must be in [{low}, {high}]")
+        return value
+    parse.__name__ = "integer"
+    return parse
+
+
+def number(low: float, high: float, *, open_low: bool = False, open_high: bool = False) -> Callable[[str], float]:
+    """An argparse type: a finite number in the range (an open end excludes its bound)."""
+    shown = f"{'(' if open_low else '['}{low:g}, {high:g}{')' if open_high else ']'}"
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        if not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
+        if value < low or value > high or (open_low and value == low) or (open_high and value == high):
+            raise argparse.ArgumentTypeError(f"{value:g} is out of range: must be in {shown}")
+        return value
+    parse.__name__ = "number"
+    return parse
+
+
+def seconds_or_none(text: str) -> float | None:
+    """An argparse type: a positive, finite number of seconds, or `none` for no limit."""
+    if text.strip().lower() == "none":
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds or none, got {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive, finite number of seconds or none, "
+                                         f"got {text!r}")
+    return value
+
+
+seed = integer(0, MAX_SEED)
