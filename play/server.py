@@ -240,7 +240,8 @@ def create_app(table: Table, static_dir: Path = STATIC) -> Starlette:
         def run() -> dict:
             if table.records_dir is None:
                 return {"folder": None, "files": []}
-            files = sorted(table.records_dir.glob("*.json*"), key=lambda p: p.stat().st_mtime, reverse=True)
+            files = sorted((p for p in table.records_dir.glob("*.json*") if not p.name.startswith(".")
+                            and p.suffix in (".json", ".jsonl")), key=lambda p: p.stat().st_mtime, reverse=True)
             return {"folder": str(table.records_dir),
                     "files": [{"path": str(p), "unfinished": p.name.endswith(".unfinished.json"),
                                "bytes": p.stat().st_size} for p in files[:200]]}

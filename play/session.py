@@ -13,7 +13,6 @@ A lock makes each request and each bot move atomic.
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from pathlib import Path
@@ -236,14 +235,11 @@ class Session:
         return self.records_dir / f"{self.id}.unfinished.json"
 
     def _save_unfinished(self) -> None:
-        """The deal in progress, rewritten whole (a temporary file, then an atomic rename)."""
+        """The deal in progress, rewritten whole (write_records replaces the file atomically)."""
         if self.records_dir is None or self.deal_over:
             return
         from eval.records import write_records
-        path = self._unfinished_path()
-        tmp = path.with_name(path.name + ".tmp")
-        write_records(tmp, [self._record(None, finished=False)])
-        os.replace(tmp, path)
+        write_records(self._unfinished_path(), [self._record(None, finished=False)])
 
     # --------------------------------------------------------------- bots
     def _kick(self) -> None:
