@@ -70,13 +70,16 @@ class MatchPlan:
         return dict(self.spec.params) if len(history) < (self.deals or 1) else None
 
     def record(self, state) -> list[float]:
+        """What the match keeps of a deal: Canasta its sides' points (a match or not), else the returns."""
+        if self.spec.game == "python_modern_canasta":
+            from games.modern_canasta.match import ModernCanastaMatch
+            return ModernCanastaMatch().deal_record(state)
         return deal_record(self.format, state) if self.format is not None else list(state.returns())
 
     def totals(self, history: list[list[float]]) -> list[float]:
-        if self.target is not None:
-            return list(self.format.totals(history))
-        n = self.spec.players
-        return [sum(r[s] for r in history) for s in range(n)]
+        """Each seat's running total (Canasta: each side's points)."""
+        width = 2 if self.spec.game == "python_modern_canasta" else self.spec.players
+        return [sum(r[s] for r in history) for s in range(width)]
 
 
 class Session:

@@ -247,10 +247,12 @@ def _canasta(core, seat: int, open_hands: bool) -> dict:
             slot, n, t, j = ca.decode_meld(a)
             cards = ([canasta_card(slot)] * n if slot != WILD_SLOT else []) + [canasta_card(TWO)] * t \
                 + [canasta_card(JOKER)] * j
-            target = "wild" if slot == WILD_SLOT else KIND_NAMES[slot]
-            acts.append(action(a, "meld " + " ".join(c["text"] for c in cards)
-                               + (" (wild meld)" if slot == WILD_SLOT else f" on {target}"), "meld",
-                               cards=[dict(c) for c in cards]))
+            shown = " ".join(c["text"] for c in cards)
+            started = any(core.open_melds(seat & 1)[slot])
+            target = "the wild-card meld" if slot == WILD_SLOT else f"the {KIND_NAMES[slot]}s"
+            label = f"add {shown} to {target}" if started else (
+                f"meld {shown} (wild cards)" if slot == WILD_SLOT else f"meld {shown}")
+            acts.append(action(a, label, "meld", cards=[dict(c) for c in cards]))
     hand = _canasta_counts(core.hands[seat])
     _with_hand_actions(hand, acts, lambda c: (c["text"], c["color"]))
     pile = [canasta_card(k) for k in core.pile]
