@@ -331,23 +331,27 @@ def test_a_hint_values_the_humans_actions_from_its_information(client):
 
 
 # ------------------------------------------------------------- no leaks
-VARIANTS = [("python_page_one(jokers=2,empty_stock=take)", 2, 6),
-            ("python_page_one(players=3,empty_stock=reshuffle)", 2, 6),
-            ("python_american_page_one(dobon=true,challenge=true,max_turns=60)", 8, 4),
-            ("python_american_page_one(players=3,multi_play=true,max_turns=60)", 8, 4),
-            ("python_modern_canasta", 12, 3)]
+VARIANTS = [("python_page_one(jokers=2,empty_stock=take)", 2, 6, "random"),
+            ("python_page_one(players=3,empty_stock=reshuffle)", 2, 6, "random"),
+            ("python_american_page_one(dobon=true,challenge=true,max_turns=60)", 8, 4, "random"),
+            ("python_american_page_one(players=3,multi_play=true,max_turns=60)", 8, 4, "random"),
+            ("python_american_page_one(dobon=true,dobon_gaeshi=true,challenge=true)", 6, 2, "rules"),
+            ("python_modern_canasta", 12, 3, "random"),
+            ("python_modern_canasta", 8, 2, "rules")]      # rule bots meld, take piles and ask
 
 
-@pytest.mark.parametrize("game_string,every,deals", VARIANTS)
-def test_a_seat_view_is_the_same_in_every_world_it_cannot_tell_apart(game_string, every, deals):
+@pytest.mark.parametrize("game_string,every,deals,policy", VARIANTS)
+def test_a_seat_view_is_the_same_in_every_world_it_cannot_tell_apart(game_string, every, deals, policy):
     """The JSON the page gets from the true state equals the JSON from a world resampled from
-    the seat's information state, at many points of random games."""
+    the seat's information state, at many points of games played at random or by rule bots."""
+    from agents import make_bot
     game = pyspiel.load_game(game_string)
     name, n = game.get_type().short_name, game.num_players()
     names, agents = [f"p{s}" for s in range(n)], ["bot"] * n
     compared = 0
     for seed in range(deals):
         rng = random.Random(seed)
+        bots = [make_bot("rules", game, s, seed) for s in range(n)] if policy == "rules" else None
         state = game.new_initial_state()
         k = 0
         while not state.is_terminal():
@@ -363,7 +367,8 @@ def test_a_seat_view_is_the_same_in_every_world_it_cannot_tell_apart(game_string
                 true_view = json.dumps(table_view(name, state, seat, names, agents))
                 assert true_view == json.dumps(table_view(name, world, seat, names, agents)), (seed, k, seat)
                 compared += 1
-            state.apply_action(rng.choice(state.legal_actions()))
+            seat = state.current_player()
+            state.apply_action(bots[seat].step(state) if bots else rng.choice(state.legal_actions()))
     assert compared >= 15
 
 
