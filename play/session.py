@@ -107,6 +107,7 @@ class Session:
         self.driver: threading.Thread | None = None
         self.generation = 0                     # bumped when a deal starts: a stale bot move is dropped
         self.closed = False
+        self.last_actor: int | None = None      # the seat of the last decision
         self.source: dict | None = None          # where a game taken over from a record came from
         n = spec.players
         self.names = ["You" if s == spec.seat else f"p{s}" for s in range(n)]
@@ -165,6 +166,7 @@ class Session:
                 bot.inform_action(self.state, seat, action)
         self.state.apply_action(action)
         self.times.append(seconds)
+        self.last_actor = seat
         self._chance_moves()
         self.turn_started = time.monotonic()
 
@@ -265,8 +267,8 @@ class Session:
                 generation = self.generation
                 state = self.state.clone()
                 bot = self.bots[seat]
-            if pause > 0:
-                time.sleep(pause)
+            if pause > 0:     # a shorter pause within one bot's turn (Canasta: draw, melds, discard)
+                time.sleep(pause if seat != self.last_actor else pause / 3)
             with self.lock:
                 self.thinking = seat
             action, elapsed, fault = self._bot_step(bot, state, seat)
@@ -471,7 +473,7 @@ class Session:
                                 threaded=threaded, hint_seconds=1.0, review_seconds=0.3, review_worlds=24,
                                 lock=threading.RLock(), plan=MatchPlan(spec), history=history, records=[],
                                 reviews={}, thinking=None, message="", fault=None, error=None, driver=None,
-                                generation=0, closed=False,
+                                generation=0, closed=False, last_actor=None,
                                 source={"game": play.get("id"), "seed": record.seed, "move": move,
                                         "from": record.source},
                                 names=["You" if s == seat else f"p{s}" for s in range(n)],
