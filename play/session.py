@@ -87,7 +87,7 @@ class Session:
 
     def __init__(self, spec: GameSpec, session_id: str, records_dir: Path | None = None, *,
                  threaded: bool = True, hint_seconds: float = 1.0, review_seconds: float = 0.3,
-                 review_worlds: int = 24, history: list[list[float]] | None = None):
+                 review_worlds: int = 24):
         self.spec = spec
         self.id = session_id
         self.records_dir = Path(records_dir) if records_dir is not None else None
@@ -97,7 +97,7 @@ class Session:
         self.review_worlds = review_worlds
         self.lock = threading.RLock()
         self.plan = MatchPlan(spec)
-        self.history: list[list[float]] = list(history or [])
+        self.history: list[list[float]] = []     # the match's record of each finished deal
         self.records: list = []                 # eval.records.Record of each finished deal
         self.reviews: dict[int, dict] = {}
         self.thinking: int | None = None
@@ -119,15 +119,12 @@ class Session:
     def _deal_seed(self, k: int) -> int:
         return self.spec.seed if k == 0 else derive_seed(self.spec.seed, k)
 
-    def _start_deal(self, game_string: str | None = None) -> None:
-        """Deals deal `self.deal_index` (its parameters from the match unless given)."""
-        if game_string is None:
-            params = self.plan.next_params(self.history)
-            if params is None:
-                raise SessionError(409, "the match is over: there is no next deal")
-            self.game = pyspiel.load_game(self.spec.game, params)
-        else:
-            self.game = pyspiel.load_game(game_string)
+    def _start_deal(self) -> None:
+        """Deals deal `self.deal_index`, its parameters from the match."""
+        params = self.plan.next_params(self.history)
+        if params is None:
+            raise SessionError(409, "the match is over: there is no next deal")
+        self.game = pyspiel.load_game(self.spec.game, params)
         self.generation += 1
         k = self.deal_index
         self.seed = self._deal_seed(k)
