@@ -13,14 +13,17 @@ from tqdm import tqdm
 import games  # noqa: F401  (registers our games)
 from agents import make_bot
 from eval.chance import DealChance
-from eval.play import PROBE_SIZE, Moves, play_deal
+from eval.records import Record, append_record, player_info
+from eval.play import PROBE_SIZE, Moves, Trace, play_deal
 
 
-def play_game(game: pyspiel.Game, bots: list[pyspiel.Bot], seed: int) -> tuple[list[float], int]:
+def play_game(game: pyspiel.Game, bots: list[pyspiel.Bot], seed: int,
+              trace: Trace | None = None) -> tuple[list[float], int]:
     """Plays one game, the deal fixed by `seed` (eval.chance.DealChance), with the
     harness's game loop. Returns (returns, decisions); a bot's error is raised as
-    eval.play.BotFault naming its seat."""
-    state, decisions = play_deal(game, bots, DealChance(seed), Moves(game.num_players()), [0.0] * PROBE_SIZE, None)
+    eval.play.BotFault naming its seat. A `trace` keeps the game's moves."""
+    state, decisions = play_deal(game, bots, DealChance(seed), Moves(game.num_players()), [0.0] * PROBE_SIZE, None,
+                                 trace)
     return state.returns(), decisions
 
 
@@ -44,9 +47,10 @@ def _mean_ci(values: list[float]) -> tuple[float, float]:
 
 
 def run_match(game_string: str, specs: list[str], num_games: int, seed: int = 0,
-              progress: bool = True) -> list[AgentSummary]:
+              progress: bool = True, records: str | None = None) -> list[AgentSummary]:
     """Seat g of game k gets agent (g + k) % len(specs), so every agent sits in
-    every seat equally often. A game's score for an agent averages its seats."""
+    every seat equally often. A game's score for an agent averages its seats.
+    With `records`, each game is appended to that JSON Lines file as it ends."""
     game = pyspiel.load_game(game_string)
     n = game.num_players()
     wins: list[list[float]] = [[] for _ in specs]
@@ -54,7 +58,12 @@ def run_match(game_string: str, specs: list[str], num_games: int, seed: int = 0,
     for k in tqdm(range(num_games), desc=f"{game_string}", disable=not progress, unit="game"):
         seating = [(g + k) % len(specs) for g in range(n)]
         bots = [make_bot(specs[a], game, g, seed * 1_000_003 + k * n + g) for g, a in enumerate(seating)]
-        returns, _ = play_game(game, bots, seed * 7919 + k)
+        trace = Trace() if records is not None else None
+        returns, _ = play_game(game, bots, seed * 7919 + k, trace)
+        if trace is not None:
+            players = [player_info(g, specs[a], specs[a], game) for g, a in enumerate(seating)]
+            append_record(records, Record.from_state(trace.state, players, seconds=trace.seconds,
+                                                     seed=seed * 7919 + k, source={"match_game": k}))
         top = max(returns)
         for a in set(seating):
             seats = [g for g in range(n) if seating[g] == a]

@@ -48,6 +48,13 @@ class PlayerInfo:
     sha256: str | None = None
 
 
+def player_info(seat: int, agent: str, spec: str, game: pyspiel.Game) -> PlayerInfo:
+    """Who sat at `seat`, with the sha256 of the bot files its spec plays with."""
+    from eval.config import bot_files, file_sha256
+    files = bot_files(spec, game.get_type().short_name)
+    return PlayerInfo(seat, agent, spec, ",".join(file_sha256(p) for p in files) or None)
+
+
 @dataclass
 class Move:
     """One action of the game. `actor` is the seat, or -1 for chance; `seconds`
@@ -344,7 +351,8 @@ def open_game(path: str | os.PathLike, game: str | None = None) -> list[tuple[st
 
 
 def load_records(path: str | os.PathLike) -> list[Record]:
-    """The records of a .json file (one record, or a list) or a .jsonl file (one a line)."""
+    """The records of a .json file (one record, or a list) or a .jsonl file (one a
+    line; a file of another name that is not one JSON document is read so too)."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -352,14 +360,17 @@ def load_records(path: str | os.PathLike) -> list[Record]:
         raise RecordError(f"{path}: no such record file") from None
     except (OSError, UnicodeDecodeError) as e:
         raise RecordError(f"{path}: cannot read record file ({e})") from None
-    stripped = text.lstrip()
-    if stripped.startswith("[") or (stripped.startswith("{") and "\n{" not in text.strip()):
+    if path.suffix != ".jsonl":
         try:
             obj = json.loads(text)
         except json.JSONDecodeError as e:
-            raise RecordError(f"{path}: not valid JSON ({e.msg}, line {e.lineno})") from None
-        items = obj if isinstance(obj, list) else [obj]
-        return [Record.from_json(o, f"{path}: record {i}") for i, o in enumerate(items)]
+            if len([line for line in text.splitlines() if line.strip()]) < 2:
+                raise RecordError(f"{path}: not valid JSON ({e.msg}, line {e.lineno})") from None
+        else:
+            items = obj if isinstance(obj, list) else [obj]
+            if not items:
+                raise RecordError(f"{path}: no records in the file")
+            return [Record.from_json(o, f"{path}: record {i}") for i, o in enumerate(items)]
     records = []
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
@@ -441,7 +452,7 @@ def _move(obj: Any, where: str) -> Move:
 def _move_json(m: Move) -> dict[str, Any]:
     out: dict[str, Any] = {"actor": m.actor, "action": m.action, "text": m.text}
     if m.seconds is not None:
-        out["seconds"] = round(m.seconds, 6)
+        out["seconds"] = m.seconds
     if m.annotations:
         out["annotations"] = m.annotations
     return out

@@ -90,13 +90,14 @@ def _export(args: argparse.Namespace) -> None:
 
 
 def _analyse(args: argparse.Namespace) -> None:
-    from eval.records import RecordError, open_game, state_at
+    from eval.records import RecordError, check, open_game, state_at
     from search.analysis import analyse
     found = open_game(args.source, args.game)
     if len(found) > 1:
         raise RecordError(f"game {args.game} is a match of {len(found)} deals: name one, e.g. "
                           f"{found[0][0]}")
     gid, record = found[0]
+    check(record)                       # a record with a bad move anywhere is refused whole
     state = state_at(record, args.move)
     if state.is_terminal():
         raise RecordError(f"move {args.move}: the game is over there")

@@ -76,13 +76,14 @@ class Analysis:
 
 def analyse(state: pyspiel.State, player: int | None = None, *, policy: str = "rules",
             worlds: int | None = None, seconds: float | None = None, seed: int = 0,
-            played: int | None = None) -> Analysis:
+            played: int | None = None, game: pyspiel.Game | None = None) -> Analysis:
     """Values every legal action of the player to move at `state`.
 
     Budget: `worlds` worlds, or as many as fit in `seconds` (at least two, for an
     interval), or DEFAULT_WORLDS when neither is given. Deterministic for a seed
-    with a worlds budget. Raises ValueError when nobody is to decide or `player`
-    is not the one to move.
+    with a worlds budget. `state` may be a rules core (a set position) when
+    `game` is given. Raises ValueError when nobody is to decide or `player` is
+    not the one to move.
     """
     mover = state.current_player()
     if state.is_terminal() or state.is_chance_node():
@@ -96,7 +97,7 @@ def analyse(state: pyspiel.State, player: int | None = None, *, policy: str = "r
         raise ValueError(f"seconds must be positive, got {seconds}")
     if worlds is None and seconds is None:
         worlds = DEFAULT_WORLDS
-    game = state.get_game()
+    game = game if game is not None else state.get_game()
     n = game.num_players()
     make_bot(policy, game, 0, 0)            # a bad spec fails here, with the bot's own message
     legal = state.legal_actions()
