@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from pathlib import Path
 
 # The modules that add subcommands: each has `add_commands(sub)`, which adds its
 # subparsers to `sub` (the subparsers action of the `cardarena` parser).
@@ -34,7 +35,9 @@ def _match(args: argparse.Namespace) -> None:
     specs = args.agent or ["random", "rules"]
     for spec in specs:                  # refused before the first game, not in the middle of the bar
         make_bot(spec, game, 0, 0)
-    rows = run_match(args.game, specs, args.games, args.seed, progress=not args.quiet)
+    if args.records is not None and not Path(args.records).parent.is_dir():
+        raise ValueError(f"--records {args.records}: no folder {Path(args.records).parent}")
+    rows = run_match(args.game, specs, args.games, args.seed, progress=not args.quiet, records=args.records)
     print(format_table(rows))
 
 
@@ -70,6 +73,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=cli_checks.seed, default=0,
                    help="fixes every deal and bot seed (default %(default)s)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--records", metavar="FILE.jsonl",
+                   help="append every game to this file as a record (docs/records.md) as it ends")
     p.set_defaults(func=_match)
 
     # The bench's options are its own (scripts/bench.py): everything after `bench`
