@@ -127,3 +127,13 @@ def test_the_requirement_cost_is_side_zeros_lead_paired_by_deal(tmp_path):
             stored[db.config().game] = len(list(db.games()))
     assert stored == {"python_modern_canasta(first_player=0,score0=0,score1=0)": 8,
                       "python_modern_canasta(first_player=0,score0=5000,score1=0)": 8}
+
+
+def test_a_forest_plot_of_several_studies(tmp_path):
+    from eval.study.paired import forest_plot
+    files = []
+    for spec in ("rules(pile_min=5)", "rules(ask=never)"):
+        files.append(tmp_path / f"{spec}.db")
+        run_study(study_config(spec, "rules", deals=2, target=None), files[-1], progress=False)
+    out = forest_plot(files, tmp_path / "f.png", "two")
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

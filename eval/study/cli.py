@@ -46,6 +46,12 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_requirement)
 
+    p = commands.add_parser("plot", help="several studies' differences per hand with their intervals, one PNG")
+    p.add_argument("results", nargs="+", help="study results files")
+    p.add_argument("--out", required=True, help="the PNG to write")
+    p.add_argument("--title", default="Canasta strategies against the rule bot")
+    p.set_defaults(func=_plot)
+
 
 def _canasta(args: argparse.Namespace) -> None:
     from eval.study.paired import SprtSettings, default_results, run_study, study_config
@@ -114,3 +120,8 @@ def _requirement(args: argparse.Namespace) -> None:
           f"| seats 0 and 2 need | their lead per hand |\n|---|:---:|\n"
           f"| {need} | {at_score.text()} |\n| 125 | {at_zero.text()} |\n"
           f"| **difference (paired by deal)** | **{gap.text()}** |")
+
+
+def _plot(args: argparse.Namespace) -> None:
+    from eval.study.paired import forest_plot
+    print(f"Figure: {forest_plot(args.results, args.out, args.title)}")

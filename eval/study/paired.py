@@ -352,5 +352,35 @@ def requirement_cost(spec: str, score: int, *, deals: int, seed: int = 0, worker
     return each[0], each[1], gap
 
 
-__all__ = ["study_config", "run_study", "requirement_cost", "load_study", "paired_deals", "ratio_estimate", "SprtSettings",
-           "StudyResult", "PairedDeal", "default_results", "side_spec"]
+def forest_plot(results: Sequence[str | os.PathLike], out: str | os.PathLike, title: str) -> Path:
+    """One row per study: A's points per hand over B's with its 95% interval, labelled by A's spec
+    (and B's where it is not plain `rules`), so that a set of questions reads at a glance."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    studies = [load_study(r) for r in results]
+    fig, ax = plt.subplots(figsize=(9, 0.42 * len(studies) + 1.2))
+    labels = []
+    for i, s in enumerate(studies):
+        a, b = (spec for _, spec in s.config.agents)
+        unit = "" if s.config.match else ", single hands"
+        labels.append(f"{a}" + ("" if b == "rules" else f"  vs {b}") + f"  ({len(s.deals)} deals{unit})")
+        est = s.points()
+        clear = est.low > 0 or est.high < 0          # the interval excludes 0
+        ax.errorbar([est.value], [i], xerr=[[est.value - est.low], [est.high - est.value]], fmt="o",
+                    color="#c44e52" if clear else "#4c72b0", capsize=3)
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_yticks(range(len(studies)), labels, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel("A's points per hand minus B's (B = rules unless named), 95% interval")
+    ax.set_title(title)
+    fig.tight_layout()
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out
+
+
+__all__ = ["study_config", "run_study", "requirement_cost", "forest_plot", "load_study", "paired_deals",
+           "ratio_estimate", "SprtSettings", "StudyResult", "PairedDeal", "default_results", "side_spec"]
