@@ -45,9 +45,12 @@ class SlowBot(RandomBot):
         return super().step(state)
 
 
-BOT_FACTORIES.update({"play_test_asker": "tests.test_play_api:AskingBot",
-                      "play_test_raiser": "tests.test_play_api:RaisingBot",
-                      "play_test_slow": "tests.test_play_api:SlowBot"})
+@pytest.fixture
+def test_bots(monkeypatch):
+    """The bots above, by name, for this test only."""
+    for name, cls in (("play_test_asker", "AskingBot"), ("play_test_raiser", "RaisingBot"),
+                      ("play_test_slow", "SlowBot")):
+        monkeypatch.setitem(BOT_FACTORIES, name, f"tests.test_play_api:{cls}")
 
 
 @pytest.fixture
@@ -142,7 +145,7 @@ def test_a_whole_page_one_game_through_the_api_is_recorded_and_reviewed(client, 
     assert settle(client, taken["id"])["status"] in ("your_turn", "deal_over", "match_over")
 
 
-def test_canasta_the_human_asks_its_partner_and_answers_its_ask(client):
+def test_canasta_the_human_asks_its_partner_and_answers_its_ask(client, test_bots):
     r = client.post("/api/games", json={"game": "python_modern_canasta", "seed": 5,
                                         "bots": {"1": "rules", "2": "rules", "3": "rules"}})
     game_id = r.json()["id"]
@@ -263,7 +266,7 @@ def test_every_bad_input_gets_a_4xx_with_one_line_and_the_others_go_on(client):
     assert client.post("/api/games", json={"game": "python_modern_canasta"}).status_code == 200
 
 
-def test_a_bot_that_raises_or_overruns_forfeits_with_a_clear_message(client):
+def test_a_bot_that_raises_or_overruns_forfeits_with_a_clear_message(client, test_bots):
     table = client.table
     for bot, kind, limit in (("play_test_raiser", "raised", 2.0), ("play_test_slow", "timeout", 0.1)):
         spec = GameSpec("python_page_one", {"players": 2}, 0, {1: bot}, None, 1, limit, 0.0)
