@@ -112,6 +112,17 @@ def test_it_does_not_read_hidden_cards():
     assert checked > 120
 
 
+def test_its_settings_do_not_read_hidden_cards_either():
+    from tests import conformance
+    from tests.test_modern_canasta_shared import swap_hidden
+    game = pyspiel.load_game("python_modern_canasta")
+    spec = ("rules(go_out=lead,out_lead=500,out_stock=30,pile_avoid_special=2,pile_min_special=2,start_wild=3,"
+            "initial_meld=canasta,discard_known=false,discard_avoid_melded=0.5,ask=never,answer_limit=40)")
+    checked = conformance.check_bot_ignores_hidden_cards(game, lambda me: make_bot(spec, game, me), 150, 9,
+                                                         swap_hidden)
+    assert checked > 120
+
+
 def test_it_works_with_openspiel_evaluate_bots():
     import numpy as np
     from open_spiel.python.algorithms import evaluate_bots
