@@ -283,8 +283,11 @@ class StudyResult:
         if matches is not None:
             lines.append(f"| matches won | {matches.value:.1%} | {1 - matches.value:.1%} | "
                          f"{Estimate(2 * matches.value - 1, 2 * matches.low - 1, 2 * matches.high - 1).text('+.1%')} |")
-        lines += ["", f"Seats 0 and 2 against 1 and 3, whoever plays them: {self.seat_advantage().text()} "
-                      f"points per hand."]
+        if not c.match:                  # in a match the first player moves from hand to hand
+            lines += ["", f"Seats 0 and 2 against 1 and 3, whoever plays them: {self.seat_advantage().text()} "
+                          f"points per hand."]
+        else:
+            lines.append("")
         if self.faulted:
             lines.append(f"{self.faulted} deals left out: a bot faulted in them.")
         if self.sprt is not None:
