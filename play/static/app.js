@@ -1,0 +1,983 @@
+// cardarena's table. The page draws the view the server sends and knows no rules: every card
+// it may click and every button it shows come from the view's `actions` (docs/play-api.md).
+"use strict";
+
+const POLL_MS = 300;
+const PILE_SHOWN = 10;     // the newest cards of a long pile drawn fanned
+const HAND_FAN = 10;       // a hand of more cards than this overlaps
+const SUIT_SYMBOL = { H: "♥", D: "♦", S: "♠", C: "♣" };
+const GROUPS = [
+  // kind, label of the group of buttons, in display order
+  ["answer", "Answer"], ["ask", "Partner"], ["suit", "Name a suit"], ["call", "Call"],
+  ["draw", ""], ["pile", ""], ["pass", ""], ["meld", "Meld"], ["card", "Play"], ["other", ""],
+];
+
+const app = {
+  options: null,        // GET /api/options
+  view: null,           // the game's View now
+  gameId: null,
+  pollTimer: null,
+  busy: false,          // an action or a request that changes the game is in flight
+  hint: null,           // the Hint for the current turn
+  review: null,         // the Review being stepped through
+  reviewIndex: 0,
+  reviewSteps: [],      // the review's moves, then the final position
+  reviewDeals: null,    // how many deals an opened record file holds
+  reviewSource: null,   // the id the review came from
+  seenLog: 0,           // log entries already shown (new ones flash)
+};
+
+// ---------- small helpers ----------
+
+function $(id) { return document.getElementById(id); }
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key === "testid") node.dataset.testid = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+function fmt(x, digits = 2) {
+  if (x === null || x === undefined || Number.isNaN(x)) return "–";
+  if (typeof x !== "number") return String(x);
+  return Number.isInteger(x) ? String(x) : x.toFixed(digits);
+}
+
+function signed(x, digits = 2) {
+  if (typeof x !== "number") return fmt(x, digits);
+  const text = fmt(x, digits);
+  return x > 0 ? "+" + text : text;
+}
+
+/** One request to the server; a 4xx/5xx answer throws an Error carrying the server's message. */
+async function api(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (err) {
+    throw Object.assign(new Error("The server cannot be reached: is `cardarena play` still running?"), { status: 0 });
+  }
+  let data = null;
+  try { data = await response.json(); } catch (err) { data = null; }
+  if (!response.ok) {
+    const message = (data && data.error) || `${response.status} ${response.statusText}`;
+    throw Object.assign(new Error(message), { status: response.status, field: data && data.field });
+  }
+  return data;
+}
+
+function setStatus(text, kind) {
+  const line = $("status-line");
+  line.textContent = text || "";
+  line.className = "status-line" + (kind ? " " + kind : "");
+}
+
+function showError(err) { setStatus(err.message || String(err), "error"); }
+
+function playerName(view, seat) {
+  const player = view && view.players && view.players.find((p) => p.seat === seat);
+  if (!player) return seat === null || seat === undefined ? "" : `p${seat}`;
+  return player.name || `p${seat}`;
+}
+
+// ---------- cards ----------
+
+/** A card drawn as a card: rank and suit in the corners, the suit large in the middle. */
+function cardNode(card, opts = {}) {
+  const suit = card.suit ? SUIT_SYMBOL[card.suit] || card.suit : "";
+  const isJoker = card.color === "joker";
+  const rank = isJoker ? "★" : (card.rank || card.text || "?");
+  const classes = ["card", card.color === "red" ? "red" : isJoker ? "joker" : "black"];
+  if (opts.mini) classes.push("mini");
+  const clickable = opts.onclick && card.action !== null && card.action !== undefined;
+  if (clickable) classes.push("playable");
+  const label = card.text || `${rank}${suit}`;
+  const attrs = {
+    class: classes.join(" "), title: isJoker ? "Joker" : label, "aria-label": isJoker ? "Joker" : label,
+    testid: opts.testid || "card", dataset: { card: label },
+  };
+  if (card.action !== null && card.action !== undefined) attrs.dataset.action = String(card.action);
+  const corner = el("span", { class: "corner" }, isJoker ? "★" : rank, suit ? el("span", { class: "s" }, suit) : null);
+  const pip = el("span", { class: "pip" + (suit ? "" : " rank-only") }, suit || rank);
+  if (isJoker) pip.textContent = "★";
+  const parts = [corner, pip];
+  if (!opts.mini) parts.push(el("span", { class: "corner bottom" }, isJoker ? "★" : rank, suit ? el("span", { class: "s" }, suit) : null));
+  if (clickable) {
+    const node = el("button", { ...attrs, type: "button", onclick: () => opts.onclick(card.action) }, ...parts);
+    return node;
+  }
+  if (opts.button) return el("button", { ...attrs, type: "button", disabled: true }, ...parts);
+  return el("span", attrs, ...parts);
+}
+
+function cardBacks(count) {
+  const shown = Math.min(count || 0, 12);
+  const node = el("div", { class: "backs", "aria-hidden": "true" });
+  for (let i = 0; i < shown; i++) node.append(el("span", { class: "back" }));
+  return node;
+}
+
+// ---------- the table ----------
+
+/** The whole felt for one view; `interactive` makes the legal cards clickable. */
+function renderFelt(felt, view, { interactive, hinted, played = null }) {
+  felt.replaceChildren();
+  const me = view.players.find((p) => p.seat === view.seat);
+  const mySide = me ? me.side : null;
+  const n = view.players.length;
+  // Opponents from the seat after the human's, clockwise, as they sit around the table.
+  const others = [];
+  for (let k = 1; k < n; k++) {
+    const player = view.players.find((p) => p.seat === (view.seat + k) % n);
+    if (player) others.push(player);
+  }
+  felt.append(el("div", { class: "opponents", testid: "opponents" }, others.map((p) => seatNode(view, p, mySide, false))));
+  // Zones of no side in the middle; each side's zones (Canasta's melds and 3s) in a row of
+  // their own, the human's side nearest the human.
+  const zones = (view.zones || []).map((zone, i) => [zone, i]);
+  const sides = [...new Set(zones.map(([z]) => z.side).filter((s) => s !== null && s !== undefined))];
+  sides.sort((a, b) => (a === mySide) - (b === mySide) || a - b);
+  const zoneBox = el("div", { class: "zones", testid: "zones" },
+    el("div", { class: "center" }, zones.filter(([z]) => z.side === null || z.side === undefined).map(([z, i]) => zoneNode(view, z, i, mySide))));
+  for (const side of sides) {
+    zoneBox.append(el("div", { class: `side-row side-${side % 2}` + (side === mySide ? " mine" : ""), testid: `side-${side}` },
+      zones.filter(([z]) => z.side === side).map(([z, i]) => zoneNode(view, z, i, mySide))));
+  }
+  felt.append(zoneBox);
+
+  const handCards = view.hand || [];
+  const yourTurn = interactive && view.status === "your_turn";
+  const hand = el("div", { class: "hand" + (yourTurn ? " your-turn" : "") + (handCards.length > HAND_FAN ? " fan" : ""), testid: interactive ? "hand" : "review-hand" },
+    handCards.map((card) => {
+      const node = cardNode(card, { onclick: yourTurn ? sendAction : null, testid: "hand-card", button: interactive });
+      if (hinted !== null && hinted !== undefined && card.action === hinted) node.classList.add("hinted");
+      if (played !== null && card.action === played) node.classList.add("played-wrong");
+      return node;
+    }));
+  if (!handCards.length) hand.append(el("span", { class: "waiting" }, "no cards"));
+  felt.append(el("div", { class: "me" }, me ? seatNode(view, me, mySide, true) : null, hand));
+}
+
+function seatNode(view, player, mySide, isMe) {
+  const classes = ["seat"];
+  if (player.to_move) classes.push("to-move");
+  if (player.side !== null && player.side !== undefined && view.players.some((p) => p.side !== p.seat)) {
+    classes.push(`side-${player.side % 2}`);
+  }
+  const thinking = view.thinking === player.seat;
+  const notes = (player.notes || []).map((note) => el("span", { class: "chip" }, note));
+  if (!isMe && mySide !== null && player.side === mySide && player.side !== player.seat) {
+    notes.unshift(el("span", { class: "chip partner" }, "partner"));
+  }
+  if (player.to_move) notes.unshift(el("span", { class: "chip turn" }, "to move"));
+  const node = el("div", {
+    class: classes.join(" "), testid: `player-${player.seat}`,
+    dataset: { seat: String(player.seat), cards: String(player.cards), toMove: String(!!player.to_move) },
+  },
+  el("div", { class: "seat-name" }, isMe ? `${player.name || "You"} (p${player.seat})` : player.name || `p${player.seat}`,
+    thinking ? el("span", { class: "thinking", testid: "thinking" }, el("span", { class: "dots" }, el("i"), el("i"), el("i")), "thinking") : null),
+  player.agent && player.agent !== "human" ? el("div", { class: "seat-agent" }, player.agent) : null,
+  el("div", { class: "seat-count", testid: `player-cards-${player.seat}` }, `${player.cards} card${player.cards === 1 ? "" : "s"}`),
+  notes.length ? el("div", { class: "seat-notes" }, notes) : null);
+  if (!isMe) {
+    if (Array.isArray(player.hand)) {
+      node.append(el("div", { class: "zone-cards open-hand", testid: `open-hand-${player.seat}` }, player.hand.map((c) => cardNode(c, { mini: true }))));
+    } else {
+      node.append(cardBacks(player.cards));
+    }
+  }
+  return node;
+}
+
+function zoneNode(view, zone, index, mySide) {
+  const hasCards = zone.cards && zone.cards.length;
+  const hasMelds = zone.melds !== null && zone.melds !== undefined;
+  const classes = ["zone"];
+  if (!hasCards && !hasMelds) classes.push("info");
+  if (/pending/i.test(zone.name)) classes.push("alert");
+  if (hasMelds) classes.push("melds-zone");
+  if (zone.side !== null && zone.side !== undefined) classes.push(`side-${zone.side % 2}`);
+  let name = zone.name;
+  if (mySide !== null && zone.side !== null && zone.side !== undefined && !/you|us|them|side/i.test(name)) {
+    name += zone.side === mySide ? " (your side)" : " (their side)";
+  }
+  const node = el("div", { class: classes.join(" "), testid: `zone-${index}`, dataset: { zone: zone.name } },
+    el("div", { class: "zone-name" }, name));
+  if (hasCards) {
+    // A long pile shows its newest cards fanned, the top one whole, and how many lie beneath.
+    const fanned = zone.cards.length > 6;
+    const shown = zone.cards.slice(-PILE_SHOWN);
+    const mini = fanned || (zone.side !== null && zone.side !== undefined);
+    const row = el("div", { class: "zone-cards" + (fanned ? " fan" : "") });
+    if (zone.cards.length > shown.length) row.append(el("span", { class: "more" }, `+${zone.cards.length - shown.length}`));
+    node.append(row);
+    row.append(...shown.map((c) => {
+      const drawn = cardNode(c, { mini });
+      // A card on the table that names who played it (Page One's trick) says so under it.
+      if (c.seat === null || c.seat === undefined) return drawn;
+      return el("div", { class: "played" }, drawn, el("span", { class: "played-by" }, c.seat === view.seat ? "you" : playerName(view, c.seat)));
+    }));
+  }
+  if (hasMelds) {
+    const melds = el("div", { class: "melds" });
+    for (const meld of zone.melds) melds.append(meldNode(meld));
+    if (!zone.melds.length) melds.append(el("span", { class: "waiting" }, "no melds"));
+    node.append(melds);
+  }
+  if (zone.text) node.append(el("div", { class: "zone-text" }, directionArrow(zone.text), zone.text));
+  return node;
+}
+
+function directionArrow(text) {
+  if (/anticlockwise|counter-?clockwise/i.test(text)) return el("span", { class: "arrow" }, "↺ ");
+  if (/clockwise/i.test(text)) return el("span", { class: "arrow" }, "↻ ");
+  return null;
+}
+
+const CANASTA_NAMES = { natural: "natural canasta", mixed: "mixed canasta", wild: "wild canasta", sevens: "canasta of 7s", aces: "canasta of Aces" };
+
+function meldNode(meld) {
+  const node = el("div", { class: "meld" + (meld.canasta ? " canasta" : ""), testid: "meld", dataset: { rank: meld.rank, canasta: meld.canasta || "" } },
+    el("div", { class: "meld-cards" }, (meld.cards || []).map((c) => cardNode(c, { mini: true }))));
+  const caption = el("div", { class: "meld-caption" },
+    el("span", {}, `${meld.rank}: ${meld.naturals} natural${meld.naturals === 1 ? "" : "s"}` + (meld.wilds ? `, ${meld.wilds} wild` : "")));
+  if (meld.canasta) caption.append(el("span", { class: `badge ${meld.canasta}`, testid: "canasta" }, CANASTA_NAMES[meld.canasta] || meld.canasta));
+  node.append(caption);
+  return node;
+}
+
+// ---------- the actions ----------
+
+/** Buttons for every legal action the hand's cards do not already offer. */
+function renderActions(view) {
+  const bar = $("action-bar");
+  const prompt = $("prompt");
+  bar.replaceChildren();
+  prompt.replaceChildren();
+  prompt.hidden = true;
+  if (view.status === "bot_turn") {
+    const moving = view.players.find((p) => p.to_move);
+    const seat = view.thinking !== null && view.thinking !== undefined ? view.thinking : moving ? moving.seat : null;
+    const who = seat !== null ? playerName(view, seat) : "the bots";
+    bar.append(el("span", { class: "waiting", testid: "waiting" }, `Waiting for ${who}…`));
+    return;
+  }
+  if (view.status !== "your_turn") return;
+  const onCards = new Set((view.hand || []).map((c) => c.action).filter((a) => a !== null && a !== undefined));
+  const hinted = bestHintAction();
+  const byKind = new Map();
+  for (const action of view.actions || []) {
+    if (action.kind === "card" && onCards.has(action.action)) continue;
+    const kind = GROUPS.some(([k]) => k === action.kind) ? action.kind : "other";
+    if (!byKind.has(kind)) byKind.set(kind, []);
+    byKind.get(kind).push(action);
+  }
+  for (const [kind, groupLabel] of GROUPS) {
+    const actions = byKind.get(kind);
+    if (!actions) continue;
+    const buttons = actions.map((action) => actionButton(action, hinted));
+    if (kind === "answer" || kind === "suit") {
+      // A question only the human can answer (the partner's ask, the suit an 8 names) goes
+      // where it cannot be missed.
+      const question = kind === "answer" ? view.message || "Your partner asks:" : "Name a suit:";
+      prompt.append(el("span", {}, question), el("div", { class: "prompt-buttons", testid: `group-${kind}` }, ...buttons));
+      prompt.hidden = false;
+      continue;
+    }
+    bar.append(el("div", { class: `action-group ${kind}`, testid: `group-${kind}` },
+      groupLabel ? el("span", { class: "action-group-label" }, groupLabel) : null, ...buttons));
+  }
+}
+
+function actionButton(action, hinted) {
+  const classes = [];
+  let label = action.label;
+  const suitMatch = action.kind === "suit" && /([♥♦♠♣])/.exec(label);
+  if (suitMatch) {
+    classes.push("suit");
+    if (suitMatch[1] === "♥" || suitMatch[1] === "♦") classes.push("red");
+    label = suitMatch[1];
+  }
+  if (action.action === hinted) classes.push("hinted");
+  if (action.kind === "answer" && /^yes/i.test(label)) classes.push("primary");
+  return el("button", {
+    type: "button", class: classes.join(" ") || null, title: action.label,
+    "aria-label": action.label, testid: `action-${action.kind}`,
+    dataset: { action: String(action.action), label: action.label },
+    onclick: () => sendAction(action.action),
+  }, label);
+}
+
+async function sendAction(action) {
+  if (app.busy || !app.view || app.view.status !== "your_turn") return;
+  app.busy = true;
+  document.body.dataset.status = "sending";
+  for (const button of document.querySelectorAll("#action-bar button, #prompt button, .hand button")) button.disabled = true;
+  try {
+    const view = await api("POST", `/api/games/${app.gameId}/action`, { action, turn: app.view.turn });
+    app.busy = false;
+    setView(view);
+  } catch (err) {
+    app.busy = false;
+    showError(err);
+    if (err.status === 409 || err.status === 400) {
+      // Out of step with the server: draw what it has now, keeping the message.
+      try { setView(await api("GET", `/api/games/${app.gameId}`), { keepStatus: true }); } catch (e) { /* the message stays */ }
+    } else if (app.view) {
+      document.body.dataset.status = app.view.status;
+      render();
+    }
+  }
+}
+
+// ---------- the game's life ----------
+
+function setView(view, { keepStatus = false } = {}) {
+  const previous = app.view;
+  if (!previous || previous.id !== view.id || previous.turn !== view.turn) app.hint = null;
+  if (!previous || previous.id !== view.id) app.seenLog = 0;
+  app.view = view;
+  app.gameId = view.id;
+  document.body.dataset.status = view.status;     // what the page shows now: tests wait on it
+  if (location.hash !== `#game=${view.id}`) history.replaceState(null, "", `#game=${view.id}`);
+  render();
+  if (!keepStatus) statusFromView(view);
+  schedulePoll();
+}
+
+function statusFromView(view) {
+  const message = view.message || "";
+  if (view.status === "error") setStatus(message || "The game stopped on an error.", "error");
+  else if (view.status === "your_turn") setStatus(message ? `${message} · Your turn.` : "Your turn.", "your-turn");
+  else if (view.status === "bot_turn") {
+    const who = view.thinking !== null && view.thinking !== undefined ? `${playerName(view, view.thinking)} is thinking…` : "The bots are playing…";
+    setStatus(message ? `${message} · ${who}` : who);
+  } else if (view.status === "deal_over") setStatus(message || "The deal is over.");
+  else if (view.status === "match_over") setStatus(message || "The match is over.");
+  else setStatus(message);
+}
+
+function schedulePoll() {
+  clearTimeout(app.pollTimer);
+  app.pollTimer = null;
+  if (!app.view || app.view.status !== "bot_turn") return;
+  const id = app.view.id;
+  app.pollTimer = setTimeout(async () => {
+    if (!app.view || app.view.id !== id || app.busy) return schedulePoll();
+    try {
+      const view = await api("GET", `/api/games/${id}`);
+      if (app.view && app.view.id === id) setView(view);
+    } catch (err) {
+      showError(err);
+      if (err.status !== 404) app.pollTimer = setTimeout(schedulePoll, POLL_MS * 3);
+    }
+  }, POLL_MS);
+}
+
+function render() {
+  const view = app.view;
+  if (!view) return;
+  showScreen("table");
+  $("game-title").textContent = view.title + matchTitle(view.match);
+  renderFelt($("felt"), view, { interactive: true, hinted: bestHintAction() });
+  renderActions(view);
+  renderLog(view.log || [], view.seat);
+  renderHint();
+  const over = view.status === "deal_over" || view.status === "match_over";
+  $("hint-button").disabled = view.status !== "your_turn";
+  $("review-button").hidden = !over && !(view.match && view.match.deal > 1);
+  renderDealOver(view, over);
+}
+
+function matchTitle(match) {
+  if (!match) return "";
+  let text = ` · deal ${match.deal}`;
+  if (match.deals) text += ` of ${match.deals}`;
+  if (match.target) text += ` · to ${match.target}`;
+  return text;
+}
+
+function renderLog(entries, mySeat) {
+  const list = $("log");
+  const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 30;
+  list.replaceChildren(...entries.map((entry, i) => el("li", {
+    class: (entry.seat === mySeat ? "mine" : "") + (i >= app.seenLog && app.seenLog > 0 ? " new" : ""),
+  }, entry.text)));
+  app.seenLog = entries.length;
+  if (atBottom || entries.length) list.scrollTop = list.scrollHeight;
+}
+
+function sideColumns(view, width) {
+  // A score line has one value per seat, or one per side (Canasta's partnerships).
+  const players = view.players || [];
+  if (width === players.length) {
+    return players.map((p) => ({ label: p.seat === view.seat ? "You" : p.name || `p${p.seat}`, me: p.seat === view.seat }));
+  }
+  const me = players.find((p) => p.seat === view.seat);
+  return Array.from({ length: width }, (_, side) => {
+    const seats = players.filter((p) => p.side === side).map((p) => (p.seat === view.seat ? "you" : p.name || `p${p.seat}`));
+    const mine = me && me.side === side;
+    return { label: (mine ? "Your side" : "Their side") + (seats.length ? ` (${seats.join(", ")})` : ""), me: mine };
+  });
+}
+
+function scoreTable(view, score) {
+  const width = Math.max(...score.lines.map((l) => l.values.length), (score.total || []).length, 0);
+  const columns = sideColumns(view, width);
+  const head = el("tr", {}, el("th", {}, ""), columns.map((c) => el("th", { class: c.me ? "me" : null }, c.label)));
+  const rows = score.lines.map((line) => el("tr", {}, el("td", {}, line.label), line.values.map((v) => el("td", {}, fmt(v)))));
+  if (score.total) rows.push(el("tr", { class: "total" }, el("td", {}, "total"), score.total.map((v) => el("td", {}, fmt(v)))));
+  const sameAsTotal = score.total && score.returns && score.returns.every((r, i) => Math.abs(r - score.total[i]) < 1e-4);
+  if (score.returns && score.returns.length === width && !sameAsTotal) {
+    rows.push(el("tr", { class: "returns" }, el("td", {}, "returns"), score.returns.map((v) => el("td", {}, signed(v)))));
+  }
+  return el("table", { class: "score-table", testid: "score-table" }, el("thead", {}, head), el("tbody", {}, rows));
+}
+
+function renderDealOver(view, over) {
+  const panel = $("deal-over");
+  panel.hidden = !over;
+  if (!over) return;
+  const match = view.match;
+  const matchOver = view.status === "match_over" || (match && match.over);
+  const several = match && (match.target || (match.deals && match.deals > 1));
+  $("deal-over-title").textContent = matchOver && several ? "Match over" : several ? `Deal ${match.deal} over` : "Deal over";
+  $("score").replaceChildren(view.score ? scoreTable(view, view.score) : el("p", {}, view.message || ""));
+  const totals = $("match-totals");
+  totals.replaceChildren();
+  if (match && match.totals && match.totals.length) {
+    const columns = sideColumns(view, match.totals.length);
+    let goal = "";
+    if (match.deals) goal = ` after deal ${match.deal} of ${match.deals}`;
+    if (match.target) goal = ` after deal ${match.deal}, playing to ${match.target}`;
+    totals.append(el("h3", {}, `Match totals${goal}`),
+      el("table", { class: "score-table", testid: "match-table" },
+        el("thead", {}, el("tr", {}, el("th", {}, ""), columns.map((c) => el("th", { class: c.me ? "me" : null }, c.label)))),
+        el("tbody", {}, el("tr", { class: "total" }, el("td", {}, "match"), match.totals.map((v) => el("td", {}, fmt(v)))))));
+  }
+  $("next-deal").hidden = !!matchOver || !match;
+}
+
+// ---------- hint ----------
+
+function bestHintAction() {
+  return app.hint && app.hint.turn === (app.view && app.view.turn) && app.hint.values.length ? app.hint.values[0].action : null;
+}
+
+async function askHint() {
+  if (!app.view || app.view.status !== "your_turn" || app.busy) return;
+  const turn = app.view.turn;
+  const button = $("hint-button");
+  button.disabled = true;
+  $("hint-panel").hidden = false;
+  $("hint-body").replaceChildren(el("span", { class: "thinking", testid: "hint-thinking" }, el("span", { class: "dots" }, el("i"), el("i"), el("i")), "analysing your position…"));
+  try {
+    const hint = await api("POST", `/api/games/${app.gameId}/hint`, {});
+    if (app.view && app.view.turn === turn) {
+      app.hint = { ...hint, turn };
+      render();
+    }
+  } catch (err) {
+    showError(err);
+    $("hint-body").replaceChildren(el("span", { class: "field-error" }, err.message));
+  } finally {
+    button.disabled = !app.view || app.view.status !== "your_turn";
+  }
+}
+
+function renderHint() {
+  const panel = $("hint-panel");
+  const hint = app.hint;
+  if (!hint || !app.view || hint.turn !== app.view.turn) {
+    if (!panel.querySelector("[data-testid=hint-thinking]")) panel.hidden = true;
+    return;
+  }
+  panel.hidden = false;
+  const shown = hint.values.slice(0, 5);
+  const best = shown.length ? shown[0].mean : 0;
+  const spread = Math.max(1e-9, ...shown.map((v) => Math.abs(v.high - v.low)), ...shown.map((v) => Math.abs(v.mean)));
+  const rows = shown.map((v, i) => el("tr", { class: i === 0 ? "best" : null, testid: "hint-row", dataset: { action: String(v.action) } },
+    el("td", {}, v.label),
+    el("td", {}, fmt(v.mean)),
+    el("td", {}, `[${fmt(v.low)}, ${fmt(v.high)}]`),
+    el("td", {}, i === 0 ? "best" : signed(v.mean - best)),
+    el("td", {}, el("span", { class: "bar", style: `width:${Math.round(40 * Math.max(0, (v.mean - best + spread) / spread))}px` }))));
+  $("hint-body").replaceChildren(
+    el("table", { class: "hint-table", testid: "hint-table" },
+      el("thead", {}, el("tr", {}, el("th", {}, "action"), el("th", {}, "value"), el("th", {}, "95%"), el("th", {}, "vs best"), el("th", {}, ""))),
+      el("tbody", {}, rows)),
+    el("div", { class: "hint-meta" }, `From your information only: ${hint.worlds} worlds consistent with what you have seen, played out by the ${hint.policy} policy` +
+      (hint.seconds ? ` in ${fmt(hint.seconds, 1)} s` : "") + ". A value is your expected return; the interval is its 95% range."));
+}
+
+// ---------- review ----------
+
+/** The review's steps: every move of the deal, then the end of the deal (every hand shown). */
+function reviewSteps(review) {
+  const steps = review.moves.map((m) => ({ ...m }));
+  if (review.final) {
+    steps.push({ index: null, seat: null, text: "the end of the deal", open_text: "the end of the deal",
+      view: review.final, open: review.final, mistake: null, final: true });
+  }
+  return steps;
+}
+
+function lostText(review, amount) {
+  // Returns are points in American Page One (1 a point) and Canasta (1 per 1,000 points).
+  const unit = review.points_per_unit;
+  return unit ? `${fmt(amount * unit, 0)} points` : fmt(amount);
+}
+
+async function openReview(id, deal) {
+  const query = deal === undefined || deal === null ? "" : `?deal=${deal}`;
+  setStatus("Analysing the deal for the review…");
+  document.body.dataset.status = "loading_review";
+  try {
+    const review = await api("GET", `/api/games/${id}/review${query}`);
+    app.review = review;
+    app.reviewSteps = reviewSteps(review);
+    app.reviewSource = id;
+    app.reviewIndex = 0;
+    clearTimeout(app.pollTimer);
+    showScreen("review");
+    renderReviewHead();
+    renderReviewMove();
+    document.body.dataset.status = "review";
+    setStatus(`Review of deal ${review.deal + 1}: ${review.moves.length} moves. Step with ◀ ▶ or the arrow keys; your mistakes are listed on the right.`);
+  } catch (err) {
+    document.body.dataset.status = app.view ? app.view.status : "error";
+    showError(err);
+  }
+}
+
+function renderReviewHead() {
+  const review = app.review;
+  const steps = app.reviewSteps;
+  $("review-slider").max = String(Math.max(0, steps.length - 1));
+  const mistakes = steps.map((m, i) => [m, i]).filter(([m]) => m.mistake);
+  const lost = $("review-lost");
+  lost.textContent = review.analysed === false ? "not analysed (the deal did not finish)"
+    : mistakes.length ? `${mistakes.length} mistake${mistakes.length === 1 ? "" : "s"}: ${lostText(review, review.lost)} lost in all`
+      : "no mistake found";
+  lost.className = "review-lost" + (mistakes.length ? "" : " clean");
+  $("review-title").textContent = `Review · ${review.name ? review.name + " · " : ""}deal ${review.deal + 1}`;
+  $("mistakes-panel").hidden = false;
+  const body = $("mistakes-body");
+  if (!mistakes.length) {
+    body.replaceChildren(el("p", {}, review.analysed === false ? "An unfinished deal is shown without analysis."
+      : "The analysis found no decision of yours that a better action beat by more than its interval."));
+  } else {
+    body.replaceChildren(el("ol", { class: "mistake-list" }, mistakes.map(([m, i]) => el("li", {},
+      el("button", { type: "button", testid: "mistake-item", dataset: { index: String(i) }, onclick: () => stepReview(i) },
+        el("span", { class: "cost" }, `−${lostText(review, m.mistake.cost)}`), `move ${i + 1}: ${m.text}`)))),
+      el("p", { class: "hint-meta" }, "A mistake: the analysis, from your information only, found a better action by more than its 95% interval. " +
+        "Its cost is the expected return it lost" + (review.points_per_unit ? ", in points." : ", in Page One's returns, which score finishing places.")));
+  }
+  const dealSelect = $("review-deal");
+  const view = app.view && app.view.id === app.reviewSource ? app.view : null;
+  const deals = app.reviewDeals || review.deals || (view && view.match ? view.match.deal - (view.status === "deal_over" || view.status === "match_over" ? 0 : 1) : 1);
+  dealSelect.hidden = deals <= 1;
+  dealSelect.replaceChildren(...Array.from({ length: deals }, (_, k) => el("option", { value: String(k), selected: k === review.deal }, `deal ${k + 1}`)));
+}
+
+function stepReview(index) {
+  if (!app.review) return;
+  app.reviewIndex = Math.max(0, Math.min(app.reviewSteps.length - 1, index));
+  renderReviewMove();
+}
+
+/** Steps to the reviewed seat's next decision, past chance and the others' moves. */
+function nextOwnMove() {
+  if (!app.review) return;
+  const steps = app.reviewSteps;
+  for (let i = app.reviewIndex + 1; i < steps.length; i++) {
+    if (steps[i].seat === app.review.seat || steps[i].final) return stepReview(i);
+  }
+}
+
+function renderReviewMove() {
+  const steps = app.reviewSteps;
+  const move = steps[app.reviewIndex];
+  $("review-slider").value = String(app.reviewIndex);
+  $("review-position").textContent = steps.length ? `${app.reviewIndex + 1} / ${steps.length}` : "0 / 0";
+  const felt = $("review-felt");
+  if (!move) {
+    felt.replaceChildren(el("p", {}, "This deal has no moves."));
+    $("review-move").textContent = "";
+    $("review-mistake").hidden = true;
+    return;
+  }
+  const open = $("review-open").checked;
+  const view = open && move.open ? move.open : move.view;
+  const mistake = move.mistake || {};
+  renderFelt(felt, view, { interactive: false, hinted: mistake.best ? mistake.best.action : null,
+    played: mistake.played ? mistake.played.action : null });
+  const text = open && move.open_text ? move.open_text : move.text;
+  const canTakeOver = !move.final && move.index !== null && move.index !== undefined;
+  $("review-move").replaceChildren(el("span", { class: "who" }, move.final ? "Final position:" : "Next move:"), " ", text,
+    canTakeOver ? el("button", { type: "button", class: "small takeover", testid: "review-takeover", onclick: () => takeOver(move.index),
+      title: "Play on from this position yourself, the bots at the other seats" }, "Play from here") : null);
+  const box = $("review-mistake");
+  if (move.mistake) {
+    const m = move.mistake;
+    const interval = m.interval ? ` (95% interval ${lostText(app.review, m.interval[0])} to ${lostText(app.review, m.interval[1])})` : "";
+    const played = m.played ? `You played ${m.played.label}; ` : "";
+    box.textContent = `Mistake: ${played}${m.best ? m.best.label : "another action"} was better by ${lostText(app.review, m.cost)}${interval}.`;
+    box.hidden = false;
+  } else {
+    box.hidden = true;
+  }
+  renderLog(view.log || [], view.seat);
+  for (const item of document.querySelectorAll("[data-testid=mistake-item]")) {
+    item.classList.toggle("current", Number(item.dataset.index) === app.reviewIndex);
+  }
+}
+
+async function takeOver(moveIndex) {
+  if (app.busy) return;
+  app.busy = true;
+  try {
+    const body = { move: moveIndex, seat: app.review.seat };
+    if (app.review.deal !== undefined) body.deal = app.review.deal;
+    const view = await api("POST", `/api/games/${app.reviewSource}/takeover`, body);
+    app.busy = false;
+    app.review = null;
+    app.view = null;
+    setView(view);
+  } catch (err) {
+    app.busy = false;
+    showError(err);
+  }
+}
+
+function closeReview() {
+  app.review = null;
+  $("mistakes-panel").hidden = true;
+  if (app.view && app.view.id === app.reviewSource) {
+    app.seenLog = 0;
+    render();
+    document.body.dataset.status = app.view.status;
+    statusFromView(app.view);
+    schedulePoll();
+  } else {
+    showSetup();
+  }
+}
+
+// ---------- screens ----------
+
+function showScreen(name) {
+  $("setup").hidden = name !== "setup";
+  $("table-area").hidden = name !== "table";
+  $("review-area").hidden = name !== "review";
+  $("sidebar").hidden = name === "setup";
+  if (name !== "review") $("mistakes-panel").hidden = true;
+  if (name === "review") $("hint-panel").hidden = true;
+  $("hint-button").hidden = name !== "table";
+}
+
+// ---------- the new-game form ----------
+
+function currentGameOption() {
+  const name = $("game-select").value;
+  return app.options.games.find((g) => g.name === name);
+}
+
+function playerCount(game) {
+  const input = document.querySelector("[data-param=players]");
+  if (input && input.value !== "") return Number(input.value);
+  return game.players[0];
+}
+
+function paramField(param) {
+  const id = `param-${param.name}`;
+  const label = el("span", { class: "field-label" }, param.label || param.name.replace(/_/g, " "));
+  const error = el("span", { class: "field-error", testid: `error-params.${param.name}` });
+  // The help is "values: the rule page's sentence"; the values go under the field, all of it in the tooltip.
+  const values = param.help ? param.help.split(": ")[0].replace(/`/g, "") : "";
+  const help = values ? el("span", { class: "field-help", title: param.help }, values) : null;
+  let input;
+  if (param.type === "bool") {
+    input = el("input", { type: "checkbox", id, testid: id, dataset: { param: param.name, type: "bool" } });
+    input.checked = !!param.default;
+    return el("label", { class: "field checkbox", dataset: { field: `params.${param.name}` } }, input, label, help, error);
+  }
+  if (param.type === "choice" || (param.choices && param.choices.length)) {
+    input = el("select", { id, testid: id, dataset: { param: param.name, type: param.type } },
+      (param.choices || []).map((c) => el("option", { value: String(c), selected: String(c) === String(param.default) }, String(c))));
+  } else if (param.type === "int" || param.type === "float") {
+    input = el("input", {
+      type: "number", id, testid: id, step: param.type === "int" ? "1" : "any",
+      min: param.min ?? null, max: param.max ?? null, value: String(param.default ?? ""),
+      dataset: { param: param.name, type: param.type },
+    });
+  } else {
+    input = el("input", { type: "text", id, testid: id, value: String(param.default ?? ""), dataset: { param: param.name, type: param.type || "str" } });
+  }
+  return el("label", { class: "field", dataset: { field: `params.${param.name}` } }, label, input, help, error);
+}
+
+function buildParams() {
+  const game = currentGameOption();
+  const box = $("param-fields");
+  box.replaceChildren(...game.params.map(paramField));
+  const players = document.querySelector("[data-param=players]");
+  if (players) players.addEventListener("change", buildSeats);
+  if (players) players.addEventListener("input", buildSeats);
+  const match = game.match || { kind: "none" };
+  $("match-field").hidden = match.kind === "none" || !match.choices || !match.choices.length;
+  $("match-label").textContent = match.kind === "target" ? "Play to (points)" : match.kind === "deals" ? "Deals" : "Match";
+  $("match-select").replaceChildren(...(match.choices || []).map((c) => el("option", { value: String(c), selected: String(c) === String(match.default) }, matchChoiceLabel(match, c))));
+  buildSeats();
+}
+
+function matchChoiceLabel(match, choice) {
+  const text = String(choice);
+  const value = text.includes("=") ? text.split("=")[1] : text;
+  if (match.kind === "target") return `${Number(value).toLocaleString("en")} points`;
+  if (match.kind === "deals") return Number(value) === 1 ? "one deal" : `${value} deals`;
+  return text;
+}
+
+function buildSeats() {
+  const game = currentGameOption();
+  const n = playerCount(game);
+  if (!Number.isInteger(n) || n < 1 || n > 12) return;
+  const seatSelect = $("seat-select");
+  const previousSeat = Number(seatSelect.value || 0);
+  seatSelect.replaceChildren(...Array.from({ length: n }, (_, s) => el("option", { value: String(s), selected: s === Math.min(previousSeat, n - 1) }, `seat ${s}` + seatHint(game, s))));
+  const bots = app.options.bots.filter((b) => !b.games || b.games.includes(game.name));
+  const fallback = bots.find((b) => (b.default_for || []).includes(game.name)) || bots[0];
+  $("bot-specs").replaceChildren(...bots.map((b) => el("option", { value: b.spec }, b.title)));
+  const previous = {};
+  for (const input of document.querySelectorAll("[data-bot-seat]")) previous[input.dataset.botSeat] = input.value;
+  const seat = Number(seatSelect.value);
+  const fields = [];
+  for (let s = 0; s < n; s++) {
+    if (s === seat) continue;
+    const input = el("input", {
+      type: "text", list: "bot-specs", id: `bot-${s}`, testid: `bot-${s}`, autocomplete: "off", spellcheck: "false",
+      value: previous[s] !== undefined ? previous[s] : fallback ? fallback.spec : "", dataset: { botSeat: String(s) },
+    });
+    fields.push(el("label", { class: "field", dataset: { field: `bots.${s}` } },
+      el("span", { class: "field-label" }, `Seat ${s}` + seatHint(game, s, seat)), input,
+      el("span", { class: "field-error", testid: `error-bots.${s}` })));
+  }
+  $("bot-fields").replaceChildren(...fields);
+}
+
+function seatHint(game, seat, mySeat) {
+  // Canasta's partnerships sit opposite each other: seats 0 and 2 against 1 and 3.
+  if (game.name !== "python_modern_canasta") return "";
+  if (mySeat === undefined) return seat % 2 === 0 ? " (side 0, 2)" : " (side 1, 3)";
+  return seat % 2 === mySeat % 2 ? " · your partner" : " · opponent";
+}
+
+function readForm() {
+  const game = currentGameOption();
+  const params = {};
+  for (const input of document.querySelectorAll("[data-param]")) {
+    const type = input.dataset.type;
+    if (type === "bool") params[input.dataset.param] = input.checked;
+    else if (type === "int") params[input.dataset.param] = input.value === "" ? null : Number(input.value);
+    else if (type === "float") params[input.dataset.param] = input.value === "" ? null : Number(input.value);
+    else {
+      const param = game.params.find((p) => p.name === input.dataset.param);
+      const numeric = param && typeof param.default === "number";
+      params[input.dataset.param] = numeric && input.value !== "" && !Number.isNaN(Number(input.value)) ? Number(input.value) : input.value;
+    }
+  }
+  const bots = {};
+  for (const input of document.querySelectorAll("[data-bot-seat]")) bots[input.dataset.botSeat] = input.value.trim();
+  const match = game.match || { kind: "none" };
+  let matchValue = null;
+  if (match.kind !== "none" && !$("match-field").hidden) {
+    const value = $("match-select").value;
+    matchValue = value.includes("=") ? value : `${match.kind}=${value}`;
+  }
+  const seedText = $("seed-input").value.trim();
+  const limitText = $("time-limit").value.trim();
+  return {
+    game: game.name, params, seat: Number($("seat-select").value), bots, match: matchValue,
+    seed: seedText === "" ? null : Number(seedText), time_limit: limitText === "" ? null : Number(limitText),
+  };
+}
+
+function clearFieldErrors() {
+  for (const field of document.querySelectorAll("#new-game-form .field")) field.classList.remove("invalid");
+  for (const error of document.querySelectorAll("#new-game-form .field-error")) error.textContent = "";
+}
+
+function showFieldError(field, message) {
+  const box = field ? document.querySelector(`#new-game-form [data-field="${CSS.escape(field)}"]`) : null;
+  if (box) {
+    box.classList.add("invalid");
+    box.querySelector(".field-error").textContent = message;
+    const input = box.querySelector("input, select");
+    if (input) input.focus();
+  } else {
+    $("form-error").textContent = message;
+  }
+}
+
+async function startGame(event) {
+  event.preventDefault();
+  if (app.busy) return;
+  clearFieldErrors();
+  const body = readForm();
+  app.busy = true;
+  $("start-game").disabled = true;
+  setStatus("Dealing…");
+  try {
+    const view = await api("POST", "/api/games", body);
+    app.busy = false;
+    app.view = null;
+    setView(view);
+  } catch (err) {
+    app.busy = false;
+    showFieldError(err.field, err.message);
+    showError(err);
+  } finally {
+    $("start-game").disabled = false;
+  }
+}
+
+/** The records folder's newest files: review any, continue an unfinished one. */
+async function loadRecords() {
+  let listing;
+  try {
+    listing = await api("GET", "/api/records");
+  } catch (err) {
+    return;     // the form works without the list
+  }
+  const files = (listing.files || []).slice(0, 8);
+  $("records").hidden = !files.length;
+  $("record-list").replaceChildren(...files.map((file) => {
+    const name = file.path.split(/[\\/]/).pop();
+    return el("li", { testid: "record" },
+      el("span", { class: "record-name", title: file.path }, name),
+      file.unfinished ? el("span", { class: "chip unfinished" }, "unfinished") : null,
+      el("button", { type: "button", class: "small", testid: "record-review", onclick: () => openRecord(file.path, false) }, "Review"),
+      file.unfinished ? el("button", { type: "button", class: "small primary", testid: "record-continue", onclick: () => openRecord(file.path, true) }, "Continue") : null);
+  }));
+}
+
+async function openRecord(path, resume) {
+  try {
+    const opened = await api("POST", "/api/review", { path });
+    if (resume) {
+      const last = Math.max(0, (opened.deals || []).length - 1);
+      app.view = null;
+      setView(await api("POST", `/api/games/${opened.id}/takeover`, { deal: last }));
+    } else {
+      app.reviewDeals = (opened.deals || []).length || null;
+      await openReview(opened.id);
+    }
+  } catch (err) {
+    showError(err);
+  }
+}
+
+function showSetup() {
+  clearTimeout(app.pollTimer);
+  loadRecords();
+  showScreen("setup");
+  $("setup-cancel").hidden = !app.view;
+  if (!app.view) setStatus("Choose a game, its rules and your opponents, then deal.");
+}
+
+async function nextDeal() {
+  if (app.busy || !app.view) return;
+  app.busy = true;
+  $("next-deal").disabled = true;
+  try {
+    const view = await api("POST", `/api/games/${app.gameId}/next`);
+    app.busy = false;
+    setView(view);
+  } catch (err) {
+    app.busy = false;
+    showError(err);
+  } finally {
+    $("next-deal").disabled = false;
+  }
+}
+
+// ---------- start ----------
+
+function wire() {
+  $("new-game-form").addEventListener("submit", startGame);
+  $("game-select").addEventListener("change", buildParams);
+  $("seat-select").addEventListener("change", buildSeats);
+  $("seed-roll").addEventListener("click", () => { $("seed-input").value = String(Math.floor(Math.random() * 1e6)); });
+  $("new-game-button").addEventListener("click", showSetup);
+  $("deal-new-game").addEventListener("click", showSetup);
+  $("setup-cancel").addEventListener("click", () => { if (app.view) { render(); statusFromView(app.view); schedulePoll(); } });
+  $("next-deal").addEventListener("click", nextDeal);
+  $("hint-button").addEventListener("click", askHint);
+  $("review-button").addEventListener("click", () => { app.reviewDeals = null; openReview(app.gameId); });
+  $("deal-review").addEventListener("click", () => { app.reviewDeals = null; openReview(app.gameId); });
+  $("review-close").addEventListener("click", closeReview);
+  $("review-first").addEventListener("click", () => stepReview(0));
+  $("review-prev").addEventListener("click", () => stepReview(app.reviewIndex - 1));
+  $("review-next").addEventListener("click", () => stepReview(app.reviewIndex + 1));
+  $("review-last").addEventListener("click", () => stepReview(app.reviewSteps.length - 1));
+  $("review-mine").addEventListener("click", nextOwnMove);
+  $("review-slider").addEventListener("input", (e) => stepReview(Number(e.target.value)));
+  $("review-open").addEventListener("change", renderReviewMove);
+  $("review-deal").addEventListener("change", (e) => openReview(app.reviewSource, Number(e.target.value)));
+  document.addEventListener("keydown", (e) => {
+    if (!app.review || e.target.closest("input[type=text], input[type=number], select")) return;
+    if (e.key === "ArrowLeft") stepReview(app.reviewIndex - 1);
+    if (e.key === "ArrowRight") stepReview(app.reviewIndex + 1);
+    if (e.key === "Enter" && !e.target.closest("button")) nextOwnMove();
+  });
+}
+
+async function main() {
+  wire();
+  try {
+    app.options = await api("GET", "/api/options");
+  } catch (err) {
+    showError(err);
+    return;
+  }
+  $("game-select").replaceChildren(...app.options.games.map((g) => el("option", { value: g.name }, g.title)));
+  $("seed-input").value = String(Math.floor(Math.random() * 1e6));
+  buildParams();
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const query = new URLSearchParams(location.search);
+  const reviewId = hash.get("review") || query.get("review");
+  const gameId = hash.get("game") || query.get("game");
+  if (reviewId) {
+    app.reviewSource = reviewId;
+    await openReview(reviewId);
+  } else if (gameId) {
+    try {
+      setView(await api("GET", `/api/games/${gameId}`));
+    } catch (err) {
+      showSetup();
+      showError(err);
+    }
+  } else {
+    showSetup();
+  }
+}
+
+main();
