@@ -109,19 +109,19 @@ def _results_path(args: argparse.Namespace, write_files: bool) -> Path:
     return results
 
 
-def _games_left(config, results: Path) -> int | None:
-    """How many of the tournament's games the results file lacks; None where it
-    cannot say (the run then reports why it refuses the file)."""
+def _nothing_left(config, results: Path) -> bool:
+    """Whether the results file already holds every game of the tournament (False
+    where it cannot say: the run then reports why it refuses the file)."""
     from eval.storage import ResultsDB
     from eval.tournament import planned_games
-    planned = {task.key for task in planned_games(config)}
     if not results.exists():
-        return len(planned)
+        return False
     try:
         with ResultsDB.read(results) as db:
-            return len(planned - db.stored_keys())
+            stored = db.stored_keys()
     except ValueError:
-        return None
+        return False
+    return {task.key for task in planned_games(config)} <= stored
 
 
 def _tournament(args: argparse.Namespace) -> None:
@@ -130,7 +130,7 @@ def _tournament(args: argparse.Namespace) -> None:
     config = _config(args, args.agent or default_agents(args.game), args.deals)
     if args.anchor is not None and args.anchor not in config.agent_names:
         raise ValueError(f"--anchor {args.anchor!r} is not an agent; agents: {', '.join(config.agent_names)}")
-    left = _games_left(config, results)
+    nothing_left = _nothing_left(config, results)
     results.parent.mkdir(exist_ok=True)
     print(f"{config.describe()}; agents: {', '.join(f'{n}={s}' if n != s else n for n, s in config.agents)}; "
           f"results in {results}", file=sys.stderr)
@@ -139,7 +139,7 @@ def _tournament(args: argparse.Namespace) -> None:
         summary = run_tournament(config, results, workers=args.workers, backend_name=args.backend,
                                  address=args.address, progress=not args.quiet, anchor=args.anchor,
                                  bootstrap=args.bootstrap)
-    if left == 0:
+    if nothing_left:
         print(f"nothing left to play: all {summary.games} games were already stored in {results}",
               file=sys.stderr)
     else:
