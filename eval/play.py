@@ -8,8 +8,11 @@ reads, so a bot that kills its whole process is blamed too (eval/workers.py).
 
 from __future__ import annotations
 
+import struct
 import time
 import traceback
+import zlib
+from array import array
 from dataclasses import dataclass
 from typing import Callable, MutableSequence, Sequence
 
@@ -46,7 +49,7 @@ class GameRecord:
     move_seconds: list[float]
     move_max: list[float]
     deal_records: list[list[float]] | None = None     # a match's record of each deal
-    history: list[DealHistory] | None = None          # every deal's actions (None: not kept)
+    history: bytes | None = None       # every deal's actions, encode_history's bytes (None: not kept)
     fault_seat: int | None = None
     fault_kind: str | None = None
     error: str | None = None
@@ -55,6 +58,10 @@ class GameRecord:
     @property
     def key(self) -> tuple[int, int]:
         return self.deal, self.rotation
+
+    def deal_histories(self) -> list["DealHistory"] | None:
+        """Each deal's actions and decision times (None for a game stored without them)."""
+        return None if self.history is None else decode_history(self.history)
 
 
 @dataclass
@@ -75,6 +82,45 @@ class Trace:
 
     def history(self) -> DealHistory:
         return DealHistory(list(self.state.history()) if self.state is not None else [], self.seconds)
+
+
+# A history: "H1", then zlib (level 1: a few microseconds a game, in the worker)
+# of the number of deals as uint16 and per deal the counts (actions, decisions)
+# as two uint32, the actions as uint16 and each decision's seconds as float32,
+# little-endian. Compressed, a Canasta hand's row stays small enough for SQLite
+# to keep it in its page.
+_HISTORY_MAGIC = b"H1"
+
+
+def encode_history(history: Sequence[DealHistory]) -> bytes:
+    parts = [struct.pack("<H", len(history))]
+    for deal in history:
+        parts.append(struct.pack("<II", len(deal.actions), len(deal.seconds)))
+        parts.append(array("H", deal.actions).tobytes())
+        parts.append(array("f", deal.seconds).tobytes())
+    return _HISTORY_MAGIC + zlib.compress(b"".join(parts), 1)
+
+
+def decode_history(blob: bytes) -> list[DealHistory]:
+    """The deals of `encode_history`'s bytes; ValueError for bytes it did not write."""
+    if not blob.startswith(_HISTORY_MAGIC):
+        raise ValueError("a stored game history is not in a format this cardarena reads")
+    try:
+        blob = zlib.decompress(blob[len(_HISTORY_MAGIC):])
+        (deals,) = struct.unpack_from("<H", blob, 0)
+        at, out = 2, []
+        for _ in range(deals):
+            n, m = struct.unpack_from("<II", blob, at)
+            at += 8
+            actions, seconds = array("H"), array("f")
+            actions.frombytes(blob[at:at + 2 * n])
+            at += 2 * n
+            seconds.frombytes(blob[at:at + 4 * m])
+            at += 4 * m
+            out.append(DealHistory(actions.tolist(), seconds.tolist()))
+    except (struct.error, ValueError, zlib.error):
+        raise ValueError("a stored game history is cut short or corrupt") from None
+    return out
 
 
 class BotFault(Exception):
@@ -237,8 +283,8 @@ class GamePlayer:
             record.returns = forfeit_returns(self.game, self.sides, fault.seat)
         except Exception as e:
             record.fault_kind, record.error, record.returns = GAME_ERROR, f"game: {_describe(e)}", None
-        if self.config.keep_history:
-            record.history = [t.history() for t in traces]
+        if self.config.keep_history:        # encoded here, in the worker, so the parent only stores bytes
+            record.history = encode_history([t.history() for t in traces])
         record.wall_seconds = time.perf_counter() - started
         return record
 

@@ -192,15 +192,19 @@ def records_from_results(path: str | os.PathLike, *, deal: int | None = None, ag
                 continue
             if fault is not None and (stored.fault_kind is not None) != fault:
                 continue
-            if stored.history is None:
+            try:
+                histories = stored.deal_histories()
+            except ValueError as e:
+                raise RecordError(f"{path}: game {game_id(stored.deal, stored.rotation)}: {e}") from None
+            if histories is None:
                 continue
             players = [PlayerInfo(s, config.agents[a][0], config.agents[a][1],
                                   ",".join(files.get(config.agents[a][0], {}).values()) or None)
                        for s, a in enumerate(stored.seats)]
             fault_info = None if stored.fault_kind is None else \
                 {"seat": stored.fault_seat, "kind": stored.fault_kind, "error": stored.error}
-            for k, deal_history in enumerate(stored.history):
-                last = k == len(stored.history) - 1
+            for k, deal_history in enumerate(histories):
+                last = k == len(histories) - 1
                 source = {"results": str(path), "deal": stored.deal, "rotation": stored.rotation}
                 if match is None:
                     deal_game, context = game, None

@@ -8,8 +8,8 @@ not ours (not SQLite, another application's database, a different tournament)
 is refused before anything is written to it. Schema: docs/tournament.md.
 
 A game's row holds its whole history (every deal's actions, chance outcomes
-included, and each decision's seconds) in one compact blob, written in the same
-transaction as its result; eval.records turns it into a game record. Files of
+included, and each decision's seconds) in one compact blob (eval.play's
+encode_history), written in the same transaction as its result; eval.records turns it into a game record. Files of
 schema version 1 (before histories) still open: resuming one adds the column
 (its old games have no history), reading one changes nothing.
 """
@@ -20,15 +20,12 @@ import fcntl
 import json
 import os
 import sqlite3
-import struct
 import time
-import zlib
-from array import array
 from pathlib import Path
 from typing import Any, Iterator
 
 from eval.config import TournamentConfig
-from eval.play import DealHistory, GameRecord
+from eval.play import GameRecord
 
 APPLICATION_ID = 0x43415244      # "CARD", in the SQLite header at offset 68
 SCHEMA_VERSION = 2
@@ -148,8 +145,7 @@ class ResultsDB:
 
     def add(self, record: GameRecord) -> None:
         """Queues a game; it is committed within COMMIT_SECONDS (or at flush)."""
-        values = {**record.__dict__, "finished_at": time.time(),
-                  "history": None if record.history is None else encode_history(record.history)}
+        values = {**record.__dict__, "finished_at": time.time()}
         self._pending.append(tuple(json.dumps(values[c]) if c in _JSON else values[c] for c in _COLUMNS))
         if time.monotonic() - self._last_commit >= COMMIT_SECONDS:
             self.flush()
@@ -172,8 +168,6 @@ class ResultsDB:
             values = {c: (json.loads(v) if c in _JSON and v is not None else v)
                       for c, v in zip(columns, row)}
             values["seats"] = tuple(values["seats"])
-            if values.get("history") is not None:
-                values["history"] = decode_history(values["history"])
             yield GameRecord(**values)
 
     def game(self, deal: int, rotation: int) -> GameRecord | None:
@@ -269,39 +263,6 @@ def _check_bot_files(path: Path, stored: dict[str, dict[str, str]], now: dict[st
                     f"{path}: agent {agent!r} plays with {file}, which has changed since this tournament "
                     f"began (sha256 then {before[file][:16]}..., now {sha[:16]}...); restore the file, "
                     f"or rate the new one under another agent name in another results file")
-
-
-# A history blob: zlib of, per deal, the counts (actions, decisions) as two
-# uint32, the actions as uint16 and each decision's seconds as float32.
-_HISTORY_MAGIC = b"H1"
-
-
-def encode_history(history: list[DealHistory]) -> bytes:
-    parts = [struct.pack("<H", len(history))]
-    for deal in history:
-        parts.append(struct.pack("<II", len(deal.actions), len(deal.seconds)))
-        parts.append(array("H", deal.actions).tobytes())
-        parts.append(array("f", deal.seconds).tobytes())
-    return _HISTORY_MAGIC + zlib.compress(b"".join(parts), 6)
-
-
-def decode_history(blob: bytes) -> list[DealHistory]:
-    if not blob.startswith(_HISTORY_MAGIC):
-        raise ResultsFileError("a stored game history is not in a format this cardarena reads")
-    data = zlib.decompress(blob[len(_HISTORY_MAGIC):])
-    (deals,), at = struct.unpack_from("<H", data), 2
-    out = []
-    for _ in range(deals):
-        n, m = struct.unpack_from("<II", data, at)
-        at += 8
-        actions = array("H")
-        actions.frombytes(data[at:at + 2 * n])
-        at += 2 * n
-        seconds = array("f")
-        seconds.frombytes(data[at:at + 4 * m])
-        at += 4 * m
-        out.append(DealHistory(actions.tolist(), seconds.tolist()))
-    return out
 
 
 def _stored_config(path: Path, conn: sqlite3.Connection) -> TournamentConfig:

@@ -11,6 +11,7 @@ import os
 import statistics
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pyspiel
@@ -31,6 +32,27 @@ def _cpu_seconds(pid: int) -> float:
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def history_bytes() -> None:
+    """Bytes a stored game's history takes, for each game: rule bots at four
+    players (Canasta: one hand), 40 games each, stored as a tournament stores them."""
+    print("  bytes per stored game's history (rule bots, 40 games each; actions and decision times):")
+    for game_string in ("python_page_one(players=4)", "python_american_page_one(players=4)",
+                        "python_modern_canasta"):
+        config = TournamentConfig.create(game_string, ["rules", "r2=rules"], deals=20)
+        player = GamePlayer(config)
+        records = [player.play(t, [0.0] * PROBE_SIZE) for t in planned_games(config)]
+        sizes = [len(r.history) for r in records]
+        actions = [sum(len(h.actions) for h in r.deal_histories()) for r in records]
+        with tempfile.TemporaryDirectory() as tmp:
+            with ResultsDB.open_for(Path(tmp) / "r.db", config) as db:
+                for r in records:
+                    db.add(r)
+            whole = (Path(tmp) / "r.db").stat().st_size
+        print(f"    {game_string.split('(')[0]:<26} {statistics.mean(sizes):7.0f} bytes a game "
+              f"({statistics.mean(actions):.0f} actions, {8 * statistics.mean(sizes) / statistics.mean(actions):.1f} "
+              f"bits an action); the results file {whole / len(records):.0f} bytes a game in all")
 
 
 def section_harness(seconds: float, repeats: int) -> None:
@@ -68,7 +90,9 @@ def section_harness(seconds: float, repeats: int) -> None:
             results.append(state.returns())
         return time.perf_counter() - start, time.process_time() - cpu, results
 
-    def harness(workers: int) -> tuple[float, tuple[float, float], list]:
+    without_history = replace(config, keep_history=False)
+
+    def harness(workers: int, config: TournamentConfig = config) -> tuple[float, tuple[float, float], list]:
         """What run_tournament does up to the summary: start the workers, play,
         store. Returns (wall, (CPU of the workers, CPU of the parent), returns)."""
         with tempfile.TemporaryDirectory() as tmp:
@@ -108,7 +132,7 @@ def section_harness(seconds: float, repeats: int) -> None:
         pool.close()
         return wall, cpu
     runners = [("bare loop", bare_loop), ("in process", in_process), ("1 worker", lambda: harness(1)),
-               ("2 workers", lambda: harness(2))]
+               ("2 workers", lambda: harness(2)), ("no history", lambda: harness(1, without_history))]
     runs: dict[str, list[tuple[float, tuple[float, float]]]] = {name: [] for name, _ in runners}
     expected = bare_loop()[2]
     for repeat in range(repeats):
@@ -142,6 +166,10 @@ def section_harness(seconds: float, repeats: int) -> None:
           f"{1e3 * statistics.median(c for _, c in starts):.0f} ms CPU (once per worker and tournament; "
           f"{statistics.median(c for _, c in starts) / (n * play_cpu['bare loop']):.1%} of these {n} games)")
     print(f"  2 workers / 1 worker: {wall['1 worker'] / wall['2 workers']:.2f}x games/s (target >= 1.8x)")
+    print(f"  keeping every game's history (1 worker): {1 - wall['no history'] / wall['1 worker']:+.1%} of "
+          f"games/s ({n / wall['1 worker']:.0f} against {n / wall['no history']:.0f} without; paired rounds: "
+          f"{share_of_bare('1 worker', 'wall') / share_of_bare('no history', 'wall') - 1:+.1%} wall; target "
+          f"a loss of at most 5%)")
     print(f"  harness (1 worker) over the bare loop, medians of {repeats} paired rounds: "
           f"{share_of_bare('1 worker', 'wall') - 1:+.1%} wall time (target <= +10%); "
           f"CPU {share_of_bare('1 worker', 'worker') - 1:+.1%} in the worker, "
@@ -155,6 +183,8 @@ def section_harness(seconds: float, repeats: int) -> None:
     summarize(config, records)
     print(f"  summary with 1000 bootstrap resamples: {time.perf_counter() - start:.2f} s "
           f"(the games: {played:.2f} s in one process)")
+
+    history_bytes()
 
     widths: dict[bool, list[float]] = {True: [], False: []}
     estimates: dict[bool, list[float]] = {True: [], False: []}

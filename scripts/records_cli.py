@@ -36,9 +36,10 @@ def _games(args: argparse.Namespace) -> None:
         gid = f"{g.deal}-{g.rotation}"
         seats = " ".join(f"p{s}={names[a]}" for s, a in enumerate(g.seats))
         returns = " ".join(f"{r:+.3g}" for r in g.returns) if g.returns is not None else "void"
-        moves = sum(len(h.actions) for h in g.history) if g.history is not None else "-"
+        histories = g.deal_histories()
+        moves = sum(len(h.actions) for h in histories) if histories is not None else "-"
         fault = f"{g.fault_kind} (seat {g.fault_seat})" if g.fault_kind else ""
-        deals = f" [{len(g.history)} deals]" if g.history is not None and len(g.history) > 1 else ""
+        deals = f" [{len(histories)} deals]" if histories is not None and len(histories) > 1 else ""
         print(f"{gid:<10} {seats[:48]:<48} {returns[:36]:<36} {moves:>6}  {fault}{deals}")
     if any(g.history is None for g in rows):
         print("(moves '-': stored before game histories were kept; such a game has no record)")

@@ -59,7 +59,7 @@ def test_stored_games_replay_to_their_stored_returns_move_for_move(results, name
     assert set(by_game) == set(stored)
     for key, records in by_game.items():
         game = stored[key]
-        assert sum(len(r.moves) for r in records) == sum(len(h.actions) for h in game.history)
+        assert sum(len(r.moves) for r in records) == sum(len(h.actions) for h in game.deal_histories())
         assert sum(m.actor >= 0 for r in records for m in r.moves) == game.length
         if TOURNAMENTS[name][2] is None:
             assert records[0].returns == pytest.approx(game.returns)
@@ -222,7 +222,7 @@ def test_a_results_file_from_before_histories_opens_reports_and_resumes(tmp_path
     run_tournament(config.with_deals(6), path, workers=1, progress=False, bootstrap=0)
     with ResultsDB.read(path) as db:
         games_ = list(db.games(history=True))
-    assert [g.history is None for g in games_] == [True] * old + [False] * (new - old)   # old games kept
+    assert [g.deal_histories() is None for g in games_] == [True] * old + [False] * (new - old)   # old games kept
     assert len(list(records_from_results(path))) == new - old
 
 
