@@ -40,8 +40,9 @@ def bot_factory(name: str) -> Callable[..., pyspiel.Bot]:
     module, _, attr = target.partition(":")
     try:
         found = importlib.import_module(module)
-    except ImportError as e:
-        raise ValueError(f"bot {name!r} is {target!r}, but module {module!r} cannot be imported: {e}") from e
+    except Exception as e:            # missing, or failing as it is imported (a registered module's error)
+        raise ValueError(f"bot {name!r} is {target!r}, but module {module!r} cannot be imported: "
+                         f"{type(e).__name__}: {e}") from e
     factory = getattr(found, attr, None)
     if not callable(factory):
         raise ValueError(f"bot {name!r} is {target!r}, but {module} has no callable {attr!r}")

@@ -119,6 +119,8 @@ def main(argv: list[str] | None = None) -> None:
         command.error(f"unrecognized arguments: {' '.join(rest)}")
     try:
         args.func(args)
+    except KeyboardInterrupt:
+        command.exit(130, f"\n{command.prog}: interrupted\n")
     except (ValueError, OSError) as e:          # bad input, or a file that cannot be read or written
         from scripts.cli_checks import one_line
         detail = (f"{e.strerror}: {e.filename}" if isinstance(e, OSError) and e.strerror and e.filename
