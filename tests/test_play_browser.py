@@ -90,8 +90,10 @@ def page(browser, server):
     page.wait_for_selector("[data-testid=start-game]")
     yield page
     played = [r.json() for r in page.views]
+    started = page.evaluate("app.gameId")
     context.close()
     assert not errors, f"script errors on the page: {errors}"
+    assert played or not started, "a game was played but no View was seen"
     for view in played:
         assert all("hand" not in p for p in view["players"]), "a View in play carried another player's hand"
 

@@ -5,6 +5,7 @@
 const POLL_MS = 300;
 const PILE_SHOWN = 10;     // the newest cards of a long pile drawn fanned
 const HAND_FAN = 10;       // a hand of more cards than this overlaps
+const FAN_STEP = 34;       // px of each overlapped card left showing (its centre stays clickable)
 const SUIT_SYMBOL = { H: "♥", D: "♦", S: "♠", C: "♣" };
 const GROUPS = [
   // kind, label of the group of buttons, in display order
@@ -164,7 +165,7 @@ function renderFelt(felt, view, { interactive, hinted, played = null }) {
 
   const handCards = view.hand || [];
   const yourTurn = interactive && view.status === "your_turn";
-  const hand = el("div", { class: "hand" + (yourTurn ? " your-turn" : "") + (handCards.length > HAND_FAN ? " fan" : ""), testid: interactive ? "hand" : "review-hand" },
+  const hand = el("div", { class: "hand" + (yourTurn ? " your-turn" : ""), testid: interactive ? "hand" : "review-hand" },
     handCards.map((card) => {
       const node = cardNode(card, { onclick: yourTurn ? sendAction : null, testid: "hand-card", button: interactive });
       if (hinted !== null && hinted !== undefined && card.action === hinted) node.classList.add("hinted");
@@ -173,6 +174,23 @@ function renderFelt(felt, view, { interactive, hinted, played = null }) {
     }));
   if (!handCards.length) hand.append(el("span", { class: "waiting" }, "no cards"));
   felt.append(el("div", { class: "me" }, me ? seatNode(view, me, mySide, true) : null, hand));
+  fitHand(hand);
+}
+
+/** Overlaps a hand's cards like a fan when they do not fit the felt's width in one row. */
+function fitHand(hand) {
+  const cards = hand.querySelectorAll(".card");
+  hand.classList.remove("fan");
+  hand.style.removeProperty("--fan-step");
+  if (cards.length < 2) return;
+  const width = hand.clientWidth;
+  const card = cards[0].offsetWidth;
+  if (!width || !card) return;
+  const natural = cards.length * (card + 6);
+  if (natural <= width && cards.length <= HAND_FAN) return;
+  const step = Math.max(12, Math.min(FAN_STEP, Math.floor((width - card) / (cards.length - 1))));
+  hand.classList.add("fan");
+  hand.style.setProperty("--fan-step", `${step}px`);
 }
 
 function seatNode(view, player, mySide, isMe) {
@@ -542,7 +560,7 @@ function reviewSteps(review) {
 function lostText(review, amount) {
   // Returns are points in American Page One (1 a point) and Canasta (1 per 1,000 points).
   const unit = review.points_per_unit;
-  return unit ? `${fmt(amount * unit, 0)} points` : fmt(amount);
+  return unit ? `${fmt(Math.round(amount * unit), 0)} points` : Number(amount).toFixed(2);
 }
 
 async function openReview(id, deal) {
@@ -653,6 +671,7 @@ function renderReviewMove() {
 async function takeOver(moveIndex) {
   if (app.busy) return;
   app.busy = true;
+  document.body.dataset.status = "sending";
   try {
     const body = { move: moveIndex, seat: app.review.seat };
     if (app.review.deal !== undefined) body.deal = app.review.deal;
@@ -663,6 +682,7 @@ async function takeOver(moveIndex) {
     setView(view);
   } catch (err) {
     app.busy = false;
+    document.body.dataset.status = "review";
     showError(err);
   }
 }
@@ -711,13 +731,13 @@ function paramField(param) {
   const label = el("span", { class: "field-label" }, param.label || param.name.replace(/_/g, " "));
   const error = el("span", { class: "field-error", testid: `error-params.${param.name}` });
   // The help is "values: the rule page's sentence"; the values go under the field, all of it in the tooltip.
-  const values = param.help ? param.help.split(": ")[0].replace(/`/g, "") : "";
+  const values = param.help && param.type !== "bool" ? param.help.split(": ")[0].replace(/`/g, "") : "";
   const help = values ? el("span", { class: "field-help", title: param.help }, values) : null;
   let input;
   if (param.type === "bool") {
     input = el("input", { type: "checkbox", id, testid: id, dataset: { param: param.name, type: "bool" } });
     input.checked = !!param.default;
-    return el("label", { class: "field checkbox", dataset: { field: `params.${param.name}` } }, input, label, help, error);
+    return el("label", { class: "field checkbox", title: param.help || null, dataset: { field: `params.${param.name}` } }, input, label, help, error);
   }
   if (param.type === "choice" || (param.choices && param.choices.length)) {
     input = el("select", { id, testid: id, dataset: { param: param.name, type: param.type } },
@@ -731,7 +751,7 @@ function paramField(param) {
   } else {
     input = el("input", { type: "text", id, testid: id, value: String(param.default ?? ""), dataset: { param: param.name, type: param.type || "str" } });
   }
-  return el("label", { class: "field", dataset: { field: `params.${param.name}` } }, label, input, help, error);
+  return el("label", { class: "field", title: param.help || null, dataset: { field: `params.${param.name}` } }, label, input, help, error);
 }
 
 function buildParams() {
@@ -906,6 +926,7 @@ function showSetup() {
 async function nextDeal() {
   if (app.busy || !app.view) return;
   app.busy = true;
+  document.body.dataset.status = "sending";
   $("next-deal").disabled = true;
   try {
     const view = await api("POST", `/api/games/${app.gameId}/next`);
@@ -913,6 +934,7 @@ async function nextDeal() {
     setView(view);
   } catch (err) {
     app.busy = false;
+    document.body.dataset.status = app.view.status;
     showError(err);
   } finally {
     $("next-deal").disabled = false;
@@ -942,6 +964,7 @@ function wire() {
   $("review-slider").addEventListener("input", (e) => stepReview(Number(e.target.value)));
   $("review-open").addEventListener("change", renderReviewMove);
   $("review-deal").addEventListener("change", (e) => openReview(app.reviewSource, Number(e.target.value)));
+  window.addEventListener("resize", () => { for (const hand of document.querySelectorAll(".hand")) fitHand(hand); });
   document.addEventListener("keydown", (e) => {
     if (!app.review || e.target.closest("input[type=text], input[type=number], select")) return;
     if (e.key === "ArrowLeft") stepReview(app.reviewIndex - 1);
