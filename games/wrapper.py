@@ -16,6 +16,8 @@ from typing import Any, Callable
 import numpy as np
 import pyspiel
 
+from games.protocol import CHANCE, TERMINAL
+
 
 class CoreState(pyspiel.State):
     """pyspiel.State over a rules core. Python callers skip the C++ round trip for
@@ -30,15 +32,17 @@ class CoreState(pyspiel.State):
     def current_player(self) -> int:
         return self.core.to_move
 
+    # The player ids are compared as ints (games.protocol's CHANCE and TERMINAL):
+    # comparing with the pyspiel.PlayerId enum costs more than the rest of the call.
     def is_terminal(self) -> bool:
-        return self.core.to_move == pyspiel.PlayerId.TERMINAL
+        return self.core.to_move == TERMINAL
 
     def is_chance_node(self) -> bool:
-        return self.core.to_move == pyspiel.PlayerId.CHANCE
+        return self.core.to_move == CHANCE
 
     def legal_actions(self, player=None) -> list[int]:
         core = self.core
-        if core.to_move == pyspiel.PlayerId.CHANCE and player in (None, pyspiel.PlayerId.CHANCE):
+        if core.to_move == CHANCE and (player is None or player == CHANCE):
             return [a for a, _ in core.chance_outcomes()]
         return core.legal_actions(player)
 

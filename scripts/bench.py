@@ -2,7 +2,15 @@
 
 The machine is shared and noisy, so absolute numbers mean little; each section
 times our code and an OpenSpiel reference alternately, several rounds, and
-reports the median of each and their ratio.
+reports the median of each and their ratio. Playouts and clones are timed in
+this process's CPU time (time.process_time): on a shared machine the time other
+processes take from a single-threaded loop is not the loop's cost.
+
+The headline of every game is the standard loop, the same for our games and for
+C++ crazy_eights, as any OpenSpiel user writes it (`standard_playout`:
+`is_terminal`, `is_chance_node`, `chance_outcomes`, `legal_actions`,
+`apply_action`); our fast path (games.protocol.random_playout, which draws
+chance outcomes with `sample_chance_outcome`) is reported beside it.
 
     python -m scripts.bench                 # every section
     python -m scripts.bench --only page_one --seconds 2
@@ -21,31 +29,51 @@ from typing import Callable
 import pyspiel
 
 import games  # noqa: F401  (registers our games)
-from games.protocol import random_playout
+from games.protocol import outcome_at, random_playout
+
+CLOCK = time.process_time
+Playout = Callable[[object, random.Random], int]
 
 
-def playout_rate(make_state: Callable[[], object], seconds: float, seed: int = 0) -> tuple[float, float]:
-    """(steps per second, games per second) of uniformly random playouts through
-    the shared driver loop (games.protocol.random_playout)."""
+def standard_playout(state, rng: random.Random) -> int:
+    """Plays uniformly random moves to the end, in place, through the standard
+    pyspiel calls only; returns the step count. A chance outcome is drawn from
+    `chance_outcomes()` by its cumulative probability (games.protocol.outcome_at)."""
+    rand = rng.random
+    steps = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(outcome_at(state.chance_outcomes(), rand()))
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rand() * len(legal))])
+        steps += 1
+    return steps
+
+
+def playout_rate(make_state: Callable[[], object], seconds: float, seed: int = 0,
+                 playout: Playout = standard_playout) -> tuple[float, float]:
+    """(steps per CPU second, games per CPU second) of uniformly random playouts
+    driven by `playout`."""
     rng = random.Random(seed)
     steps = games_played = 0
-    start = time.perf_counter()
+    start = CLOCK()
     while True:
-        steps += random_playout(make_state(), rng)
+        steps += playout(make_state(), rng)
         games_played += 1
-        elapsed = time.perf_counter() - start
+        elapsed = CLOCK() - start
         if elapsed >= seconds:
             return steps / elapsed, games_played / elapsed
 
 
 def clone_cost_us(state, seconds: float) -> float:
     n = 0
-    start = time.perf_counter()
+    start = CLOCK()
     while True:
         for _ in range(1000):
             state.clone()
         n += 1000
-        elapsed = time.perf_counter() - start
+        elapsed = CLOCK() - start
         if elapsed >= seconds:
             return elapsed / n * 1e6
 
@@ -74,25 +102,36 @@ def rounds(measures: dict[str, Callable[[], float]], repeats: int) -> dict[str, 
     return {k: statistics.median(v) for k, v in results.items()}
 
 
-def playout_table(entries: list[tuple[str, str, Callable[[], object]]], seconds: float,
-                  repeats: int, unit: str = "games") -> None:
-    """Times random playouts of each (key, label, make_state), interleaved, and prints
-    steps/s, games/s and each one's steps/s as a ratio to the first (the reference)."""
+def playout_table(reference: tuple[str, Callable[[], object]], name: str,
+                  ours: list[tuple[str, Callable[[], object]]], seconds: float, repeats: int,
+                  unit: str = "games") -> None:
+    """Times random playouts, interleaved: the reference (label, make_state) in the
+    standard loop, and each of ours (through what, make_state) in the standard
+    loop and in the fast path. Prints steps/s, games/s and each one's steps/s as a
+    ratio to the reference's, then the headline: ours via pyspiel, standard loop."""
+    entries = [("reference", f"{reference[0]}, standard loop", reference[1], standard_playout)]
+    for through, make in ours:
+        entries.append((f"{through} standard", f"{name} {through}, standard loop", make, standard_playout))
+        entries.append((f"{through} fast", f"{name} {through}, fast path", make, random_playout))
     rates: dict[str, list[float]] = {}
 
-    def measure(name, make):
+    def measure(key, make, playout):
         def f():
-            steps, games_s = playout_rate(make, seconds)
-            rates.setdefault(name, []).append(games_s)
+            steps, games_s = playout_rate(make, seconds, playout=playout)
+            rates.setdefault(key, []).append(games_s)
             return steps
         return f
 
-    med = rounds({key: measure(key, make) for key, _, make in entries}, repeats)
-    ref = med[entries[0][0]]
-    for key, label, _ in entries:
+    med = rounds({key: measure(key, make, playout) for key, _, make, playout in entries}, repeats)
+    ref = med["reference"]
+    for key, label, _, _ in entries:
         g = statistics.median(rates[key])
-        print(f"  {label:<30} {med[key]:>11,.0f} steps/s {g:>9,.0f} {unit}/s"
+        print(f"  {label:<52} {med[key]:>11,.0f} steps/s {g:>9,.0f} {unit}/s"
               f"   {med[key] / ref:5.2f}x steps")
+    through = ours[-1][0]
+    print(f"  headline, {name} {through} in the standard loop: {med[f'{through} standard'] / ref:.2f}x "
+          f"the reference (fast path {med[f'{through} fast'] / ref:.2f}x); medians of {repeats} rounds "
+          f"of {seconds:g} CPU s each")
 
 
 def section_page_one(seconds: float, repeats: int) -> None:
@@ -101,9 +140,9 @@ def section_page_one(seconds: float, repeats: int) -> None:
     c8 = pyspiel.load_game("crazy_eights(players=4)")
     game = pyspiel.load_game("python_page_one(players=4)")
     rules = PageOneRules()
-    playout_table([("crazy_eights", "C++ crazy_eights via pyspiel", c8.new_initial_state),
-                   ("core", "Page One rules core", lambda: PageOneState(rules)),
-                   ("pyspiel", "Page One via pyspiel", game.new_initial_state)], seconds, repeats)
+    playout_table(("C++ crazy_eights via pyspiel", c8.new_initial_state), "Page One",
+                  [("rules core", lambda: PageOneState(rules)), ("via pyspiel", game.new_initial_state)],
+                  seconds, repeats)
     state = mid_game_state(game, 1)
     clones = rounds({"pyspiel": lambda: clone_cost_us(state, seconds / 2),
                      "core": lambda: clone_cost_us(state.core, seconds / 2),
@@ -111,13 +150,13 @@ def section_page_one(seconds: float, repeats: int) -> None:
                     repeats)
 
     def clone_then_act() -> float:
-        n, start = 0, time.perf_counter()
+        n, start = 0, CLOCK()
         action = state.legal_actions()[0] if not state.is_chance_node() else state.chance_outcomes()[0][0]
-        while time.perf_counter() - start < seconds / 2:
+        while CLOCK() - start < seconds / 2:
             for _ in range(1000):
                 state.clone().apply_action(action)
             n += 1000
-        return (time.perf_counter() - start) / n * 1e6
+        return (CLOCK() - start) / n * 1e6
 
     first_act = statistics.median(clone_then_act() for _ in range(repeats))
     print(f"  clone via pyspiel {clones['pyspiel']:.2f} us (copy-on-write; clone + first action "
@@ -215,9 +254,8 @@ def section_modern_canasta(seconds: float, repeats: int) -> None:
     print("== Modern American Canasta against OpenSpiel C++ crazy_eights(players=4) ==")
     c8 = pyspiel.load_game("crazy_eights(players=4)")
     game = pyspiel.load_game("python_modern_canasta")
-    playout_table([("crazy_eights", "C++ crazy_eights via pyspiel", c8.new_initial_state),
-                   ("core", "Canasta rules core", CanastaState),
-                   ("pyspiel", "Canasta via pyspiel", game.new_initial_state)],
+    playout_table(("C++ crazy_eights via pyspiel", c8.new_initial_state), "Canasta",
+                  [("rules core", CanastaState), ("via pyspiel", game.new_initial_state)],
                   seconds, repeats, unit="hands")
     state = mid_game_state(game, 1, steps=160)
     while state.is_chance_node() or state.is_terminal():
@@ -270,10 +308,9 @@ def section_american_page_one(seconds: float, repeats: int) -> None:
     c8 = pyspiel.load_game("crazy_eights(players=4,use_special_cards=true)")
     game = pyspiel.load_game("python_american_page_one(players=4)")
     rules = AmericanPageOneRules()
-    playout_table([("crazy_eights", "C++ crazy_eights via pyspiel", c8.new_initial_state),
-                   ("core", "American Page One rules core", lambda: AmericanPageOneState(rules)),
-                   ("pyspiel", "American Page One via pyspiel", game.new_initial_state)],
-                  seconds, repeats)
+    playout_table(("C++ crazy_eights via pyspiel", c8.new_initial_state), "American Page One",
+                  [("rules core", lambda: AmericanPageOneState(rules)),
+                   ("via pyspiel", game.new_initial_state)], seconds, repeats)
     print("  (random play rarely empties a hand: most random deals stop at the 1000-turn cap)")
     state = mid_game_state(game, 1, steps=60)
     clones = rounds({"pyspiel": lambda: clone_cost_us(state, seconds / 2),

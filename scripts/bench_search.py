@@ -19,50 +19,58 @@ SIMULATIONS = 1000
 GAMES = ("python_page_one(players=4)", "python_american_page_one(players=4)")
 
 
-def decision_states(game: pyspiel.Game, count: int, seed: int) -> list[pyspiel.State]:
-    """States from the first dozen decisions of random games where the player to
-    move has a choice (searching a forced move costs nothing)."""
+def decision_states(game: pyspiel.Game, count: int, seed: int) -> list[tuple[pyspiel.State, float]]:
+    """One state from each of `count` whole games, drawn uniformly among the game's
+    decisions where the player to move has a choice (searching a forced move
+    costs nothing): early, middle and late positions alike. The games are
+    played by the rule bot in every seat, so they end as real games do (random
+    play at American Page One rarely empties a hand), with chance uniform. Each
+    comes with how far into its game it lies (its index among the game's
+    decisions with a choice, over their number)."""
     rng = random.Random(seed)
+    bots = [make_bot("rules", game, seat, seed + seat) for seat in range(game.num_players())]
     states = []
     while len(states) < count:
         state = game.new_initial_state()
-        stop = rng.randrange(1, 12)
-        decisions = 0
+        choices = []
         while not state.is_terminal():
             if state.is_chance_node():
                 outcomes = state.chance_outcomes()
                 state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
                 continue
-            legal = state.legal_actions()
-            if decisions == stop and len(legal) > 1:
-                states.append(state)
-                break
-            state.apply_action(legal[rng.randrange(len(legal))])
-            decisions += 1
+            if len(state.legal_actions()) > 1:
+                choices.append(state.clone())
+            state.apply_action(bots[state.current_player()].step(state))
+        if choices:
+            i = rng.randrange(len(choices))
+            states.append((choices[i], i / len(choices)))
     return states
 
 
 def section_search(seconds: float, repeats: int) -> None:
     """`repeats` states per game; each is searched by both, one after the other,
-    so the ratio of each pair is measured under the same load."""
+    so the ratio of each pair is measured under the same load (in CPU time)."""
     for game_string in GAMES:
         game = pyspiel.load_game(game_string)
         print(f"== ISMCTS simulations/s at {SIMULATIONS} per move, {game_string} ==")
         ours_rate, theirs_rate = [], []
-        for i, state in enumerate(decision_states(game, max(repeats, 1), seed=7)):
+        states = decision_states(game, max(repeats, 1), seed=7)
+        for i, (state, _) in enumerate(states):
             player = state.current_player()
             ours = make_bot(f"ismcts(iterations={SIMULATIONS})", game, player, i)
-            start = time.perf_counter()
+            start = time.process_time()
             ours.step(state)
-            ours_rate.append(ours.iterations / (time.perf_counter() - start))
+            ours_rate.append(ours.iterations / (time.process_time() - start))
             rs = np.random.RandomState(i)
             theirs = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0, SIMULATIONS,
                                       random_state=rs)
-            start = time.perf_counter()
+            start = time.process_time()
             theirs.run_search(state)
-            theirs_rate.append(SIMULATIONS / (time.perf_counter() - start))
+            theirs_rate.append(SIMULATIONS / (time.process_time() - start))
         ratios = [a / b for a, b in zip(ours_rate, theirs_rate)]
         print(f"  ours (search.bots ISMCTS)          {statistics.median(ours_rate):>9,.0f} simulations/s")
         print(f"  OpenSpiel Python ISMCTS            {statistics.median(theirs_rate):>9,.0f} simulations/s")
+        where = sorted(f for _, f in states)
         print(f"  ratio, median of {len(ratios)} states         {statistics.median(ratios):>9.1f}x "
-              f"(range {min(ratios):.1f}-{max(ratios):.1f})")
+              f"(range {min(ratios):.1f}-{max(ratios):.1f}); states {where[0]:.0%} to {where[-1]:.0%} "
+              f"into their games (median {statistics.median(where):.0%}), CPU time")

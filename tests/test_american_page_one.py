@@ -14,13 +14,14 @@ import pyspiel
 import pytest
 
 import games  # noqa: F401  (registers the games)
-from games.american_page_one.core import (AFTER_DRAW, ANSWER, CHALLENGE, DOBON, DONE, DRAW,
-                                          EV_DEAL, EV_RESHUFFLE, EV_SHOW_TO, EV_STARTER_BACK, EV_STUCK, JOKER,
-                                          MULTI, NAME,
+from games.american_page_one.core import (AFTER_DRAW, ANSWER, CHALLENGE, CHOOSE_DEALER, DOBON, DONE,
+                                          DRAW, EV_DEAL, EV_RESHUFFLE, EV_SHOW_TO, EV_STARTER_BACK,
+                                          EV_STUCK, JOKER, MULTI, NAME,
                                           NAME_SUIT, NO_DOBON, OFFER, PASS, PLAY, STARTER,
                                           AmericanPageOneRules, AmericanPageOneState, dealt_position,
                                           hand_kinds, hand_of, hand_size, parse_kind, set_up)
 from games.params import GameParameterError
+from games.protocol import outcome_at, random_playout
 from tests import conformance
 
 S, H, D, C = range(4)
@@ -575,6 +576,7 @@ def swap_hidden(core: AmericanPageOneState, player: int, rng: random.Random):
     other = core.clone()
     take = lambda p: rng.choice(other.stock if p < 0 else hand_kinds(other.lo[p], other.hi[p]))  # noqa: E731
     x, y = take(a), take(b)
+    other.stock_kinds = None       # the stock changes behind the core's back
     for place, out, into in ((a, x, y), (b, y, x)):
         if place < 0:
             other.stock.remove(out)
@@ -584,6 +586,49 @@ def swap_hidden(core: AmericanPageOneState, player: int, rng: random.Random):
             cards.remove(out)
             other.lo[place], other.hi[place] = hand_of(cards + [into])
     return other
+
+
+@pytest.mark.parametrize("game_string", VARIANTS)
+def test_play_out_makes_the_same_moves_as_the_protocol_loop(game_string):
+    """The rollout fast path: with the same random numbers, the same deal."""
+    game = pyspiel.load_game(game_string)
+    for i, state in enumerate(conformance.random_states(game, 8, 6)):
+        fast, slow = state.core.clone(), state.core.clone()
+        returns = fast.play_out(random.Random(i).random)
+        steps = random_playout(slow, random.Random(i))
+        assert steps > 0 and fast.is_terminal()
+        assert returns == slow.returns()
+        assert fast.events() == slow.events()
+
+
+@pytest.mark.parametrize("game_string", VARIANTS)
+def test_chance_outcomes_count_the_stock_along_a_deal(game_string):
+    """The stock's kind multiset kept for chance_outcomes: at every chance node of
+    random deals (drawn both ways, some right after a clone) the outcomes are
+    each kind in the stock with its copies over the stock's size, in kind order."""
+    game = pyspiel.load_game(game_string)
+    rng = random.Random(4)
+    checked = 0
+    for _ in range(6):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                core = state.core
+                if core.phase != CHOOSE_DEALER:
+                    counts = Counter(core.stock)
+                    assert outcomes == [(k, counts[k] / len(core.stock)) for k in sorted(counts)]
+                    checked += 1
+                if rng.random() < 0.1:
+                    state = state.clone()
+                if rng.random() < 0.5:
+                    state.apply_action(outcome_at(outcomes, rng.random()))
+                else:
+                    state.apply_action(state.core.sample_chance_outcome(rng.random()))
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+    assert checked > 50
 
 
 @pytest.mark.parametrize("game_string", VARIANTS)

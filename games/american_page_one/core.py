@@ -446,6 +446,17 @@ def kind_set(mask: int) -> int:
     return (mask & FULL52) | (1 << JOKER if mask >> 52 else 0)
 
 
+# _OUTCOME_PAIRS[total][copies][kind] = (kind, copies / total): chance outcomes
+# without a tuple made per call (filled in per stock size on first use).
+_OUTCOME_PAIRS: dict[int, tuple[tuple[tuple[int, float], ...], ...]] = {}
+
+
+def _outcome_pairs(total: int) -> tuple[tuple[tuple[int, float], ...], ...]:
+    pairs = _OUTCOME_PAIRS[total] = tuple(tuple((k, c / total) for k in range(NUM_KINDS))
+                                          for c in range(5))
+    return pairs
+
+
 def kinds_of(mask: int) -> list[int]:
     """The kinds in a play mask, ascending; any joker bit gives one JOKER."""
     acts = [*_S0[mask & 0x1FFF], *_S1[mask >> 13 & 0x1FFF], *_S2[mask >> 26 & 0x1FFF],
@@ -473,7 +484,8 @@ class AmericanPageOneState(LoggedCore):
     __slots__ = ("rules", "t", "n", "phase", "to_move", "actor", "lo", "hi", "stock", "pile_lo",
                  "pile_hi", "top", "suit", "rank", "match", "dir", "pending", "play", "under",
                  "answered", "chal", "draw_left", "draw_then", "drawn", "offers", "last_play",
-                 "out", "turns", "dealer", "to_deal", "log", "result", "cache", "shared", "cut", "seen")
+                 "out", "turns", "dealer", "to_deal", "log", "result", "cache", "shared", "cut", "seen",
+                 "stock_kinds")
     PICKLE_RESET = {"cache": None, "shared": False, "t": None}    # the tables come with the rules
 
     def __init__(self, rules: AmericanPageOneRules = AmericanPageOneRules()):
@@ -508,6 +520,11 @@ class AmericanPageOneState(LoggedCore):
         self.shared = False       # set by the OpenSpiel wrapper's copy-on-write clone
         self.cut = -1             # stock index of the last sampled draw (saves a search)
         self.seen = None          # per seat, the hands shown to it so far (None: none yet)
+        # (len(stock), lo, hi): the stock as a kind multiset, kept up to date once
+        # chance_outcomes has made it, along this state's own play only (draws
+        # update it, other changes drop it, and a clone starts without it, so
+        # that the search's worlds and rollouts never pay for it).
+        self.stock_kinds = None
         self.to_deal = n * rules.hand_size
         self.to_move = CHANCE
         if rules.dealer < 0:
@@ -558,6 +575,7 @@ class AmericanPageOneState(LoggedCore):
         c.shared = False
         c.cut = -1
         c.seen = self.seen
+        c.stock_kinds = None
         return c
 
     def __setstate__(self, state: dict) -> None:
@@ -603,11 +621,47 @@ class AmericanPageOneState(LoggedCore):
         if self.phase == CHOOSE_DEALER:
             p = 1.0 / self.n
             return [(s, p) for s in range(self.n)]
-        counts = [0] * NUM_KINDS
-        for k in self.stock:
-            counts[k] += 1
-        total = len(self.stock)
-        return [(k, c / total) for k, c in enumerate(counts) if c]
+        stock = self.stock
+        total = len(stock)
+        kinds = self.stock_kinds
+        if kinds is None or kinds[0] != total:
+            lo = hi = 0
+            for k in stock:
+                lo, hi = add_kind(lo, hi, k)
+            kinds = self.stock_kinds = (total, lo, hi)
+        _, lo, hi = kinds
+        # The same (kind, copies / total) pairs as counting the stock, in kind order,
+        # from tables of pairs made once per stock size (the standard loop's hot path).
+        pairs = _OUTCOME_PAIRS.get(total) or _outcome_pairs(total)
+        one, two = pairs[1], pairs[2]
+        out = [two[k] if hi >> k & 1 else one[k] for k in
+               (*_S0[lo & 0x1FFF], *_S1[lo >> 13 & 0x1FFF], *_S2[lo >> 26 & 0x1FFF],
+                *_S3[lo >> 39 & 0x1FFF])]
+        if lo >> 52:
+            out.append(pairs[(lo >> 52).bit_count()][JOKER])
+        return out
+
+    def play_out(self, rand: Callable[[], float]) -> list[float]:
+        """Uniformly random play to the end, in place; returns the returns. The
+        search's rollout fast path (games.protocol): the same moves as the
+        protocol's loop would make with the same `rand`, without its per-step
+        method lookups, and a draw goes straight to the drawing step."""
+        sample = self.sample_chance_outcome
+        legal_actions = self.legal_actions
+        apply = self.apply_action
+        draw = self._draw
+        while True:
+            p = self.to_move
+            if p >= 0:
+                legal = legal_actions()
+                apply(legal[int(rand() * len(legal))])
+            elif p == CHANCE:
+                if self.phase == DRAWING:
+                    draw(sample(rand()))
+                else:
+                    apply(sample(rand()))
+            else:
+                return self.returns()
 
     def sample_chance_outcome(self, u: float) -> int:
         """The chance outcome at cumulative probability u: a uniformly chosen
@@ -696,6 +750,10 @@ class AmericanPageOneState(LoggedCore):
         last = stock.pop()
         if i < len(stock):
             stock[i] = last
+        kinds = self.stock_kinds
+        if kinds is not None:
+            lo, hi = remove_kind(kinds[1], kinds[2], k)
+            self.stock_kinds = (len(stock), lo, hi)
 
     def _give(self, seat: int, k: int) -> None:
         if k == JOKER:
@@ -727,6 +785,7 @@ class AmericanPageOneState(LoggedCore):
         rules = self.rules
         if k == JOKER and rules.starter == "redraw_joker":
             self.stock.append(k)             # back into the stock, and another card is turned
+            self.stock_kinds = None
             self.log = (self.log, EV_STARTER_BACK, -1, k)
             return
         self._to_pile(k)
@@ -789,6 +848,8 @@ class AmericanPageOneState(LoggedCore):
             return False
         lo, hi = remove_kind(self.pile_lo, self.pile_hi, self.top)
         self.stock = hand_kinds(lo, hi)
+        if self.stock_kinds is not None:
+            self.stock_kinds = (len(self.stock), lo, hi)
         self.pile_lo, self.pile_hi = add_kind(0, 0, self.top)
         self.log = (self.log, EV_RESHUFFLE, -1, (lo, hi))
         return True

@@ -61,6 +61,8 @@ EV_TIMEOUT = 9   # the max_tricks cap ended the game (public)
 CHANCE_EVENTS = (EV_LEADER, EV_HIGH, EV_DEAL, EV_DRAW)
 _SPADES, _HEARTS, _DIAMONDS, _CLUBS = SUIT_CARDS
 PLAY_EVENTS = (EV_LEAD, EV_FOLLOW)
+# _UNIFORM_PAIRS[n][c] = (c, 1 / n): the chance outcomes of a stock of n cards.
+_UNIFORM_PAIRS = tuple(tuple((c, 1.0 / n) for c in range(54)) if n else () for n in range(55))
 
 
 @dataclass(frozen=True)
@@ -210,9 +212,15 @@ class PageOneState(LoggedCore):
         if self.phase == CHOOSE_LEADER:
             p = 1.0 / self.n
             return [(s, p) for s in range(self.n)]
-        cards = cards_of(self.stock)
-        p = 1.0 / len(cards)
-        return [(c, p) for c in cards]
+        stock = self.stock
+        # The same (card, 1 / cards) pairs, in card order, from a table made once per
+        # stock size: no tuple is made per call (the standard loop's hot path).
+        pairs = _UNIFORM_PAIRS[stock.bit_count()]
+        out = [pairs[c] for c in (*_SPADES[stock & 0x1FFF], *_HEARTS[stock >> 13 & 0x1FFF],
+                                  *_DIAMONDS[stock >> 26 & 0x1FFF], *_CLUBS[stock >> 39 & 0x1FFF])]
+        if stock >> 52:
+            out += [pairs[j] for j in JOKER_IDS if stock >> j & 1]
+        return out
 
     def play_out(self, rand: Callable[[], float]) -> list[float]:
         """Uniformly random play to the end, in place; returns the returns. The
