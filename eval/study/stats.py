@@ -28,7 +28,7 @@ from games.modern_canasta.scoring import (GOING_OUT, HELD_SET, THREES_BONUS, can
 COMPONENTS = ("melded_cards", "natural_canastas", "mixed_canastas", "special_canastas", "wild_canastas",
               "threes", "going_out", "cards_in_hand", "unfinished_sevens_aces", "unfinished_wild",
               "held_sets")
-PILE_BUCKETS = ((1, 4), (5, 8), (9, 12), (13, 108))
+PILE_BUCKETS = ((1, 4), (5, 8), (9, 12), (13, 20), (21, 108))
 
 
 @dataclass
@@ -300,8 +300,8 @@ def plots(rows: Sequence[SideHand], folder: str | os.PathLike, name: str) -> lis
         ax.bar([t[0] for t in table], [t[3] for t in table], yerr=[t[4] for t in table], capsize=4,
                color="#4c72b0")
         for i, t in enumerate(table):
-            ax.annotate(f"won {t[2]:.0%}\n{t[1]} hands", (i, t[3]), textcoords="offset points",
-                        xytext=(0, 6 if t[3] >= 0 else -28), ha="center", fontsize=8)
+            ax.annotate(f"won {t[2]:.0%}\n{t[1]} hands", (i, t[3] + t[4] if t[3] >= 0 else t[3] - t[4]),
+                        textcoords="offset points", xytext=(0, 4 if t[3] >= 0 else -26), ha="center", fontsize=8)
         ax.axhline(0, color="black", linewidth=0.8)
         ax.set_xlabel("cards in the hand's first pile")
         ax.set_ylabel("taker's side minus the other (points)")
