@@ -11,7 +11,6 @@ from __future__ import annotations
 import struct
 import time
 import traceback
-import zlib
 from array import array
 from dataclasses import dataclass
 from typing import Callable, MutableSequence, Sequence
@@ -84,21 +83,24 @@ class Trace:
         return DealHistory(list(self.state.history()) if self.state is not None else [], self.seconds)
 
 
-# A history: "H1", then zlib (level 1: a few microseconds a game, in the worker)
-# of the number of deals as uint16 and per deal the counts (actions, decisions)
-# as two uint32, the actions as uint16 and each decision's seconds as float32,
-# little-endian. Compressed, a Canasta hand's row stays small enough for SQLite
-# to keep it in its page.
+# A history: "H1", the number of deals as uint16, then per deal the counts
+# (actions, decisions) as two uint32, the actions as uint8 when every one is below
+# 256 (a flag byte says which) or else uint16, and each decision's seconds as a
+# 16-bit float (three significant digits), little-endian. Not compressed: zlib's
+# setup alone cost more than playing a cheap game's moves; this way a Canasta
+# hand's row stays small enough for SQLite to keep it within its page.
 _HISTORY_MAGIC = b"H1"
+_MAX_HALF = 65504.0          # the largest 16-bit float: a longer move is stored as this
 
 
 def encode_history(history: Sequence[DealHistory]) -> bytes:
-    parts = [struct.pack("<H", len(history))]
+    parts = [_HISTORY_MAGIC, struct.pack("<H", len(history))]
     for deal in history:
-        parts.append(struct.pack("<II", len(deal.actions), len(deal.seconds)))
-        parts.append(array("H", deal.actions).tobytes())
-        parts.append(array("f", deal.seconds).tobytes())
-    return _HISTORY_MAGIC + zlib.compress(b"".join(parts), 1)
+        narrow = max(deal.actions, default=0) < 256
+        parts.append(struct.pack("<IIB", len(deal.actions), len(deal.seconds), narrow))
+        parts.append(array("B" if narrow else "H", deal.actions).tobytes())
+        parts.append(struct.pack(f"<{len(deal.seconds)}e", *(min(t, _MAX_HALF) for t in deal.seconds)))
+    return b"".join(parts)
 
 
 def decode_history(blob: bytes) -> list[DealHistory]:
@@ -106,19 +108,22 @@ def decode_history(blob: bytes) -> list[DealHistory]:
     if not blob.startswith(_HISTORY_MAGIC):
         raise ValueError("a stored game history is not in a format this cardarena reads")
     try:
-        blob = zlib.decompress(blob[len(_HISTORY_MAGIC):])
-        (deals,) = struct.unpack_from("<H", blob, 0)
-        at, out = 2, []
+        (deals,) = struct.unpack_from("<H", blob, 2)
+        at, out = 4, []
         for _ in range(deals):
-            n, m = struct.unpack_from("<II", blob, at)
-            at += 8
-            actions, seconds = array("H"), array("f")
-            actions.frombytes(blob[at:at + 2 * n])
-            at += 2 * n
-            seconds.frombytes(blob[at:at + 4 * m])
-            at += 4 * m
-            out.append(DealHistory(actions.tolist(), seconds.tolist()))
-    except (struct.error, ValueError, zlib.error):
+            n, m, narrow = struct.unpack_from("<IIB", blob, at)
+            at += 9
+            actions = array("B" if narrow else "H")
+            actions.frombytes(blob[at:at + actions.itemsize * n])
+            at += actions.itemsize * n
+            seconds = struct.unpack_from(f"<{m}e", blob, at)
+            at += 2 * m
+            if len(actions) != n:
+                raise ValueError
+            out.append(DealHistory(actions.tolist(), list(seconds)))
+        if at != len(blob):
+            raise ValueError
+    except (struct.error, ValueError):
         raise ValueError("a stored game history is cut short or corrupt") from None
     return out
 

@@ -88,6 +88,7 @@ class ResultsDB:
         path = Path(path)
         fresh = not path.exists() or path.stat().st_size == 0
         lock_fd = _lock(path)
+        conn = None
         try:
             conn = _connect(path)
             files = config.bot_files()
@@ -109,6 +110,8 @@ class ResultsDB:
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
         except BaseException:
+            if conn is not None:        # closed before the lock's fd: closing any fd of the file
+                conn.close()            # drops the process's POSIX locks, SQLite's included
             os.close(lock_fd)
             raise
         return cls(path, conn, lock_fd)
@@ -120,7 +123,11 @@ class ResultsDB:
         if not path.exists():
             raise ResultsFileError(f"{path}: no such results file")
         conn = _connect(path, read_only=True)
-        _check_ours(path, conn)
+        try:
+            _check_ours(path, conn)
+        except BaseException:
+            conn.close()
+            raise
         return cls(path, conn, None)
 
     def close(self) -> None:

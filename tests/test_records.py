@@ -250,3 +250,13 @@ def test_the_go_out_position_is_a_real_recorded_hand():
     state = state_at(record, len(record.moves))
     assert state.current_player() == 2 and not state.is_terminal()
     assert record.players == [PlayerInfo(s, "rules", "rules") for s in range(4)]
+
+
+def test_a_history_round_trips_through_its_encoding_and_a_damaged_one_is_refused():
+    from eval.play import DealHistory, decode_history, encode_history
+    deals = [DealHistory([3, 255, 0, 7], [0.5, 2.0 ** -10]), DealHistory([576, 2, 300], [1.0, 2.0, 0.25])]
+    blob = encode_history(deals)
+    assert decode_history(blob) == deals                 # 8-bit and 16-bit actions; times exact in float16
+    for bad in (blob[:-1], blob + b"x", b"XX" + blob[2:]):
+        with pytest.raises(ValueError, match="history"):
+            decode_history(bad)
