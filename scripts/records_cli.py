@@ -8,6 +8,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from scripts.cli_checks import integer, number
+
+_MOVE = integer(0, 10**9)          # a move, deal or seat number
+
 
 def _games(args: argparse.Namespace) -> None:
     from eval.records import RecordError
@@ -114,39 +118,9 @@ def _analyse(args: argparse.Namespace) -> None:
     print(result.table())
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text}")
-    return value
-
-
-def _non_negative_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
-    return value
-
-
 def _filters(p: argparse.ArgumentParser) -> None:
     p.add_argument("--agent", help="only games in which this agent (by name) played")
-    p.add_argument("--deal", type=_non_negative_int, help="only this deal's games")
+    p.add_argument("--deal", type=_MOVE, help="only this deal's games")
     faults = p.add_mutually_exclusive_group()
     faults.add_argument("--faults", dest="faults", action="store_true", default=None,
                         help="only games with a fault")
@@ -167,7 +141,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("game", nargs="?", help="the game: deal-rotation[-k] in a results file, the record's "
                                            "place (0, 1, ...) in a record file (default 0)")
     how = p.add_mutually_exclusive_group(required=True)
-    how.add_argument("--view", type=_non_negative_int, metavar="SEAT",
+    how.add_argument("--view", type=_MOVE, metavar="SEAT",
                      help="what this seat saw: its own cards, the public moves, no other hidden card")
     how.add_argument("--open", action="store_true", help="every card open")
     p.set_defaults(func=_show)
@@ -187,11 +161,11 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                                    "every action meets the same worlds and draws, so differences are paired.")
     p.add_argument("source", help="a results file or a record file (.json, .jsonl)")
     p.add_argument("game", nargs="?", help="the game, as for cardarena show")
-    p.add_argument("--move", required=True, type=_non_negative_int,
+    p.add_argument("--move", required=True, type=_MOVE,
                    help="the move number (as cardarena show prints it): the position before it")
     p.add_argument("--policy", default="rules", help="the bot spec that plays every world on (default rules)")
     budget = p.add_mutually_exclusive_group()
-    budget.add_argument("--worlds", type=_positive_int, help="worlds to value the actions over (default 50)")
-    budget.add_argument("--seconds", type=_positive_float, help="or as many worlds as fit in this time")
+    budget.add_argument("--worlds", type=integer(1, 10**6), help="worlds to value the actions over (default 50)")
+    budget.add_argument("--seconds", type=number(0, 86400, open_low=True), help="or as many worlds as fit in this time")
     p.add_argument("--seed", type=int, default=0, help="fixes the worlds and the draws (default 0)")
     p.set_defaults(func=_analyse)
