@@ -227,25 +227,32 @@ def test_page_one_whole_deal_by_clicking_with_a_hint_and_a_refusal(page, server)
 
 
 def test_thinking_sign_while_a_search_bot_moves(page, server):
-    new_game(page, "python_page_one", seed=4, bots="ismcts(seconds=0.6)", params={"players": 2})
-    seen = False
-    for _ in range(6):
+    new_game(page, "python_page_one", seed=4, bots="ismcts(seconds=1)", params={"players": 2})
+    states = []
+    for _ in range(12):
         page.wait_for_function("() => document.body.dataset.status !== 'sending'")
-        if page.evaluate("document.body.dataset.status") == "your_turn":
+        states.append(page.evaluate("document.body.dataset.status"))
+        if states[-1] == "your_turn":
             click_first(page, "[data-testid=hand] .card.playable", "#action-bar button[data-action]")
             continue
-        if page.evaluate("document.body.dataset.status") != "bot_turn":
-            break
+        assert states[-1] == "bot_turn", f"the deal ended before the page showed the bot thinking: {states}"
         try:
-            page.locator("[data-testid=player-1] [data-testid=thinking]").wait_for(timeout=3_000)
-        except Exception:   # the bot moved between two polls: try its next move
+            page.locator("[data-testid=player-1] [data-testid=thinking]").wait_for(timeout=4_000)
+        except Exception:   # the bot moved between two polls: watch its next move
             continue
-        assert "p1 is thinking" in page.inner_text("[data-testid=status-line]")
-        assert "Waiting for p1" in page.inner_text("[data-testid=waiting]")
-        assert page.locator("[data-testid=hand] .card.playable").count() == 0
-        seen = True
+        # One look at the whole page, so a poll cannot redraw it between two reads.
+        shown = page.evaluate("""() => ({
+            thinking: !!document.querySelector("[data-testid=player-1] [data-testid=thinking]"),
+            status: document.querySelector("[data-testid=status-line]").textContent,
+            waiting: (document.querySelector("[data-testid=waiting]") || {}).textContent,
+            playable: document.querySelectorAll("[data-testid=hand] .card.playable").length})""")
+        if not shown["thinking"]:
+            continue
+        assert "p1 is thinking" in shown["status"] and shown["waiting"] == "Waiting for p1…"
+        assert shown["playable"] == 0
         break
-    assert seen, "the page never showed the bot thinking"
+    else:
+        pytest.fail(f"the page never showed the bot thinking: {states}")
 
 
 def test_american_page_one_names_a_suit_after_an_eight(page, server):
@@ -381,3 +388,20 @@ def test_review_steps_through_a_deal_from_the_seat_and_open(page, server):
     assert page.evaluate("app.gameId") != game_id
     assert page.locator("[data-testid=hand] [data-testid=hand-card]").all_inner_texts() == cards
     assert f"move {review['moves'][index]['index']}" in page.inner_text("[data-testid=status-line]")
+
+
+def test_a_bot_over_its_time_forfeits_with_a_clear_message(page, server):
+    page.select_option("[data-testid=game-select]", "python_page_one")
+    page.fill("[data-testid=param-players]", "2")
+    page.fill("[data-testid=time-limit]", "0.05")
+    page.fill("[data-testid=bot-1]", "ismcts(iterations=2000)")
+    page.click("[data-testid=start-game]")
+    page.wait_for_selector("[data-testid=hand]")
+    while status(page) == "your_turn":
+        click_first(page, "[data-testid=hand] .card.playable", "#action-bar button[data-action]")
+    assert status(page) == "match_over"
+    fault = page.inner_text("[data-testid=fault]")
+    assert "p1's bot (ismcts(iterations=2000))" in fault and "limit 0.05 s" in fault and "forfeits" in fault
+    assert "error" in page.get_attribute("[data-testid=status-line]", "class")
+    assert page.inner_text("#deal-over-title") == "Game over: a bot forfeited"
+    assert page.locator("[data-testid=next-deal]").is_hidden()

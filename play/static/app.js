@@ -382,7 +382,7 @@ function setView(view, { keepStatus = false } = {}) {
 
 function statusFromView(view) {
   const message = view.message || "";
-  if (view.status === "error") setStatus(message || "The game stopped on an error.", "error");
+  if (view.status === "error" || view.fault) setStatus(message || "The game stopped on an error.", "error");
   else if (view.status === "your_turn") setStatus(message ? `${message} · Your turn.` : "Your turn.", "your-turn");
   else if (view.status === "bot_turn") {
     const who = view.thinking !== null && view.thinking !== undefined ? `${playerName(view, view.thinking)} is thinking…` : "The bots are playing…";
@@ -477,7 +477,10 @@ function renderDealOver(view, over) {
   const matchOver = view.status === "match_over" || (match && match.over);
   const several = match && (match.target || (match.deals && match.deals > 1));
   $("deal-over-title").textContent = matchOver && several ? "Match over" : several ? `Deal ${match.deal} over` : "Deal over";
-  $("score").replaceChildren(view.score ? scoreTable(view, view.score) : el("p", {}, view.message || ""));
+  if (view.fault) $("deal-over-title").textContent = "Game over: a bot forfeited";
+  $("score").replaceChildren(
+    view.fault ? el("p", { class: "fault", testid: "fault" }, `${view.fault.error}. As the tournament rules say, its side forfeits: the returns below are the forfeit's.`) : null,
+    view.score ? scoreTable(view, view.score) : el("p", {}, view.message || ""));
   const totals = $("match-totals");
   totals.replaceChildren();
   if (match && match.totals && match.totals.length) {
