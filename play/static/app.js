@@ -8,8 +8,8 @@ const HAND_FAN = 10;       // a hand of more cards than this overlaps
 const FAN_STEP = 34;       // px of each overlapped card left showing (its centre stays clickable)
 const SUIT_SYMBOL = { H: "♥", D: "♦", S: "♠", C: "♣" };
 const GROUPS = [
-  // kind, label of the group of buttons, in display order
-  ["answer", "Answer"], ["ask", "Partner"], ["suit", "Name a suit"], ["call", "Call"],
+  // kind, label of the group of buttons, in display order ("answer" and "suit" go to the prompt)
+  ["answer", ""], ["ask", "Partner"], ["suit", ""], ["call", "Call"],
   ["draw", ""], ["pile", ""], ["pass", ""], ["meld", "Meld"], ["card", "Play"], ["other", ""],
 ];
 
@@ -37,7 +37,6 @@ function el(tag, attrs, ...children) {
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value === null || value === undefined || value === false) continue;
     if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
     else if (key === "testid") node.dataset.testid = value;
     else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
     else if (key === "dataset") Object.assign(node.dataset, value);
@@ -115,15 +114,10 @@ function cardNode(card, opts = {}) {
     testid: opts.testid || "card", dataset: { card: label },
   };
   if (card.action !== null && card.action !== undefined) attrs.dataset.action = String(card.action);
-  const corner = el("span", { class: "corner" }, isJoker ? "★" : rank, suit ? el("span", { class: "s" }, suit) : null);
-  const pip = el("span", { class: "pip" + (suit ? "" : " rank-only") }, suit || rank);
-  if (isJoker) pip.textContent = "★";
-  const parts = [corner, pip];
-  if (!opts.mini) parts.push(el("span", { class: "corner bottom" }, isJoker ? "★" : rank, suit ? el("span", { class: "s" }, suit) : null));
-  if (clickable) {
-    const node = el("button", { ...attrs, type: "button", onclick: () => opts.onclick(card.action) }, ...parts);
-    return node;
-  }
+  const corner = (where) => el("span", { class: where }, rank, suit ? el("span", { class: "s" }, suit) : null);
+  const parts = [corner("corner"), el("span", { class: "pip" + (suit || isJoker ? "" : " rank-only") }, suit || rank)];
+  if (!opts.mini) parts.push(corner("corner bottom"));
+  if (clickable) return el("button", { ...attrs, type: "button", onclick: () => opts.onclick(card.action) }, ...parts);
   if (opts.button) return el("button", { ...attrs, type: "button", disabled: true }, ...parts);
   return el("span", attrs, ...parts);
 }
@@ -478,9 +472,9 @@ function renderDealOver(view, over) {
   const several = match && (match.target || (match.deals && match.deals > 1));
   $("deal-over-title").textContent = matchOver && several ? "Match over" : several ? `Deal ${match.deal} over` : "Deal over";
   if (view.fault) $("deal-over-title").textContent = "Game over: a bot forfeited";
-  $("score").replaceChildren(
-    view.fault ? el("p", { class: "fault", testid: "fault" }, `${view.fault.error}. As the tournament rules say, its side forfeits: the returns below are the forfeit's.`) : null,
-    view.score ? scoreTable(view, view.score) : el("p", {}, view.message || ""));
+  const fault = view.fault ? el("p", { class: "fault", testid: "fault" }, `${view.fault.error}. As the tournament rules say, its side forfeits: the returns below are the forfeit's.`) : null;
+  const score = view.score ? scoreTable(view, view.score) : el("p", {}, view.message || "");
+  $("score").replaceChildren(...[fault, score].filter(Boolean));
   const totals = $("match-totals");
   totals.replaceChildren();
   if (match && match.totals && match.totals.length) {
@@ -514,6 +508,8 @@ async function askHint() {
     if (app.view && app.view.turn === turn) {
       app.hint = { ...hint, turn };
       render();
+    } else {
+      $("hint-panel").hidden = true;      // the turn moved on: the hint is for nothing now
     }
   } catch (err) {
     showError(err);
@@ -533,16 +529,15 @@ function renderHint() {
   panel.hidden = false;
   const shown = hint.values.slice(0, 5);
   const best = shown.length ? shown[0].mean : 0;
-  const spread = Math.max(1e-9, ...shown.map((v) => Math.abs(v.high - v.low)), ...shown.map((v) => Math.abs(v.mean)));
+  const f2 = (x) => Number(x).toFixed(2);
   const rows = shown.map((v, i) => el("tr", { class: i === 0 ? "best" : null, testid: "hint-row", dataset: { action: String(v.action) } },
     el("td", {}, v.label),
-    el("td", {}, fmt(v.mean)),
-    el("td", {}, `[${fmt(v.low)}, ${fmt(v.high)}]`),
-    el("td", {}, i === 0 ? "best" : signed(v.mean - best)),
-    el("td", {}, el("span", { class: "bar", style: `width:${Math.round(40 * Math.max(0, (v.mean - best + spread) / spread))}px` }))));
+    el("td", {}, f2(v.mean)),
+    el("td", {}, `[${f2(v.low)}, ${f2(v.high)}]`),
+    el("td", {}, i === 0 ? "best" : f2(v.mean - best))));
   $("hint-body").replaceChildren(
     el("table", { class: "hint-table", testid: "hint-table" },
-      el("thead", {}, el("tr", {}, el("th", {}, "action"), el("th", {}, "value"), el("th", {}, "95%"), el("th", {}, "vs best"), el("th", {}, ""))),
+      el("thead", {}, el("tr", {}, el("th", {}, "action"), el("th", {}, "value"), el("th", {}, "95%"), el("th", {}, "to best"))),
       el("tbody", {}, rows)),
     el("div", { class: "hint-meta" }, `From your information only: ${hint.worlds} worlds consistent with what you have seen, played out by the ${hint.policy} policy` +
       (hint.seconds ? ` in ${fmt(hint.seconds, 1)} s` : "") + ". A value is your expected return; the interval is its 95% range."));
