@@ -889,8 +889,10 @@ async function loadRecords() {
   $("records").hidden = !files.length;
   $("record-list").replaceChildren(...files.map((file) => {
     const name = file.path.split(/[\\/]/).pop();
+    const about = [file.game, file.deals ? `${file.deals} deal${file.deals === 1 ? "" : "s"}` : null,
+      file.modified ? new Date(file.modified).toLocaleString() : null].filter(Boolean).join(" · ");
     return el("li", { testid: "record" },
-      el("span", { class: "record-name", title: file.path }, name),
+      el("span", { class: "record-name", title: file.path }, about || name),
       file.unfinished ? el("span", { class: "chip unfinished" }, "unfinished") : null,
       el("button", { type: "button", class: "small", testid: "record-review", onclick: () => openRecord(file.path, false) }, "Review"),
       file.unfinished ? el("button", { type: "button", class: "small primary", testid: "record-continue", onclick: () => openRecord(file.path, true) }, "Continue") : null);
