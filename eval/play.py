@@ -96,10 +96,16 @@ _MAX_HALF = 65504.0          # the largest 16-bit float: a longer move is stored
 def encode_history(history: Sequence[DealHistory]) -> bytes:
     parts = [_HISTORY_MAGIC, struct.pack("<H", len(history))]
     for deal in history:
-        narrow = max(deal.actions, default=0) < 256
-        parts.append(struct.pack("<IIB", len(deal.actions), len(deal.seconds), narrow))
-        parts.append(array("B" if narrow else "H", deal.actions).tobytes())
-        parts.append(struct.pack(f"<{len(deal.seconds)}e", *(min(t, _MAX_HALF) for t in deal.seconds)))
+        try:
+            actions, narrow = bytes(deal.actions), True            # every action below 256
+        except ValueError:
+            actions, narrow = array("H", deal.actions).tobytes(), False
+        m = len(deal.seconds)
+        try:
+            seconds = struct.pack(f"<{m}e", *deal.seconds)
+        except (OverflowError, struct.error):                       # a move longer than 65504 s
+            seconds = struct.pack(f"<{m}e", *(min(t, _MAX_HALF) for t in deal.seconds))
+        parts += (struct.pack("<IIB", len(deal.actions), m, narrow), actions, seconds)
     return b"".join(parts)
 
 
