@@ -293,15 +293,21 @@ class ConstrainedDeal:
             remaining = tuple(r - k for r, k in zip(remaining, counts))
         hands: list[list[int]] = [[] for _ in self.hands]
         rest: list[int] = []
+        dealt_by_class = [sum(column) for column in zip(*chosen)] if chosen else [0] * len(self.cards)
+        constrained = self.constrained
         for c, cards in enumerate(self.cards):
+            dealt = dealt_by_class[c]
+            if not dealt:          # nothing of this class goes to a constrained hand
+                rest.extend(cards)
+                continue
             pile = cards[:]
-            dealt = sum(counts[c] for counts in chosen)
             shuffle_prefix(pile, dealt, uniform)
             start = 0
-            for i, h in enumerate(self.constrained):
+            for i, h in enumerate(constrained):
                 k = chosen[i][c]
-                hands[h].extend(pile[start:start + k])
-                start += k
+                if k:
+                    hands[h].extend(pile[start:start + k])
+                    start += k
             rest.extend(pile[start:])
         shuffle_prefix(rest, sum(self.free_sizes), uniform)
         start = 0

@@ -130,6 +130,12 @@ class BeliefView:
         self.class_windows = {key: [opp[s].window(key[0], key[1], now) for s in self.opponents]
                               for key in by_class}
         self.class_of = {c: key for key, cards in by_class.items() for c in cards}
+        # Per unseen card, its window in each opponent's hand; and the slots that
+        # match_slots gave each opponent's windows (the same windows, in the same
+        # order, always get the same slots), so that a search's thousands of
+        # samples from one view match each arrangement once.
+        self.card_windows = {c: self.class_windows[key] for c, key in self.class_of.items()}
+        self.slot_memo: dict[tuple, list[int] | None] = {}
         stock_classes = {key for key in by_class if key[1] == epoch}
         self.deal = ConstrainedDeal(by_class, hands, self.class_windows, stock_classes)
 
@@ -139,20 +145,24 @@ class BeliefView:
         world.cache = None
         events = self.events[:]
         held = 0
+        hands = world.hands
+        card_windows, memo = self.card_windows, self.slot_memo
         for h, s in enumerate(self.opponents):
             o = self.opp[s]
             cards = hidden[h]
             bits = 0
             for c in cards:
                 bits |= 1 << c
-            world.hands[s] = o.known | bits
+            hands[s] = o.known | bits
             held |= bits
             # Rewrite this opponent's hidden deals and draws so they produce `cards`.
-            windows = self.played_windows[h] + [self.class_windows[self.class_of[c]][h] for c in cards]
-            identities = self.played_ids[h] + cards
-            slots = match_slots(len(o.slot_events), windows)
-            for card, slot in zip(identities, slots):
-                i = o.slot_events[slot]
+            key = (h, *[card_windows[c][h] for c in cards])
+            slots = memo.get(key)
+            if slots is None:
+                slots = memo[key] = match_slots(len(o.slot_events), self.played_windows[h] + list(key[1:]))
+            slot_events = o.slot_events
+            for card, slot in zip(self.played_ids[h] + cards, slots):
+                i = slot_events[slot]
                 kind, seat, _ = events[i]
                 events[i] = (kind, seat, card)
         world.stock = self.unseen & ~held
