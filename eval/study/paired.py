@@ -362,11 +362,13 @@ def forest_plot(results: Sequence[str | os.PathLike], out: str | os.PathLike, ti
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     studies = [load_study(r) for r in results]
-    fig, ax = plt.subplots(figsize=(9, 0.42 * len(studies) + 1.2))
+    fig, ax = plt.subplots(figsize=(11, 0.42 * len(studies) + 1.2))
     labels = []
     for i, s in enumerate(studies):
         a, b = (spec for _, spec in s.config.agents)
-        unit = "" if s.config.match else ", single hands"
+        params = [p for p in s.config.game.partition("(")[2].rstrip(")").split(",")
+                  if p and p not in ("first_player=0", "score0=0", "score1=0")]
+        unit = "" if s.config.match else ", single hands" + "".join(f", {p}" for p in params)
         labels.append(f"{a}" + ("" if b == "rules" else f"  vs {b}") + f"  ({len(s.deals)} deals{unit})")
         est = s.points()
         clear = est.low > 0 or est.high < 0          # the interval excludes 0
@@ -375,7 +377,7 @@ def forest_plot(results: Sequence[str | os.PathLike], out: str | os.PathLike, ti
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_yticks(range(len(studies)), labels, fontsize=8)
     ax.invert_yaxis()
-    ax.set_xlabel("A's points per hand minus B's (B = rules unless named), 95% interval")
+    ax.set_xlabel("A's points per hand minus B's, 95% interval (B = rules unless named)")
     ax.set_title(title)
     fig.tight_layout()
     out = Path(out)
