@@ -203,7 +203,7 @@ class Session:
         best = max(returns)
         won = [s for s, r in enumerate(returns) if r == best]
         who = "you win" if me in won else "p" + ", p".join(map(str, won)) + " win" + ("s" if len(won) == 1 else "")
-        return f"deal over: {who} ({returns[me]:+g} for you)"
+        return f"deal over: {who} ({returns[me]:+.4g} for you)"
 
     @property
     def deal_over(self) -> bool:

@@ -88,6 +88,10 @@ def _players(core, seat: int, names: list[str], agents: list[str], sides: list[i
              "to_move": s == to_move, "notes": notes[s]} for s in range(len(names))]
 
 
+def _count(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
 def _zone(name: str, cards: list[dict] | None = None, text: str | None = None, side: int | None = None,
           melds: list[dict] | None = None) -> dict:
     return {"name": name, "cards": cards or [], "text": text, "side": side, "melds": melds}
@@ -130,8 +134,8 @@ def _page_one(core, seat: int, open_hands: bool) -> dict:
     led = f"led suit {SUIT_SYMBOLS[core.led]}" if core.led >= 0 else (
         f"p{core.leader} to lead" if core.leader >= 0 else None)
     zones = [_zone("Trick", trick, led),
-             _zone("Stock", text=f"{core.stock.bit_count()} cards"),
-             _zone("Discards", text=f"{core.discard.bit_count()} cards"),
+             _zone("Stock", text=_count(core.stock.bit_count())),
+             _zone("Discards", text=_count(core.discard.bit_count())),
              _zone("Tricks", text=f"trick {core.tricks + 1}" if core.phase != OVER else f"{core.tricks} tricks")]
     counts = [core.hands[s].bit_count() for s in range(n)]
     notes = [(["leader"] if s == core.leader and core.phase != OVER else [])
@@ -171,11 +175,11 @@ def _american_page_one(core, seat: int, open_hands: bool) -> dict:
         zones.append(_zone("Up-card", [french_card(core.top)],
                            f"suit {SUIT_SYMBOLS[core.suit]} named" if named else None))
     pile = core.pile_lo.bit_count() + core.pile_hi.bit_count()
-    zones += [_zone("Stock", text=f"{len(core.stock)} cards"),
-              _zone("Discards", text=f"{pile} cards"),
+    zones += [_zone("Stock", text=_count(len(core.stock))),
+              _zone("Discards", text=_count(pile)),
               _zone("Direction", text="clockwise" if core.dir == 1 else "anticlockwise")]
     if core.pending:
-        zones.append(_zone("Pending draw", text=f"{core.pending} cards"))
+        zones.append(_zone("Pending draw", text=_count(core.pending)))
     if core.rules.deals_left or any(core.rules.scores):
         zones.append(_zone("Match", text="scores " + " ".join(f"p{s} {v:g}" for s, v in enumerate(core.rules.scores))
                            + f"; deals after this one: {core.rules.deals_left}"))
@@ -256,8 +260,8 @@ def _canasta(core, seat: int, open_hands: bool) -> dict:
     hand = _canasta_counts(core.hands[seat])
     _with_hand_actions(hand, acts, lambda c: (c["text"], c["color"]))
     pile = [canasta_card(k) for k in core.pile]
-    zones = [_zone("Pile", pile, f"{len(core.pile)} cards" + (", top " + KIND_NAMES[core.pile[-1]] if core.pile else "")),
-             _zone("Stock", text=f"{core.stock_size} cards")]
+    zones = [_zone("Pile", pile, _count(len(core.pile)) + (", top " + KIND_NAMES[core.pile[-1]] if core.pile else "")),
+             _zone("Stock", text=_count(core.stock_size))]
     thresholds = core.rules.thresholds
     before = (core.rules.score0, core.rules.score1)
     for side in (0, 1):
