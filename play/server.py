@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import secrets
 import threading
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -87,6 +88,22 @@ class Table:
 
 
 # ------------------------------------------------------------------ helpers
+def _record_file(path: Path) -> dict:
+    """What the records list says of a file: its game, its deals, when it was written."""
+    stat = path.stat()
+    info = {"path": str(path), "unfinished": path.name.endswith(".unfinished.json"), "bytes": stat.st_size,
+            "modified": datetime.fromtimestamp(stat.st_mtime, timezone.utc).isoformat(timespec="seconds"),
+            "game": None, "deals": None}
+    try:
+        lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        first = json.loads(lines[0])
+        info["game"] = str(first.get("game", "")).split("(")[0] or None
+        info["deals"] = len(lines) if path.suffix == ".jsonl" else 1
+    except (OSError, UnicodeDecodeError, ValueError, IndexError, AttributeError):
+        pass                    # listed all the same: opening it says what is wrong with it
+    return info
+
+
 def _error(status: int, message: str, field: str | None = None) -> JSONResponse:
     body = {"error": " ".join(str(message).split()) or "error"}
     if field is not None:
@@ -242,9 +259,7 @@ def create_app(table: Table, static_dir: Path = STATIC) -> Starlette:
                 return {"folder": None, "files": []}
             files = sorted((p for p in table.records_dir.glob("*.json*") if not p.name.startswith(".")
                             and p.suffix in (".json", ".jsonl")), key=lambda p: p.stat().st_mtime, reverse=True)
-            return {"folder": str(table.records_dir),
-                    "files": [{"path": str(p), "unfinished": p.name.endswith(".unfinished.json"),
-                               "bytes": p.stat().st_size} for p in files[:200]]}
+            return {"folder": str(table.records_dir), "files": [_record_file(p) for p in files[:200]]}
         return await handle(run)
 
     async def not_found(request: Request, exc: HTTPException):
@@ -314,4 +329,5 @@ def _opened_review(table: Table, review_id: str, deal: int | None, seat: int | N
         opened["cache"][key] = review_record(record, seat, deal=k, seconds=table.review_seconds,
                                              worlds=table.review_worlds, analyse_moves=record.finished)
         opened["cache"][key]["name"] = found[k][0]
+        opened["cache"][key]["deals"] = len(found)      # how many deals the opened file holds
     return opened["cache"][key]

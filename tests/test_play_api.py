@@ -307,9 +307,12 @@ def test_a_restart_loses_no_deal_and_an_unfinished_game_continues(client, tmp_pa
     with TestClient(create_app(table)) as fresh:
         listed = fresh.get("/api/records").json()["files"]
         assert {f["path"] for f in listed} >= {str(unfinished), str(folder / f"{game_id}.jsonl")}
+        finished = next(f for f in listed if f["path"] == str(folder / f"{game_id}.jsonl"))
+        assert finished["deals"] == 1 and finished["game"] and finished["modified"].endswith("+00:00")
         opened = fresh.post("/api/review", json={"path": str(unfinished)}).json()
         assert not opened["deals"][0]["finished"]
         shown = fresh.get(f"/api/games/{opened['id']}/review").json()      # a deal in play is never open
+        assert shown["deals"] == 1
         assert not shown["analysed"] and all(m["open"] == m["view"] for m in shown["moves"])
         assert all("hand" not in p for m in shown["moves"] for p in m["open"]["players"])
         assert all("hand" not in p for p in shown["final"]["players"])
