@@ -486,7 +486,8 @@ class AmericanPageOneState(LoggedCore):
                  "answered", "chal", "draw_left", "draw_then", "drawn", "offers", "last_play",
                  "out", "turns", "dealer", "to_deal", "log", "result", "cache", "shared", "cut", "seen",
                  "stock_kinds")
-    PICKLE_RESET = {"cache": None, "shared": False, "t": None}    # the tables come with the rules
+    PICKLE_RESET = {"cache": None, "shared": False, "t": None,    # the tables come with the rules
+                    "stock_kinds": None}
 
     def __init__(self, rules: AmericanPageOneRules = AmericanPageOneRules()):
         n = rules.players
