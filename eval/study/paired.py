@@ -28,7 +28,7 @@ import numpy as np
 from agents import make_bot
 from eval.config import TournamentConfig, load_game
 from eval.play import GameRecord
-from eval.sprt import bounds, expected_score, log_likelihood_ratio
+from eval.sprt import bounds, log_likelihood_ratio
 from eval.storage import ResultsDB
 from eval.tournament import backend, planned_games, play
 
