@@ -8,6 +8,7 @@ thread pool, so one game's analysis never stalls another's page.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 import threading
@@ -280,7 +281,17 @@ def create_app(table: Table, static_dir: Path = STATIC) -> Starlette:
               Route("/api/records", records)]
     if static_dir.is_dir():
         routes.append(Mount("/static", StaticFiles(directory=static_dir), name="static"))
-    return Starlette(routes=routes, exception_handlers={HTTPException: not_found, Exception: server_error})
+    return Starlette(routes=routes, exception_handlers={HTTPException: not_found, Exception: server_error},
+                     lifespan=_warm_options)
+
+
+@contextlib.asynccontextmanager
+async def _warm_options(app: Starlette):
+    """Works out the options (which variants the shipped networks play: loading
+    them takes seconds) in the background as the server starts, so the first page
+    does not wait for it."""
+    threading.Thread(target=lambda: (game_options(), bot_options()), name="warm-options", daemon=True).start()
+    yield
 
 
 def _bots_field(bots: Any) -> dict[int, str] | None:
