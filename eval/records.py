@@ -13,9 +13,9 @@ whose game string does not load or whose moves are not legal in turn raises
 pyspiel state before move n by replaying the actions, so any tool (the review,
 the analysis, the strategy lab) walks a game the same way.
 
-Hidden information: `transcript(record, view=seat)` and `seen_lines` say only what
-a seat saw, built from its information state (the lines each move adds to it),
-so they name no card that seat cannot see.
+Hidden information: `transcript(record, view=seat)` says only what a seat saw,
+built from its information state (the lines each move adds to it), so it names
+no card that seat cannot see.
 """
 
 from __future__ import annotations
@@ -287,18 +287,11 @@ def _check_move(state: pyspiel.State, i: int, move: Move) -> None:
 
 
 # ------------------------------------------------------------------ words
-def seen_lines(before: pyspiel.State, after: pyspiel.State, seat: int) -> list[str]:
-    """What `seat` saw of the move from `before` to `after`, in words: the lines it
-    added to that seat's information state (whose first line, the seat's own
-    hand, is rewritten; the rest only grows)."""
-    old = before.information_state_string(seat).split("\n")
-    new = after.information_state_string(seat).split("\n")
-    return new[len(old):]
-
-
 def transcript(record: Record, view: int | None = None) -> list[tuple[int, str]]:
     """(move index, line) for the whole game: every move's own words with its
-    actor (`view=None`, every card open), or only what seat `view` saw."""
+    actor (`view=None`, every card open), or only what seat `view` saw: the
+    lines each move added to that seat's information state (whose first line,
+    the seat's own hand, is rewritten; the rest only grows)."""
     game = load_game(record)
     if view is not None and not 0 <= view < game.num_players():
         raise RecordError(f"seat {view} is not a seat of {record.game} (0..{game.num_players() - 1})")
