@@ -260,3 +260,22 @@ def test_a_history_round_trips_through_its_encoding_and_a_damaged_one_is_refused
     for bad in (blob[:-1], blob + b"x", b"XX" + blob[2:]):
         with pytest.raises(ValueError, match="history"):
             decode_history(bad)
+
+
+@pytest.mark.parametrize("game_string", ["python_page_one(players=4)", "python_american_page_one(players=4,dobon=true)",
+                                         "python_modern_canasta"])
+def test_a_seats_information_state_only_grows_below_its_first_line(game_string):
+    """What transcript relies on: each move adds lines to a seat's information
+    state and rewrites only its first (the seat's own hand)."""
+    game = pyspiel.load_game(game_string)
+    rng = random.Random(3)
+    for _ in range(3):
+        state = game.new_initial_state()
+        before = [state.information_state_string(p).split("\n") for p in range(game.num_players())]
+        while not state.is_terminal() and len(state.history()) < 600:
+            legal = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+            state.apply_action(rng.choice(legal))
+            for p in range(game.num_players()):
+                now = state.information_state_string(p).split("\n")
+                assert now[1:len(before[p])] == before[p][1:], (p, len(state.history()))
+                before[p] = now
