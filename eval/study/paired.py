@@ -19,6 +19,7 @@ import hashlib
 import json
 import math
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -355,6 +356,23 @@ def requirement_cost(spec: str, score: int, *, deals: int, seed: int = 0, worker
     return each[0], each[1], gap
 
 
+def _label(a: str, b: str) -> str:
+    """A study's row label: A's spec, as B's plus the settings it adds where it extends B's,
+    a partnership as `first & second`, and B where it is not plain `rules`."""
+    def short(spec: str) -> str:
+        m = re.fullmatch(r"partnership\(first=(.*),second=(.*)\)", spec)
+        return f"{m.group(1)} & {m.group(2)}" if m else spec
+
+    def settings(spec: str) -> list[str]:
+        m = re.fullmatch(r"rules\((.*)\)", spec)
+        return m.group(1).split(",") if m else []
+
+    mine, theirs = settings(a), settings(b)
+    if theirs and set(theirs) < set(mine):
+        return f"B + {','.join(s for s in mine if s not in theirs)}  (B = {b})"
+    return short(a) + ("" if b == "rules" else f"  vs {short(b)}")
+
+
 def forest_plot(results: Sequence[str | os.PathLike], out: str | os.PathLike, title: str) -> Path:
     """One row per study: A's points per hand over B's with its 95% interval, labelled by A's spec
     (and B's where it is not plain `rules`), so that a set of questions reads at a glance."""
@@ -369,7 +387,7 @@ def forest_plot(results: Sequence[str | os.PathLike], out: str | os.PathLike, ti
         params = [p for p in s.config.game.partition("(")[2].rstrip(")").split(",")
                   if p and p not in ("first_player=0", "score0=0", "score1=0")]
         unit = "" if s.config.match else ", single hands" + "".join(f", {p}" for p in params)
-        labels.append(f"{a}" + ("" if b == "rules" else f"  vs {b}") + f"  ({len(s.deals)} deals{unit})")
+        labels.append(_label(a, b) + f"  ({len(s.deals)} deals{unit})")
         est = s.points()
         clear = est.low > 0 or est.high < 0          # the interval excludes 0
         ax.errorbar([est.value], [i], xerr=[[est.value - est.low], [est.high - est.value]], fmt="o",
