@@ -96,3 +96,15 @@ def test_stats_of_a_file_that_is_not_results_is_one_line_and_exit_2(tmp_path, ca
     err = capsys.readouterr().err.strip()
     assert stop.value.code == 2 and len(err.splitlines()) == 1 and "notes.db" in err
     assert bad.read_text() == "not a database"
+
+
+def test_stats_of_another_games_results_is_refused_in_one_line(tmp_path, capsys):
+    from eval.config import TournamentConfig
+    from eval.tournament import run_tournament
+    path = tmp_path / "p1.db"
+    run_tournament(TournamentConfig.create("python_page_one(players=4)", ["random", "rules"], deals=1),
+                   path, progress=False)
+    with pytest.raises(SystemExit) as stop:
+        cardarena(["study", "stats", str(path), "--quiet"])
+    err = capsys.readouterr().err.strip()
+    assert stop.value.code == 2 and len(err.splitlines()) == 1 and "not a Canasta hand" in err

@@ -172,6 +172,8 @@ def hands_from_results(path: str | os.PathLike, *, progress: bool = True) -> lis
     rows: list[SideHand] = []
     for hand, record in tqdm(records_from_results(path, fault=False), unit="hand", disable=not progress,
                              desc="replaying"):
+        if not record.game.startswith("python_modern_canasta"):
+            raise ValueError(f"{path}: game {hand} is {record.game}, not a Canasta hand")
         if record.returns is not None:
             rows.extend(side_hands(record, hand))
     return rows
