@@ -4,8 +4,9 @@ went out and when, the piles taken, the first pile, the asks and answers.
 
 Each hand's components are worked out here from its final table (canastas by
 kind, melded cards, 3s, going out, each penalty) with the scoring module's
-rules, not read from the game's own score, so that `check` can compare their
-sum with the points the game scored (and a test does, for every hand).
+rules, not read from the game's own score, so that their sum can be held
+against the points the game scored: the report counts the side-hands where
+they agree, and a test checks every hand.
 """
 
 from __future__ import annotations
