@@ -14,7 +14,7 @@ COMMAND_MODULES = (
     "scripts.tournament_cli",      # tournament, report, sprt
     "scripts.list_cli",            # list
     "scripts.records_cli",         # games, show, export-games, analyse
-    "eval.study.cli",              # study canasta, study stats
+    "eval.study.cli",              # study canasta, requirement, plot, stats
     "play.cli",                    # play (the table: web, or --text)
 )
 
