@@ -54,6 +54,16 @@ class Table:
     def new_id(self) -> str:
         return secrets.token_urlsafe(16)
 
+    def start(self, session: Session) -> dict:
+        """Takes a new session in (the table's hint and review budgets), starts its
+        bots and returns its first view."""
+        session.review_seconds, session.review_worlds = self.review_seconds, self.review_worlds
+        session.hint_seconds = self.hint_seconds
+        self.add(session)
+        if not self.threaded:
+            session.run_bots()
+        return session.view()
+
     def add(self, session: Session) -> Session:
         with self.lock:
             if len(self.sessions) >= MAX_SESSIONS:      # forget the oldest finished game
@@ -69,11 +79,6 @@ class Table:
         if session is None:
             raise SessionError(404, "no game with that id (games are forgotten when the server restarts; "
                                     "continue one from its record)")
-        return session
-
-    def configure(self, session: Session) -> Session:
-        session.review_seconds, session.review_worlds = self.review_seconds, self.review_worlds
-        session.hint_seconds = self.hint_seconds
         return session
 
     def allowed(self, path: str) -> Path:
@@ -170,11 +175,7 @@ def create_app(table: Table, static_dir: Path = STATIC) -> Starlette:
         def make() -> dict:
             spec = parse_new_game(body, pause=table.pause)
             session = Session(spec, table.new_id(), table.records_dir, threaded=table.threaded)
-            table.configure(session)
-            table.add(session)
-            if not table.threaded:
-                session.run_bots()
-            return session.view()
+            return table.start(session)
         return await handle(make)
 
     async def get_game(request: Request):
@@ -247,11 +248,7 @@ def create_app(table: Table, static_dir: Path = STATIC) -> Starlette:
             session = Session.from_record(record, table.new_id(), table.records_dir, seat=seat,
                                           move=body.get("move"), bots=_bots_field(body.get("bots")),
                                           threaded=table.threaded, pause=table.pause)
-            table.configure(session)
-            table.add(session)
-            if not table.threaded:
-                session.run_bots()
-            return session.view()
+            return table.start(session)
         return await handle(run)
 
     async def records(request: Request):
