@@ -25,7 +25,7 @@ from typing import Callable, Iterator
 import numpy as np
 import pyspiel
 
-from games.protocol import IllegalActionError, chance_sampler
+from games.protocol import IllegalActionError, chance_sampler, random_playout
 
 Core = object
 
@@ -59,6 +59,18 @@ def random_states(game: pyspiel.Game, count: int, seed: int, decision_only: bool
             continue
         produced += 1
         yield state
+
+
+def check_play_out(game: pyspiel.Game, count: int, seed: int) -> None:
+    """The rollout fast path (a core's play_out): with the same random numbers,
+    the same moves as the protocol's random_playout loop."""
+    for i, state in enumerate(random_states(game, count, seed)):
+        fast, slow = state.core.clone(), state.core.clone()
+        returns = fast.play_out(random.Random(i).random)
+        steps = random_playout(slow, random.Random(i))
+        assert steps > 0 and fast.is_terminal()
+        assert returns == slow.returns()
+        assert fast.events() == slow.events()
 
 
 def check_invariant(game: pyspiel.Game, games: int, seed: int,

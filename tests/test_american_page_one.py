@@ -21,7 +21,7 @@ from games.american_page_one.core import (AFTER_DRAW, ANSWER, CHALLENGE, CHOOSE_
                                           AmericanPageOneRules, AmericanPageOneState, dealt_position,
                                           hand_kinds, hand_of, hand_size, parse_kind, set_up)
 from games.params import GameParameterError
-from games.protocol import outcome_at, random_playout
+from games.protocol import outcome_at
 from tests import conformance
 
 S, H, D, C = range(4)
@@ -590,15 +590,8 @@ def swap_hidden(core: AmericanPageOneState, player: int, rng: random.Random):
 
 @pytest.mark.parametrize("game_string", VARIANTS)
 def test_play_out_makes_the_same_moves_as_the_protocol_loop(game_string):
-    """The rollout fast path: with the same random numbers, the same deal."""
-    game = pyspiel.load_game(game_string)
-    for i, state in enumerate(conformance.random_states(game, 8, 6)):
-        fast, slow = state.core.clone(), state.core.clone()
-        returns = fast.play_out(random.Random(i).random)
-        steps = random_playout(slow, random.Random(i))
-        assert steps > 0 and fast.is_terminal()
-        assert returns == slow.returns()
-        assert fast.events() == slow.events()
+    """The rollout fast path: with the same random numbers, the same moves."""
+    conformance.check_play_out(pyspiel.load_game(game_string), 8, 6)
 
 
 @pytest.mark.parametrize("game_string", VARIANTS)

@@ -14,7 +14,7 @@ import games  # noqa: F401  (registers the games)
 from games.cards import cards_of, parse_card
 from games.page_one.core import (EV_PASS, EV_RESHUFFLE, EV_TAKE, PageOneRules, PageOneState,
                                  dealt_position, set_up)
-from games.protocol import CHANCE, TERMINAL, random_playout
+from games.protocol import CHANCE, TERMINAL
 from tests import conformance
 
 
@@ -363,12 +363,5 @@ def test_resample_weights_mixed_constraints_by_the_count_of_worlds():
 @pytest.mark.parametrize("game_string", ["python_page_one", "python_page_one(players=3,empty_stock=take,jokers=2)",
                                          "python_page_one(players=5,empty_stock=reshuffle,until_last=true)"])
 def test_play_out_makes_the_same_moves_as_the_protocol_loop(game_string):
-    """The rollout fast path: with the same random numbers, the same game."""
-    game = pyspiel.load_game(game_string)
-    for i, state in enumerate(conformance.random_states(game, 20, 6)):
-        fast, slow = state.core.clone(), state.core.clone()
-        returns = fast.play_out(random.Random(i).random)
-        steps = random_playout(slow, random.Random(i))
-        assert steps > 0 and fast.is_terminal()
-        assert returns == slow.returns()
-        assert fast.events() == slow.events()
+    """The rollout fast path: with the same random numbers, the same moves."""
+    conformance.check_play_out(pyspiel.load_game(game_string), 20, 6)
