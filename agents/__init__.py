@@ -8,11 +8,15 @@ only when used, so naming a bot never pays for the others' imports (torch).
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 from typing import Callable
 
 import pyspiel
 
 from agents.spec import parse_spec
+
+# The trained bots shipped with the toolkit (bot files, `neural` by default).
+SHIPPED_BOTS = Path(__file__).resolve().parents[1] / "bots"
 
 # name -> "module:factory". Other packages add their bots here.
 BOT_FACTORIES: dict[str, str] = {

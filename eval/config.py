@@ -14,11 +14,10 @@ from typing import Any, Sequence
 import pyspiel
 
 import games  # noqa: F401  (registers our games)
-from agents import BOT_FACTORIES, make_bot, parse_spec
+from agents import BOT_FACTORIES, SHIPPED_BOTS, make_bot, parse_spec
 from eval.schedule import Sides, check_sides, format_sides
 from games.protocol import MatchFormat
 
-SHIPPED_BOTS = Path(__file__).resolve().parents[1] / "bots"
 
 
 _NAMED = re.compile(r"^\s*([A-Za-z_][\w.-]*)\s*=(.*)$", re.S)

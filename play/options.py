@@ -16,11 +16,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from agents import SHIPPED_BOTS
 from agents.spec import parse_spec
 from play.views import TITLES
 
 ROOT = Path(__file__).resolve().parent.parent
-BOTS_DIR = ROOT / "bots"
 DEFAULT_TIME_LIMIT = 2.0
 MAX_TIME_LIMIT = 60.0
 MAX_DEALS = 100
@@ -255,7 +255,7 @@ def bot_file(value: str, field_name: str) -> Path:
     """A bot file named from the table: it must be a file under bots/."""
     path = Path(value)
     full = (ROOT / path if not path.is_absolute() else path).resolve()
-    if BOTS_DIR.resolve() not in full.parents:
+    if SHIPPED_BOTS.resolve() not in full.parents:
         raise FieldError(field_name, f"bot file {value!r}: only files under bots/ may be named")
     if not full.is_file():
         raise FieldError(field_name, f"bot file {value!r}: no such file under bots/")

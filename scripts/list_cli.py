@@ -13,7 +13,8 @@ from typing import Any
 
 import pyspiel
 
-BOTS_DIR = Path(__file__).resolve().parents[1] / "bots"
+from agents import SHIPPED_BOTS
+
 OUR_GAMES = ("python_page_one", "python_american_page_one", "python_modern_canasta")
 SECTIONS = ("games", "bots", "files")
 
@@ -115,7 +116,7 @@ def bot_file_notes(path: Path) -> dict[str, Any]:
     return {"game": metadata.get("game", "?"), "training": json.loads(metadata.get("training", "{}"))}
 
 
-def files_section(bots_dir: Path = BOTS_DIR) -> str:
+def files_section(bots_dir: Path = SHIPPED_BOTS) -> str:
     """The shipped bot files, with what they were trained on and how."""
     lines = [f"## Bot files in {bots_dir} (play one with neural(path=FILE); `neural` alone plays "
              f"bots/<game>.safetensors)", ""]

@@ -10,6 +10,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+from agents import SHIPPED_BOTS
 from scripts import cli_checks
 
 DEFAULT_GAME = "python_page_one(players=4)"
@@ -31,7 +32,7 @@ DEFAULT_AGENTS = ("random", "rules", "ismcts(iterations=300)", "pimc(worlds=10,i
 def default_agents(game_string: str) -> list[str]:
     """DEFAULT_AGENTS, without `neural` for a game that has no shipped bot in bots/."""
     short_name = game_string.split("(")[0].strip()
-    shipped = (Path(__file__).resolve().parents[1] / "bots" / f"{short_name}.safetensors").is_file()
+    shipped = (SHIPPED_BOTS / f"{short_name}.safetensors").is_file()
     return [spec for spec in DEFAULT_AGENTS if spec != "neural" or shipped]
 
 

@@ -38,14 +38,13 @@ import pyspiel
 import torch
 from threadpoolctl import threadpool_limits
 
-from agents import make_bot
+from agents import SHIPPED_BOTS, make_bot
 from agents.base import CardBot, rules_core
 from agents.neural.botfile import BotFile, load_bot
 from agents.neural.encoding import GameIdentity, InfoStateEncoder
 from agents.neural.network import PolicyValueNet
 from agents.neural.symmetry import SuitSymmetry, symmetry_for
 
-SHIPPED_BOTS = Path(__file__).resolve().parents[2] / "bots"
 POLICIES = ("greedy", "sample")
 DEFAULT_MARGIN = 0.05      # placement gained, for networks of advantages over a baseline bot
 # How a bot plays where neither its spec nor its file (`cardarena export --play`) says.
