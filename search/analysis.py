@@ -118,9 +118,9 @@ def analyse(state: pyspiel.State, player: int | None = None, *, policy: str = "r
         row = []
         for action in legal:
             bots = _bots(policy, game, n, bot_seed)
-            rows_state = world.clone()
-            rows_state.apply_action(action)
-            row.append(_play_out(rows_state, bots, DealChance(chance_seed))[mover])
+            after = world.clone()
+            after.apply_action(action)
+            row.append(_play_out(after, bots, DealChance(chance_seed))[mover])
         rows.append(row)
     return Analysis(mover, policy, len(rows), time.perf_counter() - start,
                     _values(state, mover, legal, rows, played))
