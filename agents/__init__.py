@@ -28,6 +28,7 @@ BOT_FACTORIES: dict[str, str] = {
     "cheat_mcts": "search.bots:make_cheat_mcts",
     "openspiel_ismcts": "search.references:make_openspiel_ismcts",
     "openspiel_cpp_ismcts": "search.references:make_openspiel_cpp_ismcts",
+    "engine": "agents.engine:make_engine_bot",      # a program speaking docs/engine_protocol.md
 }
 
 

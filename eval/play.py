@@ -155,7 +155,7 @@ def _call(probe: MutableSequence[float], seat: int, what: str, fn: Callable, *ar
     try:
         return fn(*args)
     except Exception as e:
-        raise BotFault(seat, RAISED, f"seat {seat} {what}: {_describe(e)}") from e
+        raise BotFault(seat, getattr(e, "fault_kind", RAISED), f"seat {seat} {what}: {_describe(e)}") from e
     finally:
         probe[PROBE_SEAT] = -1
 
@@ -201,8 +201,8 @@ def play_deal(game: pyspiel.Game, bots: Sequence[pyspiel.Bot], chance: Callable[
         probe[PROBE_SEAT] = seat
         try:
             action = bots[seat].step(state)
-        except Exception as e:
-            raise BotFault(seat, RAISED, f"seat {seat} step: {_describe(e)}") from e
+        except Exception as e:      # an exception may name its kind (agents/engine.py: an engine's faults)
+            raise BotFault(seat, getattr(e, "fault_kind", RAISED), f"seat {seat} step: {_describe(e)}") from e
         elapsed = clock() - start
         probe[PROBE_SEAT] = -1
         counts[seat] += 1
