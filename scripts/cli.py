@@ -16,6 +16,7 @@ COMMAND_MODULES = (
     "scripts.records_cli",         # games, show, export-games, analyse
     "eval.study.cli",              # study canasta, requirement, plot, stats
     "play.cli",                    # play (the table: web, or --text)
+    "scripts.engine_cli",          # engine (a bot speaking docs/engine_protocol.md)
 )
 
 

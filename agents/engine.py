@@ -1,0 +1,407 @@
+"""The harness side of the engine protocol (docs/engine_protocol.md): `engine(cmd=...)`.
+
+A bot whose moves come from another program, in any language, that speaks one
+JSON object a line over its standard input and output. The harness starts the
+program, says hello, and at each turn sends what the seat may see: its
+information state, the legal actions with their words, the public moves since
+the engine's last turn, and (when the engine asks at hello) the information-state
+tensor and a world, one full history consistent with what the seat saw. Nothing
+else reaches the engine: `turn_message` is built from the seat's view only
+(tests/test_engine.py checks it gives the same message on the true state and on
+a resampled world).
+
+A process is kept for as long as its program may be reused: when a bot is let go
+(the harness makes bots per deal) its process goes back to a pool in this process
+and the next bot of the same command takes it, so a tournament starts one process
+per seat and worker, not one per game. An engine that misbehaves raises an
+`EngineFault` carrying the harness's fault kind (eval/play.py: raised, illegal,
+timeout, crashed), the reason and the tail of its stderr; its process is killed.
+"""
+
+from __future__ import annotations
+
+import atexit
+import ctypes
+import json
+import os
+import random
+import selectors
+import shlex
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+import weakref
+from typing import Any
+
+import pyspiel
+
+from agents.base import CardBot, rules_core
+
+PROTOCOL = 1
+# The harness's fault kinds (eval/play.py; agents cannot import eval): a test checks they agree.
+RAISED, ILLEGAL, TIMEOUT, CRASHED = "raised", "illegal", "timeout", "crashed"
+HELLO_SECONDS = 30.0        # an engine's start, to its hello (a Python engine imports torch)
+GOODBYE_SECONDS = 2.0       # a quitting engine's time to exit before it is killed
+STDERR_TAIL = 600           # characters of the engine's stderr in a fault report
+MAX_LINE = 16 << 20         # a longer line from an engine is malformed
+IDLE_PER_KEY = 8            # idle processes kept per command
+
+
+class EngineFault(RuntimeError):
+    """An engine broke the protocol; `fault_kind` is the harness's kind for it."""
+
+    def __init__(self, kind: str, message: str):
+        super().__init__(message)
+        self.fault_kind = kind
+
+
+def _encode(message: dict) -> bytes:
+    return (json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+
+
+try:                                # loaded here: the child runs as little as it can between fork and exec
+    _PRCTL = ctypes.CDLL(None, use_errno=True).prctl
+except (OSError, AttributeError):    # not Linux
+    _PRCTL = None
+_PR_SET_PDEATHSIG = 1
+
+
+def _on_parent_death() -> None:
+    """In the engine's child, before exec: die with the process that started it
+    (a worker killed by the watchdog must not leave a stuck engine behind)."""
+    _PRCTL(_PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+class EngineProcess:
+    """One running engine: its pipes, its stderr (a temporary file, read for a
+    fault report) and what it said at hello."""
+
+    def __init__(self, cmd: str, cwd: str | None, hello: dict):
+        argv = shlex.split(cmd)
+        if not argv:
+            raise ValueError("engine: cmd is empty")
+        self.cmd = cmd
+        self.stderr = tempfile.TemporaryFile()
+        # The death signal follows the thread that forks: set it only from the main thread,
+        # whose end is the process's (the play table makes bots in short-lived threads).
+        preexec = (_on_parent_death if _PRCTL is not None and threading.current_thread() is threading.main_thread()
+                   else None)
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr,
+                                     cwd=cwd, bufsize=0, preexec_fn=preexec, close_fds=True)
+        self.out_fd = self.proc.stdout.fileno()
+        self.in_fd = self.proc.stdin.fileno()
+        os.set_blocking(self.in_fd, False)
+        self.buffer = bytearray()
+        self.reader = selectors.DefaultSelector()
+        self.reader.register(self.out_fd, selectors.EVENT_READ)
+        self.writer = selectors.DefaultSelector()
+        self.writer.register(self.in_fd, selectors.EVENT_WRITE)
+        self.owner = os.getpid()
+        try:
+            self.send(hello, time.monotonic() + HELLO_SECONDS)
+            reply = self.receive(time.monotonic() + HELLO_SECONDS, "hello")
+        except EngineFault as e:
+            self.kill()
+            raise ValueError(f"engine {cmd!r} failed at hello: {e}") from None
+        if reply.get("type") != "hello" or not isinstance(reply.get("name"), str):
+            self.kill()
+            raise ValueError(f"engine {cmd!r} answered hello with {json.dumps(reply)[:200]}; expected "
+                             '{"type":"hello","name":...,"version":...}')
+        self.name = reply["name"]
+        self.version = str(reply.get("version", ""))
+        self.wants_tensor = reply.get("tensor") is True
+        self.wants_world = reply.get("world") is True
+
+    # ------------------------------------------------------------ pipes
+    def send(self, message: dict, deadline: float) -> None:
+        """Writes one line; an engine that stops reading until `deadline` has hung."""
+        data = memoryview(_encode(message))
+        while data:
+            try:
+                written = os.write(self.in_fd, data)
+            except BlockingIOError:
+                written = 0
+            except (BrokenPipeError, OSError):
+                raise self.fault(CRASHED, "engine exited") from None
+            data = data[written:]
+            if data:
+                left = deadline - time.monotonic()
+                if left <= 0 or not self.writer.select(left):
+                    raise self.fault(TIMEOUT, "engine stopped reading its input")
+
+    def receive(self, deadline: float, what: str) -> dict:
+        """The next line, as a JSON object; the engine's faults as EngineFault."""
+        line = self._line(deadline, what)
+        if line.lstrip().startswith(b"Traceback"):
+            rest = self._rest(time.monotonic() + 0.2)
+            last = [t for t in (line + b"\n" + rest).decode(errors="replace").splitlines() if t.strip()]
+            raise self.fault(RAISED, f"engine printed a traceback on stdout at {what}: {last[-1].strip()}")
+        try:
+            message = json.loads(line)
+        except (ValueError, UnicodeDecodeError):
+            raise self.fault(RAISED, f"engine wrote a malformed line at {what}: "
+                                     f"{line[:120].decode(errors='replace')!r}") from None
+        if not isinstance(message, dict):
+            raise self.fault(RAISED, f"engine wrote {line[:120].decode(errors='replace')!r} at {what}, "
+                                     "not a JSON object")
+        return message
+
+    def _line(self, deadline: float, what: str) -> bytes:
+        buffer = self.buffer
+        while True:
+            end = buffer.find(b"\n")
+            if end >= 0:
+                line = bytes(buffer[:end])
+                del buffer[:end + 1]
+                return line
+            if len(buffer) > MAX_LINE:
+                raise self.fault(RAISED, f"engine wrote a line of over {MAX_LINE} bytes at {what}")
+            left = deadline - time.monotonic()
+            if left <= 0 or not self.reader.select(left):
+                raise self.fault(TIMEOUT, f"engine was silent past the time limit at {what}")
+            chunk = os.read(self.out_fd, 1 << 16)
+            if not chunk:
+                raise self.fault(CRASHED, f"engine exited at {what} ({self._exit_status()})")
+            buffer += chunk
+
+    def _exit_status(self) -> str:
+        try:
+            code = self.proc.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            return "it closed its output"
+        if code < 0:
+            return f"killed by {signal.Signals(-code).name}"
+        return f"exit code {code}"
+
+    def _rest(self, deadline: float) -> bytes:
+        """What the engine writes until `deadline` (the end of a traceback)."""
+        out = bytes(self.buffer)
+        self.buffer.clear()
+        while len(out) < 1 << 16 and (left := deadline - time.monotonic()) > 0 and self.reader.select(left):
+            chunk = os.read(self.out_fd, 1 << 16)
+            if not chunk:
+                break
+            out += chunk
+        return out
+
+    # ------------------------------------------------------------ faults and ends
+    def stderr_tail(self) -> str:
+        try:
+            size = self.stderr.seek(0, os.SEEK_END)
+            self.stderr.seek(max(0, size - STDERR_TAIL))
+            text = self.stderr.read().decode(errors="replace").strip()
+        except (OSError, ValueError):
+            return ""
+        return text
+
+    def fault(self, kind: str, reason: str) -> EngineFault:
+        """The fault, with the engine's stderr; the process is killed (it is never reused)."""
+        self.kill()
+        tail = self.stderr_tail()
+        return EngineFault(kind, f"{reason} [{self.cmd}]" + (f"; its stderr ends: {' | '.join(tail.splitlines()[-6:])}"
+                                                             if tail else ""))
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self._close()
+
+    def quit(self) -> None:
+        """Asks the engine to exit; kills it if it has not within GOODBYE_SECONDS."""
+        if self.proc.poll() is None:
+            try:
+                self.send({"type": "quit"}, time.monotonic() + GOODBYE_SECONDS)
+                self.proc.wait(timeout=GOODBYE_SECONDS)
+            except (EngineFault, subprocess.TimeoutExpired):
+                pass
+        self.kill()
+
+    def _close(self) -> None:
+        for f in (self.proc.stdin, self.proc.stdout, self.stderr):
+            try:
+                f.close()
+            except OSError:
+                pass
+        self.reader.close()
+        self.writer.close()
+
+
+# ---------------------------------------------------------------- the pool
+_idle: dict[tuple, list[EngineProcess]] = {}
+_lock = threading.Lock()
+
+
+def _acquire(key: tuple, cmd: str, cwd: str | None, hello: dict) -> EngineProcess:
+    """An idle process of this command (one left by an earlier bot), or a new one."""
+    with _lock:
+        idle = _idle.get(key, [])
+        while idle:
+            proc = idle.pop()
+            if proc.owner == os.getpid() and proc.alive():
+                return proc
+    return EngineProcess(cmd, cwd, hello)
+
+
+def _release(key: tuple, proc: EngineProcess) -> None:
+    if proc.owner != os.getpid() or not proc.alive():
+        return
+    with _lock:
+        idle = _idle.setdefault(key, [])
+        if len(idle) < IDLE_PER_KEY:
+            idle.append(proc)
+            return
+    proc.quit()
+
+
+@atexit.register
+def close_engines() -> None:
+    """Quits every idle engine of this process (at exit; a test may call it)."""
+    with _lock:
+        procs = [p for idle in _idle.values() for p in idle if p.owner == os.getpid()]
+        _idle.clear()
+    for proc in procs:
+        proc.quit()
+
+
+# ---------------------------------------------------------------- messages
+def turn_message(state: pyspiel.State, seat: int, since: tuple[int, int], *, tensor: bool = False,
+                 world_rng: random.Random | None = None,
+                 time_left: float | None = None) -> tuple[dict, tuple[int, int]]:
+    """The turn message for `seat` and where the next one starts.
+
+    Built from the seat's view only: its information state (string and tensor),
+    its legal actions, the player actions since `since[0]` (every player action of
+    our games is public; tests/test_engine.py checks it), the information-state
+    lines added since line `since[1]` and, with `world_rng`, one world drawn from
+    the seat's information by the game's own resampler."""
+    info = state.information_state_string(seat)
+    lines = info.split("\n")
+    history = state.full_history()
+    moves = [{"seat": h.player, "action": h.action, "text": state.action_to_string(h.player, h.action)}
+             for h in history[since[0]:] if h.player >= 0]
+    legal = [{"action": a, "text": state.action_to_string(seat, a)} for a in state.legal_actions(seat)]
+    message: dict[str, Any] = {"type": "turn", "info_state": info, "legal": legal, "moves": moves,
+                               "seen": lines[max(1, since[1]):] if since[1] else lines[1:],
+                               "time_left": time_left}
+    if tensor:
+        message["tensor"] = [round(float(x), 6) for x in state.information_state_tensor(seat)]
+    if world_rng is not None:
+        message["world"] = world_history(state, seat, world_rng)
+    return message, (len(history), len(lines))
+
+
+def world_history(state: pyspiel.State, seat: int, rng: random.Random) -> list[int]:
+    """The actions of one world that `seat` cannot tell from the true state,
+    drawn by the game's resampler from the seat's information alone."""
+    core = rules_core(state)
+    return list(core.resample_from_infostate(seat, rng.random).history())
+
+
+def deal_message(game: pyspiel.Game, seat: int, seed: int) -> dict:
+    """A deal's start: its game (a match's running scores are among its parameters), the seat, a seed."""
+    params = {k: v for k, v in game.get_parameters().items() if isinstance(v, (bool, int, float, str))}
+    return {"type": "deal", "game": str(game), "parameters": params, "seat": seat, "seed": seed}
+
+
+# ---------------------------------------------------------------- the bot
+class _Lease:
+    """A bot's hold on its process; given back when the bot is let go (weakref.finalize)."""
+
+    def __init__(self, key: tuple, proc: EngineProcess):
+        self.key, self.proc = key, proc
+        self.state: pyspiel.State | None = None      # the deal's state, as restart_at gave it
+        self.in_deal = False
+
+    def end_deal(self) -> None:
+        if not self.in_deal:
+            return
+        self.in_deal = False
+        state = self.state
+        returns = list(state.returns()) if state is not None and state.is_terminal() else None
+        self.state = None
+        self.proc.send({"type": "deal_end", "returns": returns}, time.monotonic() + GOODBYE_SECONDS)
+
+    def release(self) -> None:
+        try:
+            self.end_deal()
+        except EngineFault:
+            return                      # killed already
+        _release(self.key, self.proc)
+
+
+class EngineBot(CardBot):
+    """A seat played by an engine program (docs/engine_protocol.md)."""
+
+    def __init__(self, game: pyspiel.Game, player: int, seed: int, cmd: str,
+                 time_limit: float | None = 60.0, cwd: str | None = None):
+        super().__init__(player)
+        if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
+                                       or time_limit <= 0):
+            raise ValueError(f"engine: time_limit={time_limit!r}: must be a positive number of seconds")
+        if not isinstance(cmd, str):
+            raise ValueError(f"engine: cmd={cmd!r}: must be a command line")
+        self.game = game
+        self.seed = seed
+        self.time_limit = None if time_limit is None else float(time_limit)
+        hello = {"type": "hello", "protocol": PROTOCOL, "game": str(game), "players": game.num_players(),
+                 "seat": player, "time_limit": self.time_limit}
+        key = (cmd, cwd, self.time_limit, game.get_type().short_name, game.num_players())
+        proc = _acquire(key, cmd, cwd, hello)
+        self.proc = proc
+        self.name = f"{proc.name} {proc.version}".strip()
+        self._lease = _Lease(key, proc)
+        weakref.finalize(self, self._lease.release)
+        self._since = (0, 0)
+        self._world_rng = random.Random(seed ^ 0x5EED) if proc.wants_world else None
+
+    def restart_at(self, state) -> None:
+        self._start(state)
+
+    def _start(self, state) -> None:
+        lease = self._lease
+        lease.end_deal()
+        lease.state = state
+        lease.in_deal = True
+        self._since = (0, 0)
+        lease.proc.send(deal_message(self.game, self.player, self.seed), self._deadline())
+
+    def _deadline(self) -> float:
+        return time.monotonic() + (self.time_limit if self.time_limit is not None else 3600.0)
+
+    def step(self, state) -> int:
+        if not self._lease.in_deal:
+            self._start(state)
+        proc = self.proc
+        deadline = self._deadline()
+        message, self._since = turn_message(state, self.player, self._since, tensor=proc.wants_tensor,
+                                            world_rng=self._world_rng, time_left=self.time_limit)
+        proc.send(message, deadline)
+        reply = proc.receive(deadline, f"move {len(state.history())}")
+        action = reply.get("action")
+        if type(action) is not int:
+            raise proc.fault(RAISED, f"engine answered {json.dumps(reply)[:120]}, not "
+                                     '{"action": <a legal action id>}')
+        if action not in state.legal_actions(self.player):
+            raise proc.fault(ILLEGAL, f"engine answered illegal action {action} "
+                                      f"(legal: {', '.join(str(a['action']) for a in message['legal'])})")
+        return action
+
+
+def make_engine_bot(game: pyspiel.Game, player: int, seed: int = 0, cmd: str | None = None,
+                    time_limit: float | None = 60.0, cwd: str | None = None) -> EngineBot:
+    """The make_bot factory for `engine(cmd=...,time_limit=60,cwd=...)`.
+
+    `cmd` is the engine's command line (split as a shell would, not run by one);
+    `time_limit` the seconds it may take a move, told at hello (give the
+    tournament's --time-limit or less; `none` for no limit); `cwd` its folder."""
+    if cmd is None:
+        raise ValueError("engine: cmd is required, e.g. engine(cmd=./mybot)")
+    if isinstance(time_limit, str) and time_limit.lower() == "none":
+        time_limit = None
+    return EngineBot(game, player, seed, str(cmd), time_limit, cwd)

@@ -1,0 +1,167 @@
+"""`cardarena engine BOTSPEC --game GAME`: one of our bots as an engine.
+
+It speaks docs/engine_protocol.md on its standard input and output, so any
+harness that speaks the protocol can play it, a shipped bot file included
+(`cardarena engine "neural(path=bots/mine.safetensors)" --game ...`), and our own
+harness can rate our bots through the protocol (`engine(cmd=cardarena engine
+rules --game ...)`) to check both ends against each other.
+
+Our bots play on a full game state. The engine asks for a world at hello: each
+turn the harness sends one history consistent with what the seat has seen (the
+game's resampler, from the seat's information alone), and the engine replays it
+and checks that the seat's information state is the one it was sent before its
+bot moves. Every bot of ours moves on the seat's information only (the
+hidden-information tests), so it moves as it would in the harness's process.
+
+Anything our bots write goes to stderr: stdout carries only the protocol.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from importlib import metadata
+from typing import Any, BinaryIO
+
+import pyspiel
+
+from agents.engine import PROTOCOL
+
+
+class ProtocolError(ValueError):
+    """A message the engine cannot act on; it says so and exits."""
+
+
+def _version() -> str:
+    try:
+        return metadata.version("cardarena")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+class EngineServer:
+    """One bot spec at one game, answering the harness's messages one by one."""
+
+    def __init__(self, spec: str, game: pyspiel.Game):
+        self.spec = spec
+        self.game = game
+        self.short_name = game.get_type().short_name
+        self.deal_games: dict[str, pyspiel.Game] = {}
+        self.bot: pyspiel.Bot | None = None
+        self.deal_game: pyspiel.Game | None = None
+        self.seat = -1
+
+    def handle(self, message: Any) -> dict | None:
+        """The reply to one message (None: none is due). Raises ProtocolError."""
+        kind = message.get("type") if isinstance(message, dict) else None
+        if kind == "hello":
+            return self._hello(message)
+        if kind == "deal":
+            self._deal(message)
+            return None
+        if kind == "turn":
+            return {"action": self._turn(message)}
+        if kind == "deal_end":
+            self.bot = None
+            return None
+        raise ProtocolError(f"unexpected message {json.dumps(message)[:120]}")
+
+    def _load(self, text: Any) -> pyspiel.Game:
+        if not isinstance(text, str):
+            raise ProtocolError(f"game {text!r} is not a game string")
+        game = self.deal_games.get(text)
+        if game is None:
+            try:
+                game = pyspiel.load_game(text)
+            except pyspiel.SpielError as e:
+                raise ProtocolError(f"cannot load game {text!r}: {e}") from None
+            if game.get_type().short_name != self.short_name:
+                raise ProtocolError(f"this engine plays {self.short_name}, not {text}")
+            self.deal_games[text] = game
+        return game
+
+    def _hello(self, message: dict) -> dict:
+        if message.get("protocol") != PROTOCOL:
+            raise ProtocolError(f"protocol {message.get('protocol')!r}: this engine speaks protocol {PROTOCOL}")
+        self._load(message.get("game"))
+        return {"type": "hello", "name": f"cardarena {self.spec}", "version": _version(),
+                "tensor": False, "world": True}
+
+    def _deal(self, message: dict) -> None:
+        from agents import make_bot
+        game = self._load(message.get("game"))
+        seat, seed = message.get("seat"), message.get("seed")
+        if type(seat) is not int or not 0 <= seat < game.num_players() or type(seed) is not int:
+            raise ProtocolError(f"deal: bad seat {seat!r} or seed {seed!r}")
+        self.deal_game, self.seat = game, seat
+        self.bot = make_bot(self.spec, game, seat, seed)
+        self.bot.restart_at(game.new_initial_state())
+
+    def _turn(self, message: dict) -> int:
+        if self.bot is None:
+            raise ProtocolError("turn before any deal")
+        world = message.get("world")
+        if not isinstance(world, list):
+            raise ProtocolError("turn without a world (this engine asks for one at hello)")
+        state = self.deal_game.new_initial_state()
+        try:
+            for action in world:
+                state.apply_action(action)
+        except (pyspiel.SpielError, ValueError, TypeError) as e:
+            raise ProtocolError(f"the world's history does not replay: {e}") from None
+        if state.current_player() != self.seat or state.information_state_string(self.seat) != message.get("info_state"):
+            raise ProtocolError("the world does not match the information state it came with")
+        return int(self.bot.step(state))
+
+
+def serve(spec: str, game: pyspiel.Game, source: BinaryIO, sink: BinaryIO) -> int:
+    """Answers messages from `source` until quit or its end; 0, or 1 after a protocol error."""
+    server = EngineServer(spec, game)
+    for raw in source:
+        try:
+            message = json.loads(raw)
+        except ValueError:
+            print(f"cardarena engine: malformed line {raw[:120]!r}", file=sys.stderr)
+            return 1
+        if isinstance(message, dict) and message.get("type") == "quit":
+            return 0
+        try:
+            reply = server.handle(message)
+        except ProtocolError as e:
+            sink.write((json.dumps({"type": "error", "message": str(e)}) + "\n").encode())
+            sink.flush()
+            print(f"cardarena engine: {e}", file=sys.stderr)
+            return 1
+        if reply is not None:
+            sink.write((json.dumps(reply, separators=(",", ":")) + "\n").encode())
+            sink.flush()
+    return 0
+
+
+def _engine(args: argparse.Namespace) -> None:
+    from agents import make_bot
+    from scripts.cli_checks import load_game
+    game = load_game(args.game)
+    make_bot(args.bot, game, 0, 0)                 # a bad spec is refused here, in one line
+    sink = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0)
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())   # what a bot prints cannot reach the protocol
+    sys.stdout = sys.stderr
+    code = serve(args.bot, game, sys.stdin.buffer, sink)
+    sys.stderr.flush()
+    os._exit(code)                                  # no interpreter teardown: the harness waits on the exit
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:
+    """engine."""
+    from scripts import cli_checks
+    p = sub.add_parser("engine", help="run a bot as an engine speaking the engine protocol on stdin/stdout",
+                       description="Runs BOTSPEC (any bot spec, a bot file included) at GAME as an engine "
+                                   "speaking docs/engine_protocol.md on its standard input and output: rate "
+                                   "it in any harness that speaks the protocol, or in ours with "
+                                   "--agent 'e=engine(cmd=cardarena engine BOTSPEC --game GAME)'.")
+    p.add_argument("bot", metavar="BOTSPEC", help="the bot, e.g. rules or 'ismcts(iterations=200)'")
+    p.add_argument("--game", required=True, type=cli_checks.game_string,
+                   help="the game it plays (a deal of another variant of it is played too; another game is refused)")
+    p.set_defaults(func=_engine)
