@@ -6,4 +6,5 @@ Importing this package registers every game with pyspiel, so that
 
 from games.page_one import game as _page_one  # noqa: F401  (registers python_page_one)
 from games.modern_canasta import game as _modern_canasta  # noqa: F401  (registers python_modern_canasta)
+from games.classic_canasta import game as _classic_canasta  # noqa: F401  (registers python_classic_canasta)
 from games.american_page_one import game as _american_page_one  # noqa: F401  (registers python_american_page_one)

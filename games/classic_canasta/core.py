@@ -1,0 +1,958 @@
+"""Classic (standard) Canasta rules core: one explicit state machine, no OpenSpiel.
+
+Two, three or four players: four play as two partnerships (seats 0 and 2 against
+1 and 3), two or three each for themselves ("sides" below are the partnerships,
+or the players). Eleven cards each with four players (15 with two, 13 with
+three) and one card turned up to start the pile. A turn: draw (one card with
+four players, two with two or three) or take the whole pile with two hand cards
+that meld with its top card; meld; discard one card. Going out needs a canasta
+for the side (two in the two-player game). docs/rules/classic_canasta.md gives
+every rule beside the page's sentence and every decision taken where it is silent.
+
+Cards are the modern game's kinds (games.modern_canasta.cards): hands, the stock
+and the pile are counts per kind, and every deal card, draw and turned-up card is
+an explicit chance event whose outcome is a kind, weighted by its count in the
+stock. The event log is an immutable cons list shared between clones
+(games.eventlog); the information state, the resampler and the history read it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Sequence
+
+from games.classic_canasta.actions import (BLACK_BASE, BLACK_SLOT, COMMIT, DISCARD_BASE, DRAW,
+                                           MELD_BASE, MELD_PARTS, TAKE_JOKER, TAKE_PAIR, TAKE_TWO,
+                                           TAKES, WILD_COMBOS, WITHDRAW, action_to_string,
+                                           discard_action, discard_kind)
+from games.classic_canasta.scoring import SideScore, side_score
+from games.eventlog import LoggedCore
+from games.modern_canasta.cards import (BLACK_THREE, DECK, DECK_SIZE, JOKER, KIND_NAMES, NUM_KINDS,
+                                        NUM_NATURAL, RED_THREE, TWO, VALUES, counts_str, pack)
+from games.params import int_param
+from games.protocol import CHANCE, TERMINAL, IllegalActionError
+
+SCORE_LIMIT = 1_000_000
+HAND_SIZES = {2: 15, 3: 13, 4: 11}
+DRAWS = {2: 2, 3: 2, 4: 1}
+CANASTAS_TO_GO_OUT = {2: 2, 3: 1, 4: 1}
+NUM_MELD_SLOTS = 12          # the 11 natural ranks and the black 3s
+SIDE_STRIDE = 3 * NUM_MELD_SLOTS
+
+DEFAULT_PARAMS: dict[str, Any] = {
+    "players": 4,       # 2, 3 or 4 (four play in two partnerships)
+    "score0": 0,        # points of side 0 before this hand (the match's running score)
+    "score1": 0,        # points of side 1
+    "score2": 0,        # points of side 2 (three players only)
+    "first_player": 0,  # the seat on the dealer's left, who is dealt to and plays first
+}
+
+# Phases of the state machine.
+DEAL, REPLACE, UPCARD, TURN, DRAW_CARD, MELD, PICKUP, OVER = range(8)
+PHASE_NAMES = ("deal", "replace red 3s", "turn up the pile", "draw or take", "draw", "meld",
+               "take: initial meld", "over")
+
+# Event kinds in the log; each cell is (previous cell, kind, seat, value).
+EV_DEAL = 0      # seat was dealt a card of kind `value` (public when a red 3)
+EV_DRAW = 1      # seat drew a card of kind `value` (public when a red 3)
+EV_STOCK = 2     # seat chose to draw (with the stock empty: to end the hand)
+EV_TAKE = 3      # seat took the pile: value = action + 4 * top kind + 64 * packed rest
+                 # (the rest is 0 for a side without its initial meld: it comes at EV_COMMIT)
+EV_MELD = 4      # seat melded: value = the meld action
+EV_DISCARD = 5   # seat discarded: value = the kind
+EV_WITHDRAW = 6  # seat withdrew its initial meld: value = packed counts back to its hand
+EV_COMMIT = 7    # seat completed its initial meld and took the pile: value = packed rest
+EV_UPCARD = 8    # a card of kind `value` was turned up onto the pile (seat -1)
+EV_END = 9       # the hand ended: value = END_OUT, END_LAST_THREE or END_STOCK
+
+END_OUT, END_LAST_THREE, END_STOCK = range(3)
+CHANCE_EVENTS = (EV_DEAL, EV_DRAW, EV_UPCARD)
+_HELD_KINDS = tuple(range(13)) + (BLACK_THREE,)     # what a hand can hold in play
+
+
+def threshold_for(score: int) -> int:
+    """The initial meld a side needs: 15 with a negative score, 50 from 0, 90 from 1,500, 120 from 3,000."""
+    if score < 0:
+        return 15
+    if score < 1500:
+        return 50
+    if score < 3000:
+        return 90
+    return 120
+
+
+def meld_points(slot: int, naturals: int, twos: int, jokers: int) -> int:
+    kind = BLACK_THREE if slot == BLACK_SLOT else slot
+    return VALUES[kind] * naturals + VALUES[TWO] * twos + VALUES[JOKER] * jokers
+
+
+@dataclass(frozen=True)
+class ClassicRules:
+    """The validated parameters of one hand."""
+
+    players: int = 4
+    score0: int = 0
+    score1: int = 0
+    score2: int = 0
+    first_player: int = 0
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, Any]) -> "ClassicRules":
+        unknown = set(params) - set(DEFAULT_PARAMS)
+        if unknown:
+            raise ValueError(f"unknown classic Canasta parameter(s) {sorted(unknown)}; "
+                             f"known: {sorted(DEFAULT_PARAMS)}")
+        p = {**DEFAULT_PARAMS, **params}
+        players = int_param(p, "players", 2, 4)
+        rules = cls(players=players,
+                    score0=int_param(p, "score0", -SCORE_LIMIT, SCORE_LIMIT),
+                    score1=int_param(p, "score1", -SCORE_LIMIT, SCORE_LIMIT),
+                    score2=int_param(p, "score2", -SCORE_LIMIT, SCORE_LIMIT),
+                    first_player=int_param(p, "first_player", 0, players - 1))
+        if players != 3 and rules.score2:
+            from games.params import GameParameterError
+            raise GameParameterError(f"score2={rules.score2}: only a three-player game has a third side")
+        return rules
+
+    @property
+    def sides(self) -> int:
+        return 2 if self.players == 4 else self.players
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return (self.score0, self.score1, self.score2)[:self.sides]
+
+    @property
+    def thresholds(self) -> tuple[int, ...]:
+        return tuple(threshold_for(s) for s in self.scores)
+
+
+# --------------------------------------------------------------- meld options
+# The meld actions open to one natural rank depend only on the side's meld there
+# (naturals, wild cards), the naturals held and the wild cards held (three of each
+# at most matter); each combination's options are computed once and kept in a flat
+# table. An entry is (actions, the most cards one uses, ((action, used, points,
+# completes a canasta), ...)).
+Options = tuple[tuple[int, ...], int, tuple[tuple[int, int, int, int], ...]]
+_TABLE: list[Options | None] = [None] * (NUM_NATURAL * 9 * 4 * 9 * 16)
+
+
+def _options(slot: int, o_n: int, o_w: int, held: int, twos: int, jokers: int) -> Options:
+    """Every meld into natural `slot` whose meld holds o_n naturals and o_w wild cards
+    (0, 0: none yet): three cards or more to start one, more naturals than wild
+    cards and at most three wild cards, as it stands afterwards."""
+    size = o_n + o_w
+    out = []
+    for n in range(held + 1):
+        for w, (t, j) in enumerate(WILD_COMBOS):
+            used = n + t + j
+            if not used or t > twos or j > jokers:
+                continue
+            if o_w + t + j > 3 or o_n + n <= o_w + t + j or (not size and used < 3):
+                continue
+            out.append((MELD_BASE + (slot * 9 + n) * 10 + w, used,
+                        VALUES[slot] * n + VALUES[TWO] * t + VALUES[JOKER] * j,
+                        int(size < 7 <= size + used)))
+    return (tuple(e[0] for e in out), max((e[1] for e in out), default=0), tuple(out))
+
+
+def meld_options(slot: int, o_n: int, o_w: int, held: int, twos: int, jokers: int) -> Options:
+    index = ((((slot * 9 + o_n) * 4 + o_w) * 9 + held) * 4 + twos) * 4 + jokers
+    hit = _TABLE[index]
+    if hit is None:
+        hit = _TABLE[index] = _options(slot, o_n, o_w, held, twos, jokers)
+    return hit
+
+
+class ClassicState(LoggedCore):
+    """A classic Canasta hand. Satisfies games.protocol.GameState.
+
+    melds is flat: melds[36 * side + 3 * slot + i] counts the naturals (i = 0), 2s
+    (1) and Jokers (2) of the side's meld of slot 0..10 (a natural rank) or 11 (black
+    3s). A meld of seven cards or more is a canasta; canastas[side] counts them.
+    """
+
+    checks_actions = True          # apply_action raises IllegalActionError (games.protocol)
+
+    __slots__ = ("rules", "n", "sides", "phase", "to_move", "actor", "hands", "sizes", "known",
+                 "stock", "stock_size", "pile", "frozen", "melds", "canastas", "threes", "melded",
+                 "melders", "pending", "short", "turn_points", "withdrawn", "took", "concealed_ok",
+                 "pickup_top", "to_draw", "owed", "dealt", "log", "result", "scores", "cache",
+                 "shared", "out_side", "concealed")
+
+    def __init__(self, rules: ClassicRules = ClassicRules()):
+        n = rules.players
+        self.rules = rules
+        self.n = n
+        self.sides = rules.sides
+        self.phase = DEAL
+        self.to_move = CHANCE
+        self.actor = rules.first_player
+        self.hands = [[0] * NUM_KINDS for _ in range(n)]
+        self.sizes = [0] * n
+        self.known = [[0] * NUM_KINDS for _ in range(n)]   # cards the others know it holds
+        self.stock = list(DECK)
+        self.stock_size = DECK_SIZE
+        self.pile: list[int] = []
+        self.frozen = False      # a wild card or a red 3 lies in the pile
+        self.melds = [0] * (self.sides * SIDE_STRIDE)
+        self.canastas = [0] * self.sides
+        self.threes = [0] * self.sides   # red 3s laid down by each side
+        self.melded = 0          # bit side: the side has made its initial meld
+        self.melders = 0         # bit seat: the seat has melded this hand (a concealed going out cannot)
+        self.pending = False     # the player to move is building its side's initial meld
+        self.short = False       # ... and it does not meet the requirement yet
+        self.turn_points = 0     # points of the initial meld being built (the pile's top included)
+        self.withdrawn = False   # an initial meld was withdrawn: no more melding this turn
+        self.took = False        # the player to move took the pile this turn
+        self.concealed_ok = False   # going out now would be concealed
+        self.pickup_top = -1     # the pile's top card while an initial meld takes the pile
+        self.to_draw = 0         # cards still to draw this turn
+        self.owed = [0] * n      # red 3s dealt and not yet replaced
+        self.dealt = 0
+        self.log = None
+        self.result = None
+        self.scores = None       # a SideScore per side once the hand is over
+        self.cache = None        # the resampler's per-information-state tables
+        self.shared = False      # set by the OpenSpiel wrapper's copy-on-write clone
+        self.out_side = -1
+        self.concealed = False
+
+    # ----------------------------------------------------------------- protocol
+    def clone(self) -> "ClassicState":
+        c = ClassicState.__new__(ClassicState)
+        c.rules = self.rules
+        c.n = self.n
+        c.sides = self.sides
+        c.phase = self.phase
+        c.to_move = self.to_move
+        c.actor = self.actor
+        c.hands = [h[:] for h in self.hands]
+        c.sizes = self.sizes[:]
+        c.known = [k[:] for k in self.known]
+        c.stock = self.stock[:]
+        c.stock_size = self.stock_size
+        c.pile = self.pile[:]
+        c.frozen = self.frozen
+        c.melds = self.melds[:]
+        c.canastas = self.canastas[:]
+        c.threes = self.threes[:]
+        c.melded = self.melded
+        c.melders = self.melders
+        c.pending = self.pending
+        c.short = self.short
+        c.turn_points = self.turn_points
+        c.withdrawn = self.withdrawn
+        c.took = self.took
+        c.concealed_ok = self.concealed_ok
+        c.pickup_top = self.pickup_top
+        c.to_draw = self.to_draw
+        c.owed = self.owed[:]
+        c.dealt = self.dealt
+        c.log = self.log
+        c.result = self.result
+        c.scores = self.scores
+        c.cache = self.cache
+        c.shared = False
+        c.out_side = self.out_side
+        c.concealed = self.concealed
+        return c
+
+    def side_of(self, seat: int) -> int:
+        return seat % self.sides
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        p = self.to_move
+        if p < 0 or (player is not None and player != p):
+            return []
+        if self.phase == TURN:
+            return [DRAW] + self._takes()
+        return self._play_actions()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.to_move != CHANCE:
+            return []
+        total = self.stock_size
+        return [(k, c / total) for k, c in enumerate(self.stock) if c]
+
+    def sample_chance_outcome(self, u: float) -> int:
+        """The chance outcome at cumulative probability u (a kind, weighted by its count)."""
+        x = int(u * self.stock_size)
+        kind = 0
+        for c in self.stock:
+            if x < c:
+                return kind
+            x -= c
+            kind += 1
+        raise ValueError(f"u={u} is not in [0, 1)")
+
+    def apply_action(self, action: int) -> None:
+        phase = self.phase
+        if phase == MELD or phase == PICKUP:
+            if action >= MELD_BASE:
+                self._meld(action)
+            elif action >= DISCARD_BASE:
+                self._discard(action)
+            elif action == WITHDRAW:
+                self._withdraw()
+            elif action == COMMIT:
+                self._commit()
+            else:
+                self._illegal(action)
+        elif phase == DRAW_CARD or phase == REPLACE:
+            self._draw(action)
+        elif phase == TURN:
+            if action == DRAW:
+                self.log = (self.log, EV_STOCK, self.actor, DRAW)
+                if not self.stock_size:
+                    self._finish(END_STOCK)
+                    return
+                self.phase = DRAW_CARD
+                self.to_draw = DRAWS[self.n]
+                self.to_move = CHANCE
+            elif action in TAKES and action in self._takes():
+                self._take(action)
+            else:
+                self._illegal(action)
+        elif phase == DEAL:
+            self._deal(action)
+        elif phase == UPCARD:
+            self._upcard(action)
+        else:
+            raise ValueError("the hand is over: no action can be applied")
+
+    def action_to_string(self, player: int, action: int) -> str:
+        if player == CHANCE:
+            if self.phase == DEAL:
+                return f"p{(self.rules.first_player + self.dealt) % self.n} dealt {KIND_NAMES[action]}"
+            if self.phase == UPCARD:
+                return f"turned up {KIND_NAMES[action]}"
+            return f"p{self.actor} draws {KIND_NAMES[action]}"
+        if action == DRAW and self.phase == TURN and not self.stock_size:
+            return "end the hand (the stock is empty)"
+        return action_to_string(action)
+
+    # ---------------------------------------------------------- legal actions
+    def _illegal(self, action: int) -> None:
+        try:
+            name = action_to_string(action)
+        except ValueError:
+            name = str(action)
+        legal = [action_to_string(a) for a in self.legal_actions()] if self.to_move >= 0 else []
+        raise IllegalActionError(f"illegal action {name!r} for p{self.actor} in phase "
+                                 f"{PHASE_NAMES[self.phase]}; legal: {legal}")
+
+    def out_allowed(self, canastas: int, points: int) -> bool:
+        """Whether the player to move may empty its hand once its side has `canastas`
+        and its initial meld this turn `points`: the side's canastas, and an initial
+        meld that is made or met (or waived: a concealed going out)."""
+        side = self.actor % self.sides
+        if canastas < CANASTAS_TO_GO_OUT[self.n]:
+            return False
+        if self.melded >> side & 1:
+            return True
+        return points >= self.rules.thresholds[side] or (self.phase == MELD and self.concealed_ok)
+
+    def _takes(self) -> list[int]:
+        """The ways the player to move may take the pile: with the top card and two
+        hand cards that meld with it (a natural pair while the pile is frozen for it)."""
+        pile = self.pile
+        if not pile:
+            return []
+        top = pile[-1]
+        if top >= NUM_NATURAL:
+            return []            # a black 3 or a wild card on top
+        actor = self.actor
+        hand = self.hands[actor]
+        held = hand[top]
+        if not held:
+            return []
+        side = actor % self.sides
+        rest = len(pile) - 1 - pile.count(RED_THREE)
+        after = self.sizes[actor] - 2 + rest
+        if not self.melded >> side & 1:
+            # Frozen for a side without its initial meld: a natural pair, and cards
+            # left to build the rest of the initial meld with.
+            return [TAKE_PAIR] if held >= 2 and after >= 2 else []
+        b = side * SIDE_STRIDE + 3 * top
+        o_n = self.melds[b]
+        o_w = self.melds[b + 1] + self.melds[b + 2]
+        size = o_n + o_w
+        out = []
+        for action, nat, ok in ((TAKE_PAIR, 2, held >= 2),
+                                (TAKE_TWO, 1, hand[TWO] and not self.frozen),
+                                (TAKE_JOKER, 1, hand[JOKER] and not self.frozen)):
+            if not ok:
+                continue
+            w = o_w + 2 - nat
+            if w > 3 or o_n + nat + 1 <= w:
+                continue
+            if after >= 2 or self.out_allowed(self.canastas[side] + (size < 7 <= size + 3), 0):
+                out.append(action)
+        return out
+
+    def _play_actions(self) -> list[int]:
+        """Legal actions in the meld phase and while an initial meld takes the pile."""
+        acts = []
+        if self.short:
+            acts.append(WITHDRAW)
+        if self.phase == PICKUP:
+            if not self.short:
+                acts.append(COMMIT)
+            effective = self.sizes[self.actor] + len(self.pile) - self.pile.count(RED_THREE)
+        else:
+            effective = self.sizes[self.actor]
+            acts.extend(self._discards())
+        if not self.withdrawn:
+            acts.extend(self._meld_actions(effective))
+        return acts
+
+    def _discards(self) -> list[int]:
+        actor = self.actor
+        hand = self.hands[actor]
+        size = self.sizes[actor]
+        if size == 1:
+            side = actor % self.sides
+            if self.out_allowed(self.canastas[side], -1 if self.short else self.turn_points):
+                return [discard_action(next(k for k in _HELD_KINDS if hand[k]))]
+            return []
+        if self.short:
+            return []
+        return [DISCARD_BASE + i for i, k in enumerate(_HELD_KINDS) if hand[k]]
+
+    def _meld_actions(self, effective: int, only: int = -1) -> list[int]:
+        """The legal melds for a hand of `effective` cards (into slot `only` when
+        given). A meld must leave two cards, unless the player may go out after it."""
+        actor = self.actor
+        side = actor % self.sides
+        hand = self.hands[actor]
+        melds = self.melds
+        base = side * SIDE_STRIDE
+        twos = hand[TWO]
+        jokers = hand[JOKER]
+        twos3 = twos if twos < 3 else 3
+        jokers3 = jokers if jokers < 3 else 3
+        free = effective - 2
+        canastas = self.canastas[side]
+        points = self.turn_points
+        acts = []
+        slots = range(NUM_NATURAL) if only < 0 else ((only,) if only < NUM_NATURAL else ())
+        for slot in slots:
+            held = hand[slot]
+            b = base + 3 * slot
+            o_n = melds[b]
+            if not held and not (o_n and (twos or jokers)):
+                continue
+            o_w = melds[b + 1] + melds[b + 2]
+            hit = meld_options(slot, o_n, o_w, held, twos3, jokers3)
+            if hit[1] <= free:
+                acts.extend(hit[0])
+            else:
+                for action, used, value, completes in hit[2]:
+                    if used <= free or self.out_allowed(canastas + completes, points + value):
+                        acts.append(action)
+        if only < 0 or only == BLACK_SLOT:
+            black = hand[BLACK_THREE]
+            if black >= 3 and not melds[base + 3 * BLACK_SLOT]:
+                # Black 3s meld only as the last meld of going out.
+                for count in range(3, black + 1):
+                    if effective - count <= 1 and self.out_allowed(canastas, points + 5 * count):
+                        acts.append(BLACK_BASE + count - 3)
+        return acts
+
+    def initial_meld_short(self) -> bool:
+        return self.turn_points < self.rules.thresholds[self.actor % self.sides]
+
+    # ------------------------------------------------------------- transitions
+    def _take_from_stock(self, kind: int) -> None:
+        if not 0 <= kind < NUM_KINDS or not self.stock[kind]:
+            raise ValueError(f"chance outcome {kind} is not a kind left in the stock")
+        self.stock[kind] -= 1
+        self.stock_size -= 1
+
+    def _deal(self, kind: int) -> None:
+        seat = (self.rules.first_player + self.dealt) % self.n
+        self._take_from_stock(kind)
+        self.log = (self.log, EV_DEAL, seat, kind)
+        self.dealt += 1
+        if kind == RED_THREE:
+            self.threes[seat % self.sides] += 1
+            self.owed[seat] += 1
+        else:
+            self.hands[seat][kind] += 1
+            self.sizes[seat] += 1
+        if self.dealt == self.n * HAND_SIZES[self.n]:
+            self.phase = REPLACE
+            self.actor = self.rules.first_player
+            self._next_replacement()
+
+    def _next_replacement(self) -> None:
+        """Moves to the next seat (in turn order) still owed cards for its red 3s,
+        or turns up the pile's first card when none is."""
+        first = self.rules.first_player
+        for i in range((self.actor - first) % self.n, self.n):
+            seat = (first + i) % self.n
+            if self.owed[seat]:
+                self.actor = seat
+                return
+        self.phase = UPCARD
+
+    def _upcard(self, kind: int) -> None:
+        self._take_from_stock(kind)
+        self.log = (self.log, EV_UPCARD, -1, kind)
+        self.pile.append(kind)
+        if kind == RED_THREE or kind == TWO or kind == JOKER:
+            self.frozen = True       # covered by another card, and the pile is frozen
+            if self.stock_size:
+                return
+        self._start_turn(self.rules.first_player)
+
+    def _draw(self, kind: int) -> None:
+        seat = self.actor
+        self._take_from_stock(kind)
+        self.log = (self.log, EV_DRAW, seat, kind)
+        if kind == RED_THREE:
+            self.threes[seat % self.sides] += 1
+            if not self.stock_size:
+                self._finish(END_LAST_THREE)    # a red 3 as the last card ends the hand
+            return                   # laid down; the same player draws again
+        self.hands[seat][kind] += 1
+        self.sizes[seat] += 1
+        if self.phase == REPLACE:
+            self.owed[seat] -= 1
+            self._next_replacement()
+            return
+        self.to_draw -= 1
+        if self.to_draw and self.stock_size:
+            return
+        self.to_draw = 0
+        self.phase = MELD
+        self.to_move = seat
+
+    def _start_turn(self, seat: int) -> None:
+        self.actor = seat
+        self.phase = TURN
+        self.to_move = seat
+        self.withdrawn = False
+        self.took = False
+        self.pending = False
+        self.short = False
+        self.turn_points = 0
+        self.pickup_top = -1
+        self.concealed_ok = not self.melders >> seat & 1
+        if not self.stock_size and not self._takes():
+            self._finish(END_STOCK)      # nothing to draw and no pile to take
+
+    def _take(self, action: int) -> None:
+        actor = self.actor
+        side = actor % self.sides
+        top = self.pile.pop()
+        self.took = True
+        self.concealed_ok = False
+        self.melders |= 1 << actor
+        self._remove(actor, top, 2 if action == TAKE_PAIR else 1)
+        b = side * SIDE_STRIDE + 3 * top
+        melds = self.melds
+        if self.melded >> side & 1:
+            if action == TAKE_PAIR:
+                self._add_to_meld(side, top, 3, 0, 0)
+            elif action == TAKE_TWO:
+                self._remove(actor, TWO, 1)
+                self._add_to_meld(side, top, 2, 1, 0)
+            else:
+                self._remove(actor, JOKER, 1)
+                self._add_to_meld(side, top, 2, 0, 1)
+            rest = self._pile_to_hand(actor)
+            self.log = (self.log, EV_TAKE, actor, action + 4 * top + 64 * rest)
+            self.phase = MELD
+            if not self.sizes[actor]:
+                self._finish(END_OUT)
+        else:
+            melds[b] = 3
+            self.pending = True
+            self.pickup_top = top
+            self.turn_points = 3 * VALUES[top]
+            self.short = self.initial_meld_short()
+            self.log = (self.log, EV_TAKE, actor, action + 4 * top)
+            self.phase = PICKUP
+
+    def _add_to_meld(self, side: int, slot: int, n: int, t: int, j: int) -> None:
+        melds = self.melds
+        b = side * SIDE_STRIDE + 3 * slot
+        before = melds[b] + melds[b + 1] + melds[b + 2]
+        melds[b] += n
+        melds[b + 1] += t
+        melds[b + 2] += j
+        if before < 7 <= before + n + t + j:
+            self.canastas[side] += 1
+
+    def _pile_to_hand(self, seat: int) -> int:
+        """The rest of the pile into the hand (a red 3 in it goes down for the side);
+        returns its packed counts."""
+        counts = [0] * NUM_KINDS
+        for kind in self.pile:
+            counts[kind] += 1
+        hand, known = self.hands[seat], self.known[seat]
+        reds = counts[RED_THREE]
+        if reds:
+            self.threes[seat % self.sides] += reds
+        for kind in range(NUM_KINDS):
+            if kind != RED_THREE:
+                hand[kind] += counts[kind]
+                known[kind] += counts[kind]
+        self.sizes[seat] += len(self.pile) - reds
+        self.pile = []
+        self.frozen = False
+        return pack(counts)
+
+    def _remove(self, seat: int, kind: int, count: int) -> None:
+        self.hands[seat][kind] -= count
+        self.sizes[seat] -= count
+        known = self.known[seat]
+        if known[kind]:
+            known[kind] = max(0, known[kind] - count)
+
+    def _meld(self, action: int) -> None:
+        if action >= len(MELD_PARTS) or self.withdrawn:
+            self._illegal(action)
+        actor = self.actor
+        effective = self.sizes[actor]
+        if self.phase == PICKUP:
+            effective += len(self.pile) - self.pile.count(RED_THREE)
+        if action not in self._meld_actions(effective, MELD_PARTS[action][0]):
+            self._illegal(action)
+        self.do_meld(action)
+
+    def do_meld(self, action: int) -> None:
+        """Applies a meld action known to be legal."""
+        actor = self.actor
+        side = actor % self.sides
+        slot, n, t, j = MELD_PARTS[action]
+        self._remove(actor, BLACK_THREE if slot == BLACK_SLOT else slot, n)
+        if t:
+            self._remove(actor, TWO, t)
+        if j:
+            self._remove(actor, JOKER, j)
+        self._add_to_meld(side, slot, n, t, j)
+        self.melders |= 1 << actor
+        self.log = (self.log, EV_MELD, actor, action)
+        if not self.melded >> side & 1:
+            self.pending = True
+            self.turn_points += meld_points(slot, n, t, j)
+            self.short = self.initial_meld_short()
+        if self.phase == MELD and not self.sizes[actor]:
+            self._finish(END_OUT)        # every card melded: out without a discard
+
+    def _discard(self, action: int) -> None:
+        actor = self.actor
+        if self.phase != MELD or action not in self._discards():
+            self._illegal(action)
+        kind = discard_kind(action)
+        size = self.sizes[actor]
+        self._remove(actor, kind, 1)
+        self.pile.append(kind)
+        if kind == TWO or kind == JOKER:
+            self.frozen = True
+        self.log = (self.log, EV_DISCARD, actor, kind)
+        if self.pending:
+            self.melded |= 1 << (actor % self.sides)
+            self.pending = False
+        if size == 1:
+            self._finish(END_OUT)
+        else:
+            self._start_turn((actor + 1) % self.n)
+
+    def _withdraw(self) -> None:
+        if not self.short:
+            self._illegal(WITHDRAW)
+        actor = self.actor
+        side = actor % self.sides
+        melds = self.melds
+        back = [0] * NUM_KINDS
+        for slot in range(NUM_MELD_SLOTS):
+            b = side * SIDE_STRIDE + 3 * slot
+            back[BLACK_THREE if slot == BLACK_SLOT else slot] += melds[b]
+            back[TWO] += melds[b + 1]
+            back[JOKER] += melds[b + 2]
+            melds[b] = melds[b + 1] = melds[b + 2] = 0
+        self.canastas[side] = 0
+        top = self.pickup_top
+        if top >= 0:
+            back[top] -= 1           # the pile's top card goes back to the pile
+        hand, known = self.hands[actor], self.known[actor]
+        for kind in range(NUM_KINDS):
+            hand[kind] += back[kind]
+            known[kind] += back[kind]
+        self.sizes[actor] += sum(back)
+        self.pending = False
+        self.short = False
+        self.withdrawn = True
+        self.turn_points = 0
+        self.log = (self.log, EV_WITHDRAW, actor, pack(back))
+        if top >= 0:
+            self.pile.append(top)
+            self.pickup_top = -1
+            self.took = False
+            if not self.stock_size:
+                self._finish(END_STOCK)
+                return
+            self.phase = DRAW_CARD       # the turn goes on with a draw from the stock
+            self.to_draw = DRAWS[self.n]
+            self.to_move = CHANCE
+
+    def _commit(self) -> None:
+        if self.phase != PICKUP or self.short:
+            self._illegal(COMMIT)
+        actor = self.actor
+        self.melded |= 1 << (actor % self.sides)
+        self.pending = False
+        self.pickup_top = -1
+        rest = self._pile_to_hand(actor)
+        self.log = (self.log, EV_COMMIT, actor, rest)
+        self.phase = MELD
+        if not self.sizes[actor]:
+            self._finish(END_OUT)
+
+    def _finish(self, reason: int) -> None:
+        self.log = (self.log, EV_END, -1, reason)
+        if reason == END_OUT:
+            self.out_side = self.actor % self.sides
+            self.concealed = self.concealed_ok
+        scores = []
+        for side in range(self.sides):
+            b = side * SIDE_STRIDE
+            melds = [tuple(self.melds[b + 3 * s: b + 3 * s + 3]) for s in range(NUM_MELD_SLOTS)]
+            hands = [self.hands[seat] for seat in range(self.n) if seat % self.sides == side]
+            scores.append(side_score(melds, self.threes[side], hands,
+                                     went_out=side == self.out_side,
+                                     concealed=side == self.out_side and self.concealed))
+        self.scores = tuple(scores)
+        totals = [s.total for s in scores]
+        total = sum(totals)
+        per_side = [(t - (total - t) / (self.sides - 1)) / 1000.0 for t in totals]
+        self.result = [per_side[seat % self.sides] for seat in range(self.n)]
+        self.phase = OVER
+        self.to_move = TERMINAL
+
+    # ------------------------------------------------------------ information
+    def history(self) -> list[int]:
+        """Every action applied so far (chance outcomes included), as pyspiel records them."""
+        return [a for a in (event_action(k, v) for k, _, v in self.events()) if a is not None]
+
+    def open_melds(self, side: int) -> list[tuple[int, int, int]]:
+        """(naturals, twos, jokers) of the side's meld of each slot (11: black 3s)."""
+        b = side * SIDE_STRIDE
+        return [tuple(self.melds[b + 3 * s: b + 3 * s + 3]) for s in range(NUM_MELD_SLOTS)]
+
+    def card_counts(self) -> list[int]:
+        """The cards of each kind the position holds wherever they lie (hands, stock,
+        pile, melds, red 3s down): cards.DECK unless a card was lost or doubled."""
+        total = self.stock[:]
+        for hand in self.hands:
+            for k in range(NUM_KINDS):
+                total[k] += hand[k]
+        for k in self.pile:
+            total[k] += 1
+        for side in range(self.sides):
+            for slot, (n, t, j) in enumerate(self.open_melds(side)):
+                total[BLACK_THREE if slot == BLACK_SLOT else slot] += n
+                total[TWO] += t
+                total[JOKER] += j
+            total[RED_THREE] += self.threes[side]
+        return total
+
+    def private_view(self, player: int) -> tuple:
+        """What `player` knows beyond the player actions and the number of chance
+        events since an earlier state: its hand, and the red 3s laid down (a red 3
+        drawn is shown, other draws are not). The search keys nodes with it."""
+        return tuple(self.hands[player]), tuple(self.threes), tuple(self.pile[:1])
+
+    def information_state_string(self, player: int, private: bool = True) -> str:
+        """Everything `player` has seen, in order (perfect recall); with private
+        False, only what every player has seen."""
+        self._check_seat(player)
+        viewer = player if private else -1
+        texts = []
+        cell = self.log
+        cache = _EVENT_TEXT
+        while cell is not None:
+            cell, kind, seat, value = cell
+            if kind == EV_TAKE:
+                value &= 63
+            elif kind == EV_WITHDRAW or kind == EV_COMMIT:
+                value = 0
+            key = (kind, seat, value, seat == viewer)
+            text = cache.get(key)
+            if text is None:
+                text = cache[key] = _event_str(kind, seat, value, viewer)
+            if text:
+                texts.append(text)
+        texts.append(f"{self.n} players; scores before the hand: "
+                     + " / ".join(str(s) for s in self.rules.scores))
+        if private:
+            texts.append(f"p{player} hand: {counts_str(self.hands[player])}")
+        texts.reverse()
+        return "\n".join(texts)
+
+    def observation_string(self, player: int, private: bool = True) -> str:
+        """What `player` sees now: its hand (with private), the table, the pile, counts and flags."""
+        self._check_seat(player)
+        lines = [f"p{player} hand: {counts_str(self.hands[player])}"] if private else []
+        return "\n".join(lines + self._public_lines())
+
+    def _public_lines(self) -> list[str]:
+        lines = [f"phase: {PHASE_NAMES[self.phase]}  p{self.actor}'s turn",
+                 "scores before the hand: " + " / ".join(str(s) for s in self.rules.scores),
+                 "hand sizes: " + " ".join(f"p{s}={self.sizes[s]}" for s in range(self.n)),
+                 f"stock: {self.stock_size}",
+                 "pile: " + (" ".join(KIND_NAMES[k] for k in self.pile) or "-")
+                 + ("  (frozen)" if self.frozen else "")]
+        for side in range(self.sides):
+            melds = [f"{KIND_NAMES[BLACK_THREE if s == BLACK_SLOT else s]}:{n}+{t}x2+{j}xJk"
+                     for s, (n, t, j) in enumerate(self.open_melds(side)) if n]
+            flag = "melded" if self.melded >> side & 1 else "not melded"
+            lines.append(f"side {side} ({flag}): red 3s {self.threes[side]}; canastas "
+                         f"{self.canastas[side]}; melds {' '.join(melds) or '-'}")
+        known = [f"p{s}: {counts_str(self.known[s])}" for s in range(self.n) if any(self.known[s])]
+        if known:
+            lines.append("known in hands: " + "; ".join(known))
+        flags = [name for name, on in (("building the initial meld", self.pending),
+                                       ("short", self.short), ("withdrawn", self.withdrawn),
+                                       ("took the pile", self.took)) if on]
+        if flags:
+            lines.append("turn: " + ", ".join(flags) + f"; initial meld {self.turn_points} points")
+        if self.result is not None:
+            lines.append("result: " + " ".join(f"{r:+.3f}" for r in self.result))
+        return lines
+
+    def resample_from_infostate(self, player: int,
+                                probability_sampler: Callable[[], float]) -> "ClassicState":
+        """A state drawn uniformly from those `player` cannot tell from this one
+        (games.classic_canasta.belief)."""
+        from games.classic_canasta.belief import resample
+        return resample(self, player, probability_sampler)
+
+    def _check_seat(self, player: int) -> None:
+        if not isinstance(player, int) or not 0 <= player < self.n:
+            raise ValueError(f"player {player!r}: a view is for a seat 0..{self.n - 1}")
+
+    def __str__(self) -> str:
+        lines = [f"p{s}: {counts_str(self.hands[s])}" for s in range(self.n)]
+        lines.append("stock: " + counts_str(self.stock))
+        return "\n".join(lines + self._public_lines())
+
+
+def event_action(kind: int, value: int) -> int | None:
+    """The action (or chance outcome) an event records; None for bookkeeping."""
+    if kind <= EV_DRAW or kind == EV_MELD or kind == EV_UPCARD:
+        return value
+    if kind == EV_DISCARD:
+        return discard_action(value)
+    if kind == EV_TAKE:
+        return value & 3
+    return _FIXED_ACTIONS.get(kind)
+
+
+_FIXED_ACTIONS = {EV_STOCK: DRAW, EV_WITHDRAW: WITHDRAW, EV_COMMIT: COMMIT}
+
+# The text of an event, by (kind, seat, value with what the text ignores dropped,
+# whether the viewer is the seat).
+_EVENT_TEXT: dict[tuple[int, int, int, bool], str] = {}
+
+
+def _event_str(kind: int, seat: int, value: int, viewer: int) -> str:
+    if kind == EV_DEAL:
+        if value == RED_THREE:
+            return f"p{seat} dealt {KIND_NAMES[value]}"
+        return f"dealt {KIND_NAMES[value]}" if seat == viewer else ""
+    if kind == EV_DRAW:
+        return f"p{seat} draws {KIND_NAMES[value]}" if seat == viewer or value == RED_THREE \
+            else f"p{seat} draws"
+    if kind == EV_UPCARD:
+        return f"turned up {KIND_NAMES[value]}"
+    if kind == EV_STOCK:
+        return f"p{seat} draws from the stock"
+    if kind == EV_TAKE:
+        return f"p{seat} {action_to_string(value & 3)} of {KIND_NAMES[value >> 2]}"
+    if kind == EV_MELD:
+        return f"p{seat} {action_to_string(value)}"
+    if kind == EV_DISCARD:
+        return f"p{seat} discards {KIND_NAMES[value]}"
+    if kind == EV_WITHDRAW:
+        return f"p{seat} withdraws its initial meld"
+    if kind == EV_COMMIT:
+        return f"p{seat} completes its initial meld and takes the pile"
+    return ("hand over: went out", "hand over: a red 3 was the last card",
+            "hand over: the stock is exhausted")[value]
+
+
+def deal(state: ClassicState, hands: Sequence[Sequence[int]], upcards: Sequence[int] = ()) -> None:
+    """Applies the deal as chance outcomes: hands[s] lists the kinds seat s gets, in
+    the order dealt (red 3s included: they go down and are replaced afterwards), then
+    the replacements are drawn by the caller... unless none are owed, when `upcards`
+    (the kinds turned up to start the pile) are applied too."""
+    n, size = state.n, HAND_SIZES[state.n]
+    if len(hands) != n or any(len(h) != size for h in hands):
+        raise ValueError(f"need {n} hands of {size} cards")
+    first = state.rules.first_player
+    for i in range(size):
+        for k in range(n):
+            state.apply_action(hands[(first + k) % n][i])
+    for kind in upcards:
+        state.apply_action(kind)
+
+
+def set_up(hands: Sequence[Sequence[int]], *, actor: int = 0, phase: int = TURN,
+           pile: Sequence[int] = (), melds: Mapping[tuple[int, int], tuple[int, int, int]] | None = None,
+           melded: int | None = None, threes: Sequence[int] | None = None, frozen: bool = False,
+           stock: Sequence[int] | None = None, melders: int = 0,
+           rules: ClassicRules | None = None) -> ClassicState:
+    """A position set up directly, for rule tests and puzzles: hands[s] are seat s's
+    counts per kind (one per seat); melds[(side, slot)] = (naturals, twos, jokers);
+    `melded` defaults to the sides with any meld; the stock holds every other card
+    unless given. `actor` is to move in `phase` (TURN: draw or take; MELD: after
+    drawing). The log starts empty."""
+    rules = rules or ClassicRules(players=len(hands))
+    s = ClassicState(rules)
+    melds = melds or {}
+    used = [0] * NUM_KINDS
+    for seat, hand in enumerate(hands):
+        s.hands[seat] = list(hand)
+        s.sizes[seat] = sum(hand)
+        for k in range(NUM_KINDS):
+            used[k] += hand[k]
+    for kind in pile:
+        used[kind] += 1
+    s.pile = list(pile)
+    s.frozen = frozen or any(k in (TWO, JOKER, RED_THREE) for k in pile)
+    for (side, slot), (n, t, j) in melds.items():
+        b = side * SIDE_STRIDE + 3 * slot
+        s.melds[b:b + 3] = [n, t, j]
+        used[BLACK_THREE if slot == BLACK_SLOT else slot] += n
+        used[TWO] += t
+        used[JOKER] += j
+        if n + t + j >= 7:
+            s.canastas[side] += 1
+    s.threes = list(threes) if threes is not None else [0] * s.sides
+    used[RED_THREE] += sum(s.threes)
+    if stock is None:
+        stock = [DECK[k] - used[k] for k in range(NUM_KINDS)]
+    s.stock = list(stock)
+    s.stock_size = sum(stock)
+    if any(used[k] + s.stock[k] != DECK[k] for k in range(NUM_KINDS)):
+        raise ValueError(f"the position does not hold the 108-card deck: placed {used}, stock {list(stock)}")
+    if melded is None:
+        melded = sum(1 << side for side in range(s.sides)
+                     if any(s.melds[side * SIDE_STRIDE:(side + 1) * SIDE_STRIDE]))
+    s.melded = melded
+    s.melders = melders
+    s.dealt = s.n * HAND_SIZES[s.n]
+    s.actor = actor
+    s.phase = phase
+    s.to_move = actor
+    s.concealed_ok = not melders >> actor & 1
+    return s
+
+
+__all__ = ["ClassicRules", "ClassicState", "DEFAULT_PARAMS", "deal", "set_up", "threshold_for",
+           "SideScore"]

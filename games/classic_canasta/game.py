@@ -1,0 +1,185 @@
+"""Classic Canasta as an OpenSpiel game:
+`pyspiel.load_game("python_classic_canasta(players=2)")`.
+
+A thin wrapper: the pyspiel state holds one attribute, `core` (a ClassicState),
+because OpenSpiel clones a Python state by deep-copying every attribute. A seat's
+return is its side's points less the mean of the other sides' points, in
+thousands of points: [x, -x, x, -x] with four players, [x, -x] with two
+(docs/rules/classic_canasta.md).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+
+from games.classic_canasta.actions import NUM_ACTIONS
+from games.classic_canasta.core import (DEFAULT_PARAMS, EV_DISCARD, EV_TAKE, HAND_SIZES, MELD,
+                                        NUM_MELD_SLOTS, PICKUP, TURN, ClassicRules, ClassicState)
+from games.classic_canasta.scoring import MAX_SWING
+from games.modern_canasta.cards import NUM_KINDS
+from games.wrapper import CoreState, share_core_on_deepcopy, tensor_views
+
+
+def max_decisions(players: int) -> int:
+    """A bound on a hand's decisions: at most one turn per card left in the stock
+    draws, at most 36 take the pile (each puts three cards on the table for good),
+    and a turn holds a draw or take, a withdrawal, a commit, a discard and one meld
+    per card held (at most 108)."""
+    return (108 - players * HAND_SIZES[players] + 36) * (4 + 108)
+
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name="python_classic_canasta",
+    long_name="Classic Canasta (2 or 3 players each for themselves, 4 in two partnerships)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=4,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=DEFAULT_PARAMS,
+)
+
+
+class ClassicCanastaGame(pyspiel.Game):
+    """One hand; zero-sum returns in thousands of points (see the module docstring)."""
+
+    def __init__(self, params=None):
+        params = dict(params or {})
+        self.rules = ClassicRules.from_params(params)
+        players = self.rules.players
+        # The partnerships, for the tournament harness; two or three play alone.
+        self.teams = ((0, 2), (1, 3)) if players == 4 else None
+        info = pyspiel.GameInfo(
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=NUM_KINDS,
+            num_players=players,
+            min_utility=-MAX_SWING / 1000.0,
+            max_utility=MAX_SWING / 1000.0,
+            utility_sum=0.0,
+            max_game_length=max_decisions(players))
+        super().__init__(_GAME_TYPE, info, params)
+
+    def new_initial_state(self) -> "ClassicCanastaGameState":
+        return ClassicCanastaGameState(self)
+
+    def new_core(self) -> ClassicState:
+        return ClassicState(self.rules)
+
+    def make_py_observer(self, iig_obs_type=None, params=None) -> "ClassicObserver":
+        return ClassicObserver(
+            iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params, self.rules)
+
+
+class ClassicCanastaGameState(CoreState):
+    """pyspiel.State over a ClassicState (games.wrapper)."""
+
+
+share_core_on_deepcopy(ClassicState)
+
+
+class ClassicObserver:
+    """Observation and information-state tensors and strings.
+
+    Seats and sides are relative to the observer (index 0 is the observer). Counts
+    are divided by 8 (the most cards of a kind), sizes by 108. The observation holds
+    everything public now (the whole pile, every meld, the known cards in each hand)
+    and the observer's hand; the information-state tensor adds what each seat has
+    discarded and how often it took the pile; the string keeps the whole history.
+    """
+
+    def __init__(self, iig_obs_type, params, rules: ClassicRules):
+        if params:
+            raise ValueError(f"observation parameters not supported; passed {params}")
+        if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError("classic Canasta has no all-players observer: hands are private")
+        self.perfect_recall = iig_obs_type.perfect_recall
+        self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        n, sides = rules.players, rules.sides
+        self.n, self.sides = n, sides
+        pieces = [("hand", NUM_KINDS if self.private else 0, (NUM_KINDS,)),
+                  ("known", n * NUM_KINDS, (n, NUM_KINDS)),
+                  ("hand_sizes", n, (n,)),
+                  ("stock_size", 1, (1,)),
+                  ("pile", NUM_KINDS, (NUM_KINDS,)),
+                  ("pile_top", NUM_KINDS, (NUM_KINDS,)),
+                  ("pile_size", 1, (1,)),
+                  ("frozen", 1, (1,)),
+                  ("melds", sides * NUM_MELD_SLOTS * 3, (sides, NUM_MELD_SLOTS, 3)),
+                  ("canastas", sides, (sides,)),
+                  ("red_threes", sides, (sides,)),
+                  ("initial_meld_done", sides, (sides,)),
+                  ("threshold", sides * 4, (sides, 4)),
+                  ("scores", sides, (sides,)),
+                  ("to_move", n, (n,)),
+                  ("turn_of", n, (n,)),
+                  ("phase", 3, (3,)),
+                  ("turn_flags", 4, (4,)),
+                  ("initial_meld_points", 1, (1,))]
+        if self.perfect_recall:
+            pieces += [("discarded", n * NUM_KINDS, (n, NUM_KINDS)),
+                       ("pile_takes", n, (n,))]
+        self.tensor, self.dict = tensor_views(pieces)
+
+    def set_from(self, state, player: int) -> None:
+        core: ClassicState = getattr(state, "core", state)
+        d = self.dict
+        n, sides = self.n, self.sides
+        self.tensor.fill(0.0)
+        if self.private:
+            d["hand"][:] = np.asarray(core.hands[player], np.float32) / 8.0
+        for seat in range(n):
+            rel = (seat - player) % n
+            d["known"][rel] = np.asarray(core.known[seat], np.float32) / 8.0
+            d["hand_sizes"][rel] = core.sizes[seat] / 108.0
+        d["stock_size"][0] = core.stock_size / 108.0
+        for kind in core.pile:
+            d["pile"][kind] += 1.0 / 8.0
+        if core.pile:
+            d["pile_top"][core.pile[-1]] = 1.0
+        d["pile_size"][0] = len(core.pile) / 108.0
+        d["frozen"][0] = float(core.frozen)
+        me = player % sides
+        for side in range(sides):
+            rel = (side - me) % sides
+            for slot, (a, t, j) in enumerate(core.open_melds(side)):
+                d["melds"][rel, slot] = (a / 8.0, t / 8.0, j / 4.0)
+            d["canastas"][rel] = core.canastas[side] / 11.0
+            d["red_threes"][rel] = core.threes[side] / 4.0
+            d["initial_meld_done"][rel] = float(core.melded >> side & 1)
+            score = core.rules.scores[side]
+            d["threshold"][rel, (score >= 0) + (score >= 1500) + (score >= 3000)] = 1.0
+            d["scores"][rel] = score / 10000.0
+        if core.to_move >= 0:
+            d["to_move"][(core.to_move - player) % n] = 1.0
+        if core.phase in (TURN, MELD, PICKUP):
+            d["turn_of"][(core.actor - player) % n] = 1.0
+            d["phase"][(TURN, MELD, PICKUP).index(core.phase)] = 1.0
+        d["turn_flags"][:] = (float(core.pending), float(core.short), float(core.withdrawn),
+                              float(core.took))
+        d["initial_meld_points"][0] = core.turn_points / 1000.0
+        if self.perfect_recall:
+            cell = core.log
+            while cell is not None:
+                cell, kind, seat, value = cell
+                if kind == EV_DISCARD:
+                    d["discarded"][(seat - player) % n, value] += 1.0 / 8.0
+                elif kind == EV_TAKE:
+                    d["pile_takes"][(seat - player) % n] += 0.1
+
+    def string_from(self, state, player: int) -> str:
+        core: ClassicState = getattr(state, "core", state)
+        if self.perfect_recall:
+            return core.information_state_string(player, self.private)
+        return core.observation_string(player, self.private)
+
+
+pyspiel.register_game(_GAME_TYPE, ClassicCanastaGame)
+
+__all__ = ["ClassicCanastaGame", "ClassicCanastaGameState", "ClassicObserver", "max_decisions"]
