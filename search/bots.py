@@ -25,7 +25,13 @@ bot's play, search.inference) with `candidates` (worlds drawn to choose from);
 bot spec whose moves say what its hand lacked: draw worlds in which the others'
 moves show that too), and `flat` for pimc (each legal action valued by one
 rollout per world, every action of a world on the same draws; its budget is
-`worlds`, cut short by `seconds`).
+`worlds`, cut short by `seconds`); `horizon` (moves a rollout plays before the
+position's static value stands in for the rest, search.evaluation: a positive
+integer, `none`, or `auto`, the default: the game's own for random rollouts,
+American Page One's 10, and none otherwise) and `pool` for ismcts (how many
+worlds a move draws, the iterations cycling through them: a positive integer,
+`none` for a fresh world every iteration, or `auto`, the default: American
+Page One's 16, none elsewhere).
 
 A move with one legal action is played without searching. Each bot seeds its
 own random.Random, so a bot with a fixed seed and an iteration budget plays the
@@ -44,6 +50,7 @@ from agents import make_bot
 from agents.base import CardBot, rules_core
 from games.protocol import GameState
 from search.decision import choose_paired, choose_unpaired
+from search.evaluation import auto_setting, leaf_value_for
 from search.inference import WorldInference
 from search.keys import VIEWERS, HistoryKeys, InformationKeys
 from search.mcts import SCALES, UTILITIES, Budget, Edge, Search, most_visited, placement
@@ -60,7 +67,7 @@ class SearchBot(CardBot):
     def __init__(self, game: pyspiel.Game, player: int, seed: int, budget: Budget,
                  c: float, rollout: str, prior: str | None, scale: str, utility: str,
                  baseline: str | None = None, confidence: float = DEFAULT_CONFIDENCE,
-                 assume: str | None = None):
+                 assume: str | None = None, horizon: int | str | None = "auto"):
         super().__init__(player)
         if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or confidence < 0:
             raise ValueError(f"confidence={confidence!r}: must be a non-negative number")
@@ -75,7 +82,8 @@ class SearchBot(CardBot):
         self.rng = random.Random(seed)
         self.budget = budget
         self.c = float(c)
-        self.evaluator = make_evaluator(rollout, game, seed)
+        self.horizon = _horizon(horizon, game, rollout)
+        self.evaluator = make_evaluator(rollout, game, seed, self.horizon)
         self.prior = make_prior(prior, game, seed)
         self.return_range = game.max_utility() - game.min_utility()
         try:
@@ -141,15 +149,17 @@ class ISMCTSBot(SearchBot):
     deal's luck cancels from their differences; UCB's unpaired returns keep it."""
 
     def __init__(self, game, player, seed, budget, c, rollout, prior, scale, utility, baseline,
-                 confidence, assume, viewer: str, root: str):
+                 confidence, assume, viewer: str, root: str, horizon: int | str | None = "auto",
+                 pool: int | str | None = "auto"):
         super().__init__(game, player, seed, budget, c, rollout, prior, scale, utility, baseline,
-                         confidence, assume)
+                         confidence, assume, horizon)
         if viewer not in VIEWERS:
             raise ValueError(f"viewer={viewer!r}: must be one of {', '.join(VIEWERS)}")
         if root not in ISMCTS_ROOTS:
             raise ValueError(f"root={root!r}: must be one of {', '.join(ISMCTS_ROOTS)}")
         self.viewer = viewer
         self.paired = root == "paired"
+        self.pool = _count_or_auto("pool", pool, auto_setting(game, "pool"))
         self.root_rows: list[list[float]] = []   # paired: the last move's return of each action in each round
 
     def choose(self, root: GameState, legal: list[int]) -> int:
@@ -162,10 +172,27 @@ class ISMCTSBot(SearchBot):
         root = rules_core(root)
         me, rand = root.current_player(), self.rng.random
         search = self._search(InformationKeys(root, me if self.viewer == "observer" else None))
-        edges = search.run(root, lambda: self.resample(root, me, rand), self.budget, paired=self.paired)
+        edges = search.run(root, self._worlds(root, me, rand), self.budget, paired=self.paired)
         self.iterations, self.root_returns = search.iterations, search.root_returns
         self.root_rows = search.root_rows
         return edges
+
+    def _worlds(self, root: GameState, me: int, rand):
+        """What each iteration (or paired round) searches: a fresh world drawn from
+        `me`'s information state, or with a pool, the next of `pool` such worlds
+        (drawn as first needed), cloned."""
+        if self.pool is None:
+            return lambda: self.resample(root, me, rand)
+        drawn: list[GameState] = []
+        pool, used = self.pool, 0
+
+        def world() -> GameState:
+            nonlocal used
+            if len(drawn) < pool:
+                drawn.append(self.resample(root, me, rand))
+            used += 1
+            return drawn[(used - 1) % pool].clone()
+        return world
 
 
 PIMC_CHANCE = ("fixed", "random")
@@ -191,9 +218,9 @@ class PIMCBot(SearchBot):
 
     def __init__(self, game, player, seed, budget, c, rollout, prior, scale, utility, baseline,
                  confidence, assume, worlds: int, chance: str, model: str | None,
-                 candidates: int | None, flat: bool):
+                 candidates: int | None, flat: bool, horizon: int | str | None = "auto"):
         super().__init__(game, player, seed, budget, c, rollout, prior, scale, utility, baseline,
-                         confidence, assume)
+                         confidence, assume, horizon)
         if not isinstance(flat, bool):
             raise ValueError(f"flat={flat!r}: must be true or false")
         self.flat = flat
@@ -301,6 +328,28 @@ def _play_model(spec: str, game: pyspiel.Game, player: int, seed: int):
     return model
 
 
+def _count_or_auto(name: str, value, auto: int | None) -> int | None:
+    """A positive integer, `none` (None) or `auto` (the game's default, `auto`)."""
+    if value == "auto":
+        return auto
+    if value is None or value == "none":
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name}={value!r}: must be a positive integer, none or auto")
+    return value
+
+
+def _horizon(value, game: pyspiel.Game, rollout: str) -> int | None:
+    """The rollouts' horizon: `auto` is the game's own for random rollouts only
+    (a bot's rollouts end a deal in reasonable time); a horizon needs a static
+    value for the game's positions (search.evaluation)."""
+    horizon = _count_or_auto("horizon", value, auto_setting(game, "horizon") if rollout == "random" else None)
+    if horizon is not None and leaf_value_for(rules_core(game.new_initial_state())) is None:
+        raise ValueError(f"horizon={value!r}: {game.get_type().short_name} has no static value to stop "
+                         f"a rollout at (search.evaluation); use horizon=none")
+    return horizon
+
+
 def _settings(bot: str, given: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
     unknown = sorted(set(given) - set(defaults))
     if unknown:
@@ -316,13 +365,16 @@ def _budget(s: dict[str, Any], default_iterations: int) -> Budget:
 
 
 _COMMON = {"iterations": None, "seconds": None, "c": DEFAULT_C, "scale": "game", "utility": "returns",
-           "rollout": "random", "prior": None, "baseline": None, "confidence": DEFAULT_CONFIDENCE}
+           "rollout": "random", "prior": None, "baseline": None, "confidence": DEFAULT_CONFIDENCE,
+           "horizon": "auto"}
 
 
 def make_ismcts(game, player: int, seed: int = 0, **settings) -> ISMCTSBot:
-    s = _settings("ismcts", settings, {**_COMMON, "assume": None, "viewer": "acting", "root": "ucb"})
+    s = _settings("ismcts", settings, {**_COMMON, "assume": None, "viewer": "acting", "root": "ucb",
+                                       "pool": "auto"})
     return ISMCTSBot(game, player, seed, _budget(s, 1000), s["c"], s["rollout"], s["prior"], s["scale"],
-                     s["utility"], s["baseline"], s["confidence"], s["assume"], s["viewer"], s["root"])
+                     s["utility"], s["baseline"], s["confidence"], s["assume"], s["viewer"], s["root"],
+                     s["horizon"], s["pool"])
 
 
 def make_pimc(game, player: int, seed: int = 0, **settings) -> PIMCBot:
@@ -330,10 +382,10 @@ def make_pimc(game, player: int, seed: int = 0, **settings) -> PIMCBot:
                                      "candidates": None, "flat": False})
     return PIMCBot(game, player, seed, _budget(s, 100), s["c"], s["rollout"], s["prior"], s["scale"],
                    s["utility"], s["baseline"], s["confidence"], s["assume"], s["worlds"], s["chance"],
-                   s["model"], s["candidates"], s["flat"])
+                   s["model"], s["candidates"], s["flat"], s["horizon"])
 
 
 def make_cheat_mcts(game, player: int, seed: int = 0, **settings) -> CheatMCTSBot:
     s = _settings("cheat_mcts", settings, _COMMON)
     return CheatMCTSBot(game, player, seed, _budget(s, 1000), s["c"], s["rollout"], s["prior"], s["scale"],
-                        s["utility"], s["baseline"], s["confidence"])
+                        s["utility"], s["baseline"], s["confidence"], horizon=s["horizon"])

@@ -11,6 +11,10 @@ player's value. Two are built in, chosen by the `rollout` setting of a search bo
   (agents.base.rules_core does that) and should keep per-game work incremental
   (the Page One rule bot updates its public memory event by event).
 
+With a `horizon` (search.evaluation), either stops after that many moves (player
+decisions) and values the world it reached by the game's static value instead of
+playing to the end.
+
 A value network would implement `evaluate` directly, with no playout.
 """
 
@@ -22,20 +26,37 @@ import pyspiel
 
 from agents import make_bot
 from games.protocol import CHANCE, GameState, chance_sampler
+from search.evaluation import leaf_value_for
+
+
+def _leaf_value(world: GameState) -> Sequence[float]:
+    value = leaf_value_for(world)
+    if value is None:
+        raise ValueError(f"horizon: no static value for {type(world).__name__} positions "
+                         f"(search.evaluation.LEAF_VALUES); use horizon=none")
+    return value(world)
 
 
 class RandomRollout:
-    """Uniformly random play to the end."""
+    """Uniformly random play to the end, or for `horizon` moves and then the
+    position's static value (search.evaluation)."""
+
+    def __init__(self, horizon: int | None = None):
+        self.horizon = horizon
 
     def evaluate(self, world: GameState, rand: Callable[[], float]) -> Sequence[float]:
         play_out = getattr(world, "play_out", None)
-        if play_out is not None:
+        if play_out is not None and self.horizon is None:
             return play_out(rand)
         sample = chance_sampler(world)
         current, legal_actions, apply = world.current_player, world.legal_actions, world.apply_action
+        left = -1 if self.horizon is None else self.horizon
         while True:
             player = current()
             if player >= 0:
+                if left == 0:
+                    return _leaf_value(world)
+                left -= 1
                 legal = legal_actions()
                 apply(legal[int(rand() * len(legal))])
             elif player == CHANCE:
@@ -49,7 +70,8 @@ class BotRollout:
     play any seat (agents.base.CardBot.any_seat) plays them all, so its
     incremental state (the rule bot's public memory) is rebuilt once per rollout."""
 
-    def __init__(self, spec: str, game: pyspiel.Game, seed: int):
+    def __init__(self, spec: str, game: pyspiel.Game, seed: int, horizon: int | None = None):
+        self.horizon = horizon
         first = make_bot(spec, game, 0, seed)
         others = ([first] * (game.num_players() - 1) if getattr(first, "any_seat", False) else
                   [make_bot(spec, game, seat, seed + seat) for seat in range(1, game.num_players())])
@@ -59,9 +81,13 @@ class BotRollout:
         sample = chance_sampler(world)
         bots = self.bots
         current, apply = world.current_player, world.apply_action
+        left = -1 if self.horizon is None else self.horizon
         while True:
             player = current()
             if player >= 0:
+                if left == 0:
+                    return _leaf_value(world)
+                left -= 1
                 apply(bots[player].step(world))
             elif player == CHANCE:
                 apply(sample(world, rand()))
@@ -69,13 +95,13 @@ class BotRollout:
                 return world.returns()
 
 
-def make_evaluator(rollout: str, game: pyspiel.Game, seed: int):
-    """The evaluator that the `rollout` setting names."""
+def make_evaluator(rollout: str, game: pyspiel.Game, seed: int, horizon: int | None = None):
+    """The evaluator that the `rollout` setting names, cut at `horizon` moves if given."""
     if not isinstance(rollout, str):
         raise ValueError(f"rollout={rollout!r}: must be 'random' or a bot spec such as 'rules'")
     if rollout == "random":
-        return RandomRollout()
+        return RandomRollout(horizon)
     try:
-        return BotRollout(rollout, game, seed)
+        return BotRollout(rollout, game, seed, horizon)
     except ValueError as e:
         raise ValueError(f"rollout={rollout!r}: {e}") from e

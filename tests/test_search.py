@@ -368,8 +368,12 @@ def test_a_paired_search_without_baseline_plays_the_best_mean():
 
 
 @pytest.mark.parametrize("spec, message", [
-    ("ismcts(iteration=10)", "unknown setting.*iteration.*known: assume, baseline, c, confidence, iterations, "
-                             "prior, rollout, root, scale, seconds, utility, viewer"),
+    ("ismcts(iteration=10)", "unknown setting.*iteration.*known: assume, baseline, c, confidence, horizon, "
+                             "iterations, pool, prior, rollout, root, scale, seconds, utility, viewer"),
+    ("ismcts(horizon=0)", "horizon=0: must be a positive integer, none or auto"),
+    ("pimc(horizon=soon)", "horizon='soon': must be a positive integer, none or auto"),
+    ("ismcts(pool=-3)", "pool=-3: must be a positive integer, none or auto"),
+    ("pimc(pool=8)", "unknown setting.*pool"),
     ("ismcts(confidence=-1)", "confidence=-1: must be a non-negative number"),
     ("ismcts(baseline=alphago)", "baseline='alphago': unknown bot 'alphago'"),
     ("ismcts(assume=rules)", "assume='rules': that bot does not say what its moves show"),
