@@ -13,6 +13,7 @@ import pyspiel
 RULE_BOTS = {
     "python_page_one": "agents.rules.page_one:PageOneRulesBot",
     "python_modern_canasta": "agents.rules.modern_canasta:ModernCanastaRulesBot",
+    "python_classic_canasta": "agents.rules.classic_canasta:ClassicCanastaRulesBot",
     "python_american_page_one": "agents.rules.american_page_one:AmericanPageOneRulesBot",
 }
 
