@@ -30,8 +30,8 @@ position's static value stands in for the rest, search.evaluation: a positive
 integer, `none`, or `auto`, the default: the game's own for random rollouts,
 American Page One's 10, and none otherwise) and `pool` for ismcts (how many
 worlds a move draws, the iterations cycling through them: a positive integer,
-`none` for a fresh world every iteration, or `auto`, the default: American
-Page One's 16, none elsewhere).
+`none` for a fresh world every iteration, or `auto`, the default: with random
+rollouts American Page One's 16, and none otherwise).
 
 A move with one legal action is played without searching. Each bot seeds its
 own random.Random, so a bot with a fixed seed and an iteration budget plays the
@@ -159,7 +159,7 @@ class ISMCTSBot(SearchBot):
             raise ValueError(f"root={root!r}: must be one of {', '.join(ISMCTS_ROOTS)}")
         self.viewer = viewer
         self.paired = root == "paired"
-        self.pool = _count_or_auto("pool", pool, auto_setting(game, "pool"))
+        self.pool = _count_or_auto("pool", pool, auto_setting(game, "pool") if rollout == "random" else None)
         self.root_rows: list[list[float]] = []   # paired: the last move's return of each action in each round
 
     def choose(self, root: GameState, legal: list[int]) -> int:

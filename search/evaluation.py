@@ -74,8 +74,9 @@ def leaf_value_for(world: object) -> LeafValue | None:
     return LEAF_VALUES.get(type(world))
 
 
-# What `auto` stands for, by game: `horizon` for random rollouts (the default
-# rollout), and `pool` for ismcts. Games not listed: no horizon, a fresh world
+# What `auto` stands for, by game, with random rollouts (the default rollout; a
+# bot's rollouts end a deal, and the specs measured with them keep their meaning):
+# `horizon`, and `pool` for ismcts. Games not listed: no horizon, a fresh world
 # every iteration. American Page One: with 10 moves and 16 worlds,
 # ismcts(iterations=300) takes 18 ms of CPU a move and pimc(worlds=10,iterations=30)
 # 15 ms (20 moves and 32 worlds: 28 and 21 ms; 60 and 52 ms of wall time in a

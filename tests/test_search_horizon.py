@@ -87,9 +87,9 @@ def test_a_rollout_stops_at_its_horizon_and_takes_the_static_value(game_string, 
 
 @pytest.mark.parametrize("spec, horizon, pool", [
     ("ismcts(iterations=300)", 10, 16), ("pimc(worlds=10,iterations=30)", 10, None),
-    ("ismcts(iterations=300,rollout=rules)", None, 16), ("ismcts(horizon=none,pool=none)", None, None),
+    ("ismcts(iterations=300,rollout=rules)", None, None), ("ismcts(rollout=rules,pool=auto)", None, None), ("ismcts(horizon=none,pool=none)", None, None),
     ("ismcts(horizon=7,pool=5,rollout=rules)", 7, 5)])
-def test_auto_stands_for_american_page_ones_horizon_and_pool(spec, horizon, pool):
+def test_auto_stands_for_american_page_ones_horizon_and_pool_with_random_rollouts(spec, horizon, pool):
     bot = make_bot(spec, pyspiel.load_game(APO4), 0)
     assert bot.horizon == horizon and getattr(bot, "pool", None) == pool
     assert bot.evaluator.horizon == horizon
