@@ -198,8 +198,11 @@ class EngineProcess:
 
     def fault(self, kind: str, reason: str) -> EngineFault:
         """The fault, with the engine's stderr; the process is killed (it is never reused)."""
-        self.kill()
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
         tail = self.stderr_tail()
+        self._close()
         return EngineFault(kind, f"{reason} [{self.cmd}]" + (f"; its stderr ends: {' | '.join(tail.splitlines()[-6:])}"
                                                              if tail else ""))
 

@@ -1,0 +1,205 @@
+"""The engine protocol (docs/engine_protocol.md): both ends against each other,
+what the harness sends, the C example engine, and engines that misbehave."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import shutil
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pyspiel
+import pytest
+
+import games  # noqa: F401
+from agents import make_bot
+from agents import engine as engine_mod
+from agents.engine import EngineFault, close_engines, turn_message
+from eval import play as harness
+from eval.chance import DealChance
+from eval.play import BotFault, Moves, play_deal
+from eval.tournament import TournamentConfig, run_tournament
+from scripts.engine_cli import serve
+from tests import conformance
+
+ROOT = Path(__file__).resolve().parents[1]
+BAD = f"{sys.executable} {ROOT / 'tests' / 'data' / 'bad_engine.py'}"
+GAMES = ("python_page_one(players=4)", "python_american_page_one(players=4,max_turns=40)",
+         "python_modern_canasta")
+BOTS = ("random", "rules", "ismcts(iterations=4)", "neural(strict_params=false)")   # (max_turns=40 above)
+
+
+def our_engine(spec: str, game: str, seat: int, seed: int, cls_game: pyspiel.Game) -> pyspiel.Bot:
+    cmd = f"{sys.executable} -m scripts.cli engine {spec} --game {game}"
+    return make_bot(f"engine(cmd={cmd},cwd={ROOT})", cls_game, seat, seed)
+
+
+def test_fault_kinds_are_the_harness_kinds():
+    assert (engine_mod.RAISED, engine_mod.ILLEGAL, engine_mod.TIMEOUT, engine_mod.CRASHED) == \
+        (harness.RAISED, harness.ILLEGAL, harness.TIMEOUT, harness.CRASHED)
+
+
+def test_our_bots_move_the_same_through_the_protocol():
+    """Seat 1 through `cardarena engine` and engine(cmd=...), the others in process:
+    the same game, move for move, as all four in process, for every game and bot."""
+    cases = [(g, b) for g in GAMES for b in BOTS]
+    loaded = {g: pyspiel.load_game(g) for g in GAMES}
+    with ThreadPoolExecutor(4) as pool:           # the engines start (import, torch) side by side
+        engines = list(pool.map(lambda c: our_engine(c[1], c[0], 1, 11, loaded[c[0]]), cases))
+    for (g, spec), engine in zip(cases, engines):
+        game = loaded[g]
+        n = game.num_players()
+        through = [make_bot(spec, game, 0, 10), engine] + [make_bot(spec, game, s, 10 + s) for s in range(2, n)]
+        inside = [make_bot(spec, game, s, 10 + s) for s in range(n)]
+        a, decisions = play_deal(game, through, DealChance(4), Moves(n), [0.0] * 4, 60.0)
+        b, _ = play_deal(game, inside, DealChance(4), Moves(n), [0.0] * 4, 60.0)
+        assert decisions > 4 and a.history() == b.history(), f"{spec} at {g} moved otherwise through the engine"
+    del engines, through
+    close_engines()
+
+
+@pytest.mark.parametrize("game_string", GAMES)
+def test_a_turn_message_is_the_same_in_every_world_the_seat_cannot_tell_apart(game_string):
+    game = pyspiel.load_game(game_string)
+    rng = random.Random(3)
+    checked = differ = 0
+    for state in conformance.random_states(game, 12, 5):
+        seat = state.current_player()
+        world = state.resample_from_infostate(seat, rng.random)
+        differ += world.history() != state.history()
+        half = len(state.history()) // 2
+        for since in ((0, 0), (half, 3)):
+            ours, _ = turn_message(state, seat, since, tensor=True, world_rng=random.Random(9), time_left=1.0)
+            theirs, _ = turn_message(world, seat, since, tensor=True, world_rng=random.Random(9), time_left=1.0)
+            assert ours == theirs, f"p{seat}'s message tells the true state from a world"
+        checked += 1
+    assert checked == 12 and differ >= 6, "the worlds compared should mostly differ from the true state"
+
+
+@pytest.mark.parametrize("game_string", GAMES)
+def test_every_player_action_is_public(game_string):
+    """The turn message lists others' actions by id: each must be one every seat
+    tells apart from the mover's other choices by its own information state."""
+    game = pyspiel.load_game(game_string)
+    for state in conformance.random_states(game, 15, 8):
+        mover = state.current_player()
+        after = []
+        for action in state.legal_actions()[:6]:
+            child = state.clone()
+            child.apply_action(action)
+            after.append([child.information_state_string(p) for p in range(game.num_players())])
+        for p in range(game.num_players()):
+            views = [seen[p] for seen in after]
+            assert len(set(views)) == len(views), f"p{p} cannot tell apart p{mover}'s actions"
+
+
+def test_the_c_engine_is_built_and_rated(tmp_path):
+    gcc = shutil.which("gcc")
+    if gcc is None:
+        pytest.skip("gcc is not installed: the C example engine cannot be built")
+    binary = tmp_path / "lowcard"
+    subprocess.run([gcc, "-O2", "-std=c99", "-Wall", "-Werror", "-o", str(binary),
+                    str(ROOT / "examples" / "engines" / "lowcard.c")], check=True)
+    config = TournamentConfig.create("python_page_one(players=4,jokers=2)",
+                                     ["random", "rules", f"lowcard=engine(cmd={binary},time_limit=5)"],
+                                     deals=6, time_limit=5)
+    summary = run_tournament(config, tmp_path / "r.db", workers=1, progress=False, bootstrap=0)
+    assert summary.faults == [] and summary.games == 6 * 4
+    rows = {row.name: row for row in summary.rows}
+    assert rows["lowcard"].games > 0 and rows["lowcard"].elo == rows["lowcard"].elo     # rated (not NaN)
+    close_engines()
+
+
+def _bad(mode: str, at: int = 1, limit: float = 0.5) -> str:
+    return f"engine(cmd={BAD} {mode} {at},time_limit={limit})"
+
+
+@pytest.mark.parametrize("mode, kind, reason", [
+    ("garbage", harness.RAISED, "malformed line"),
+    ("noaction", harness.RAISED, 'not {"action"'),
+    ("illegal", harness.ILLEGAL, "illegal action"),
+    ("hang", harness.TIMEOUT, "silent past the time limit"),
+    ("exit", harness.CRASHED, "exit code 3"),
+    ("traceback", harness.RAISED, "traceback on stdout at move"),
+])
+def test_a_misbehaving_engine_forfeits_with_its_reason(mode, kind, reason):
+    game = pyspiel.load_game("python_page_one(players=4)")
+    bad = make_bot(_bad(mode, at=2), game, 0, 0)
+    bots = [bad] + [make_bot("random", game, s, s) for s in (1, 2, 3)]
+    with pytest.raises(BotFault) as caught:
+        play_deal(game, bots, DealChance(1), Moves(4), [0.0] * 4, 5.0)
+    fault = caught.value
+    assert fault.seat == 0 and fault.kind == kind and reason in str(fault)
+    assert "misbehaving" in str(fault) or mode == "traceback", "the engine's stderr is in the report"
+    if mode == "traceback":
+        assert "ZeroDivisionError" in str(fault)
+    assert not bad.proc.alive(), "a faulty engine is killed"
+
+
+def test_the_tournament_goes_on_past_faulty_engines(tmp_path):
+    config = TournamentConfig.create("python_page_one(players=4)",
+                                     ["random", "rules", f"garbage={_bad('garbage')}", f"exits={_bad('exit', 2)}"],
+                                     deals=3, time_limit=5)
+    summary = run_tournament(config, tmp_path / "f.db", workers=1, progress=False, bootstrap=0)
+    assert summary.games == 3 * 4 and summary.void == 0        # every game played, none void
+    assert len(summary.faults) == 12, "each game has a faulty engine, which forfeits it"
+    assert {(f.agent, f.kind) for f in summary.faults} <= {("garbage", harness.RAISED), ("exits", harness.CRASHED)}
+    assert all("malformed line" in f.error or "exit code 3" in f.error for f in summary.faults)
+    assert {row.name for row in summary.rows} == {"random", "rules", "garbage", "exits"}
+    close_engines()
+
+
+def test_an_engine_process_is_kept_for_the_next_bot():
+    game = pyspiel.load_game("python_page_one(players=4)")
+    first = make_bot(_bad("garbage", at=99), game, 0, 0)
+    pid = first.proc.proc.pid
+    second = make_bot(_bad("garbage", at=99), game, 1, 0)
+    assert second.proc.proc.pid != pid, "two seats at once get two processes"
+    del first
+    third = make_bot(_bad("garbage", at=99), game, 2, 0)
+    assert third.proc.proc.pid == pid, "a bot let go leaves its process for the next"
+    del second, third
+    close_engines()
+
+
+def test_bad_engine_specs_are_refused_in_one_line():
+    game = pyspiel.load_game("python_page_one(players=4)")
+    with pytest.raises(ValueError, match="cmd is required"):
+        make_bot("engine", game, 0, 0)
+    with pytest.raises(ValueError, match="No such file"):
+        make_bot("engine(cmd=/no/such/engine)", game, 0, 0)
+    with pytest.raises(ValueError, match="failed at hello"):
+        make_bot(f"engine(cmd={sys.executable} -c pass)", game, 0, 0)
+    with pytest.raises(ValueError, match="time_limit"):
+        make_bot("engine(cmd=true,time_limit=-1)", game, 0, 0)
+
+
+def _serve(*messages: dict, game: str = "python_page_one(players=4)") -> tuple[int, list[dict]]:
+    source = io.BytesIO(b"".join(json.dumps(m).encode() + b"\n" for m in messages))
+    sink = io.BytesIO()
+    code = serve("rules", pyspiel.load_game(game), source, sink)
+    return code, [json.loads(line) for line in sink.getvalue().splitlines()]
+
+
+def test_the_engine_side_refuses_another_protocol_or_game():
+    hello = {"type": "hello", "protocol": 1, "game": "python_page_one(players=4)", "players": 4, "seat": 0,
+             "time_limit": 1}
+    code, replies = _serve(hello, {"type": "quit"})
+    assert code == 0 and replies[0]["type"] == "hello" and replies[0]["world"] is True
+    code, replies = _serve({**hello, "protocol": 2})
+    assert code == 1 and "protocol 2" in replies[0]["message"]
+    code, replies = _serve({**hello, "game": "python_modern_canasta"})
+    assert code == 1 and "plays python_page_one" in replies[0]["message"]
+    code, replies = _serve(hello, {"type": "turn", "world": []})
+    assert code == 1 and "before any deal" in replies[-1]["message"]
+
+
+def test_the_engine_command_refuses_a_bad_spec_in_one_line():
+    run = subprocess.run([sys.executable, "-m", "scripts.cli", "engine", "nosuchbot", "--game",
+                          "python_page_one"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2 and "unknown bot 'nosuchbot'" in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1 and run.stdout == ""
