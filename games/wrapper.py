@@ -5,18 +5,36 @@ attribute, so the pyspiel state holds a single attribute, `core`, and clones
 share it copy-on-write (`share_core_on_deepcopy`). A game's Game class provides
 `new_core()`; its State class is a named subclass of `CoreState` that adds
 nothing, or only what that game needs.
+
+Python callers apply actions without going through C++: pyspiel's
+`apply_action` calls back into Python twice (`current_player`, then
+`_apply_action`), which cost a third of a random playout in the standard loop.
+So for them the core is the whole state, its history included (`history`,
+`history_str`, `full_history`, `move_number`, `child` are read from it).
+C++ callers (`random_sim_test`, a C++ bot) still go through the trampolined
+`_apply_action`, and C++'s own copy of the history then lists only the actions
+that C++ applied; serialization keeps the state whole all the same, since the
+pickled core is the state.
 """
 
 from __future__ import annotations
 
 import copy
 import functools
-from typing import Any, Callable
+import operator
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
 import pyspiel
 
 from games.protocol import CHANCE, TERMINAL
+
+
+class PlayerAction(NamedTuple):
+    """One entry of `full_history()`: pyspiel.PlayerAction's fields (that class
+    has no constructor in Python)."""
+    player: int
+    action: int
 
 
 class CoreState(pyspiel.State):
@@ -55,11 +73,42 @@ class CoreState(pyspiel.State):
     def sample_chance_outcome(self, u: float) -> int:
         return self.core.sample_chance_outcome(u)
 
-    def _apply_action(self, action: int) -> None:
+    def apply_action(self, action: int) -> None:
+        if type(action) is not int:      # numpy integers (PettingZoo's, say); as pybind11 would take it
+            action = operator.index(action)
         core = self.core
         if core.shared:            # copy-on-write: see share_core_on_deepcopy
             core = self.core = core.clone()
         core.apply_action(action)
+
+    _apply_action = apply_action     # what C++ callers reach through pyspiel's ApplyAction
+
+    def child(self, action: int) -> "CoreState":
+        state = self.clone()
+        state.apply_action(action)
+        return state
+
+    def history(self) -> list[int]:
+        return self.core.history()
+
+    def history_str(self) -> str:
+        return ", ".join(map(str, self.core.history()))
+
+    def move_number(self) -> int:
+        return len(self.core.history())
+
+    def is_initial_state(self) -> bool:
+        return not self.core.history()
+
+    def full_history(self) -> list[PlayerAction]:
+        """(player, action) of every action so far, the player read by replaying
+        the history (rarely asked: OpenSpiel's tools ask `history()`)."""
+        replay = self.core.replay_start()
+        out = []
+        for action in self.core.history():
+            out.append(PlayerAction(replay.to_move, action))
+            replay.apply_action(action)
+        return out
 
     def _action_to_string(self, player: int, action: int) -> str:
         return self.core.action_to_string(player, action)

@@ -14,6 +14,9 @@
   information state does, up to the order of the player's own draws.
 * `check_rejects_illegal_actions`: a core that declares `checks_actions` raises
   IllegalActionError for every action that is not legal (the harness relies on it).
+* `check_history`: a state played from Python (games.wrapper applies actions
+  there, without C++) reports its whole history, and serializes, clones and
+  makes children whole, also after C++ applied some of its actions.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from typing import Callable, Iterator
 import numpy as np
 import pyspiel
 
-from games.protocol import IllegalActionError, chance_sampler, random_playout
+from games.protocol import IllegalActionError, chance_sampler, outcome_at, random_playout
 
 Core = object
 
@@ -59,6 +62,40 @@ def random_states(game: pyspiel.Game, count: int, seed: int, decision_only: bool
             continue
         produced += 1
         yield state
+
+
+def check_history(game: pyspiel.Game, games: int, seed: int) -> None:
+    """history, history_str, move_number, full_history, is_initial_state, child,
+    clone and serialization of states played from Python, and of states that
+    C++ played on from there (pyspiel.State.child is C++'s clone and apply)."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        state = game.new_initial_state()
+        assert state.is_initial_state() and state.history() == [] and state.move_number() == 0
+        applied, players = [], []
+        while not state.is_terminal():
+            if state.is_chance_node():
+                action = outcome_at(state.chance_outcomes(), rng.random())
+            else:
+                action = rng.choice(state.legal_actions())
+            if rng.random() < 0.2:           # this step through C++: ApplyAction and its trampolines
+                child = pyspiel.State.child(state, action)
+                assert str(child) == str(state.child(action))
+                players.append(state.current_player())
+                state = child
+            else:
+                players.append(state.current_player())
+                state.apply_action(action)
+            applied.append(action)
+            assert state.history() == applied and state.move_number() == len(applied)
+        assert not state.is_initial_state()
+        assert state.history_str() == ", ".join(map(str, applied))
+        assert [(h.player, h.action) for h in state.full_history()] == list(zip(players, applied))
+        copy = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
+        clone = state.clone()
+        for other in (copy, clone):
+            assert str(other) == str(state) and other.history() == applied
+            assert other.returns() == state.returns()
 
 
 def check_play_out(game: pyspiel.Game, count: int, seed: int) -> None:

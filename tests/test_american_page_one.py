@@ -563,6 +563,11 @@ def test_random_sim(game_string):
 
 
 @pytest.mark.parametrize("game_string", VARIANTS)
+def test_history_of_states_played_from_python(game_string):
+    conformance.check_history(pyspiel.load_game(game_string), 5, 3)
+
+
+@pytest.mark.parametrize("game_string", VARIANTS)
 def test_cards_are_conserved(game_string):
     conformance.check_invariant(pyspiel.load_game(game_string), 15, 1, conserved)
 

@@ -222,6 +222,11 @@ def test_random_sim(game_string):
     conformance.check_random_sim(game_string, 15)
 
 
+@pytest.mark.parametrize("game_string", VARIANTS)
+def test_history_of_states_played_from_python(game_string):
+    conformance.check_history(pyspiel.load_game(game_string), 20, 3)
+
+
 def conserved(core: PageOneState) -> None:
     masks = core.hands + [core.stock, core.discard, core.table]
     union = 0
