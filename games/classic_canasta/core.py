@@ -873,7 +873,10 @@ def _event_str(kind: int, seat: int, value: int, viewer: int) -> str:
     if kind == EV_STOCK:
         return f"p{seat} draws from the stock"
     if kind == EV_TAKE:
-        return f"p{seat} {action_to_string(value & 3)} of {KIND_NAMES[value >> 2]}"
+        top = KIND_NAMES[value >> 2]
+        with_cards = {TAKE_PAIR: f"a pair of {top}", TAKE_TWO: f"a {top} and a 2",
+                      TAKE_JOKER: f"a {top} and a Joker"}[value & 3]
+        return f"p{seat} takes the pile with {with_cards}"
     if kind == EV_MELD:
         return f"p{seat} {action_to_string(value)}"
     if kind == EV_DISCARD:

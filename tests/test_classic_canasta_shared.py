@@ -1,0 +1,210 @@
+"""Classic Canasta: the checks every game passes (tests/conformance.py) for 2, 3 and
+4 players, a small soak, the resampler's exactness on a small case, and the rule bot."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pyspiel
+import pytest
+
+import games  # noqa: F401  (registers the games)
+from agents import make_bot
+from games.classic_canasta.actions import DRAW, TAKE_PAIR, discard_action
+from games.classic_canasta.core import EV_TAKE, EV_WITHDRAW, MELD, ClassicState, deal, set_up
+from games.modern_canasta.cards import (BLACK_THREE, DECK, EIGHT, FOUR, KING, NINE, NUM_KINDS,
+                                        QUEEN, RED_THREE, counts_of)
+from scripts.classic_canasta_soak import soak, violation
+from tests import conformance
+
+VARIANTS = ["python_classic_canasta(players=2)", "python_classic_canasta(players=3,first_player=2)",
+            "python_classic_canasta(players=4)",
+            "python_classic_canasta(players=4,score0=-200,score1=3100,first_player=1)"]
+
+
+def conserved(core: ClassicState) -> None:
+    """The 108 cards are all somewhere, once; a player to move never lacks a move."""
+    assert violation(core) is None, violation(core)
+    assert core.sizes == [sum(h) for h in core.hands] and core.stock_size == sum(core.stock)
+
+
+@pytest.mark.parametrize("game_string", VARIANTS)
+def test_random_sim(game_string):
+    conformance.check_random_sim(game_string, 3)
+
+
+@pytest.mark.parametrize("game_string", VARIANTS)
+def test_cards_are_conserved_and_every_turn_ends(game_string):
+    conformance.check_invariant(pyspiel.load_game(game_string), 25, 1, conserved)
+
+
+def swap_hidden(core: ClassicState, player: int, rng: random.Random):
+    """Swaps a card between two places `player` cannot see: the unknown part of
+    another player's hand, and the stock (red 3s never hide in a hand)."""
+    pools = []
+    for seat in range(core.n):
+        if seat != player:
+            hidden = [core.hands[seat][k] - core.known[seat][k] for k in range(NUM_KINDS)]
+            if sum(hidden):
+                pools.append((seat, hidden))
+    stock = [core.stock[k] if k != RED_THREE else 0 for k in range(NUM_KINDS)]
+    if sum(stock):
+        pools.append((-1, stock))
+    if len(pools) < 2:
+        return None
+    (a, ca), (b, cb) = rng.sample(pools, 2)
+    x = rng.choice([k for k in range(NUM_KINDS) if ca[k]])
+    y = rng.choice([k for k in range(NUM_KINDS) if cb[k]])
+    other = core.clone()
+    for seat, out, inn in ((a, x, y), (b, y, x)):
+        counts = other.stock if seat < 0 else other.hands[seat]
+        counts[out] -= 1
+        counts[inn] += 1
+    return other
+
+
+@pytest.mark.parametrize("game_string", VARIANTS)
+def test_hidden_information_does_not_leak(game_string):
+    game = pyspiel.load_game(game_string)
+    assert conformance.check_hidden_information(game, 20, 2, swap_hidden) > 30
+
+
+@pytest.mark.parametrize("game_string", VARIANTS)
+def test_resampled_worlds_are_consistent(game_string):
+    conformance.check_resample(pyspiel.load_game(game_string), 8, 3, 2, conserved)
+
+
+@pytest.mark.parametrize("game_string", VARIANTS[:3])
+def test_every_illegal_action_is_refused_naming_it(game_string):
+    assert conformance.check_rejects_illegal_actions(pyspiel.load_game(game_string), 4, 6) > 10
+
+
+@pytest.mark.parametrize("game_string", VARIANTS)
+def test_private_view_keys_exactly_the_information_state(game_string):
+    assert conformance.check_private_view(pyspiel.load_game(game_string), 8, 5) > 8
+
+
+def test_resample_keeps_what_was_seen_over_many_states():
+    game = pyspiel.load_game("python_classic_canasta(players=4)")
+    rng = random.Random(4)
+    seen = Counter()
+    for state in conformance.random_states(game, 150, 4):
+        core = state.core
+        for p in range(4):
+            world = core.resample_from_infostate(p, rng.random)
+            assert world.information_state_string(p) == core.information_state_string(p)
+            assert world.legal_actions(p) == core.legal_actions(p)
+            assert world.known == core.known
+            conserved(world)
+        seen.update(kind for kind, _, _ in core.events())
+    assert seen[EV_TAKE] and seen[EV_WITHDRAW]
+
+
+def test_resample_is_uniform_over_the_hidden_cards():
+    """Right after the deal, another player's eleven cards are a uniform draw from the
+    cards p0 has not seen, red 3s left out (they would be down)."""
+    s = ClassicState()
+    deal(s, [[k % 11 for k in range(i, i + 11)] for i in range(4)], upcards=[KING])
+    unseen = [DECK[k] - s.hands[0][k] - (k == KING) for k in range(NUM_KINDS)]
+    unseen[RED_THREE] = 0
+    total = sum(unseen)
+    rng = random.Random(7)
+    held = [0] * NUM_KINDS
+    worlds = 600
+    for _ in range(worlds):
+        world = s.resample_from_infostate(0, rng.random)
+        assert world.hands[0] == s.hands[0] and world.sizes == s.sizes
+        for k in range(NUM_KINDS):
+            held[k] += world.hands[1][k]
+    assert not held[RED_THREE]
+    for k in range(NUM_KINDS):
+        expected = worlds * 11 * unseen[k] / total
+        assert abs(held[k] - expected) < 5 * expected ** 0.5 + 3, (k, held[k], expected)
+
+
+def test_resample_works_through_pyspiel_and_openspiel_ismcts():
+    from open_spiel.python.algorithms import ismcts, mcts
+    game = pyspiel.load_game("python_classic_canasta(players=3)")
+    state = next(conformance.random_states(game, 1, 5))
+    p = state.current_player()
+    world = state.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0., 1.))
+    assert world.information_state_string(p) == state.information_state_string(p)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, None), 2.0, 10,
+                           random_state=__import__("numpy").random.RandomState(0))
+    assert bot.step(state) in state.legal_actions()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_small_soak_of_random_and_rule_bot_hands(players):
+    stats = soak("random", 60, players, "random", seed=players, quiet=True)
+    assert stats["went out"] + stats["last card a red 3"] + stats["stock exhausted"] == 60
+    stats = soak("rules", 20, players, "rules", seed=players, quiet=True)
+    assert stats["went out"] + stats["last card a red 3"] + stats["stock exhausted"] == 20
+    assert stats["went out"] and stats["piles taken"]
+
+
+# ------------------------------------------------------------------ the rule bot
+def bot_for(players: int, seat: int):
+    return make_bot("rules", pyspiel.load_game(f"python_classic_canasta(players={players})"), seat)
+
+
+def test_make_bot_gives_the_classic_rule_bot():
+    assert type(bot_for(4, 0)).__name__ == "ClassicCanastaRulesBot"
+
+
+def test_the_bot_takes_a_pile_it_can_use_and_goes_out_when_it_can():
+    s = set_up([counts_of("K K 6 6 7"), counts_of(""), counts_of(""), counts_of("")],
+               pile=[NINE, EIGHT, KING], melds={(0, QUEEN): (3, 0, 0)})
+    assert bot_for(4, 0).step(s) == TAKE_PAIR
+    s = set_up([counts_of("Q Q Q 5"), counts_of(""), counts_of(""), counts_of("")], phase=MELD,
+               melds={(0, KING): (7, 0, 0)})
+    bot = bot_for(4, 0)
+    while not s.is_terminal():
+        s.apply_action(bot.step(s))
+    assert s.scores[0].going_out
+
+
+def test_the_bot_takes_the_pile_for_its_initial_meld_only_holding_it():
+    holding = set_up([counts_of("K K A A A 6 7"), counts_of(""), counts_of(""), counts_of("")],
+                     pile=[NINE, KING])
+    assert bot_for(4, 0).step(holding) == TAKE_PAIR
+    short = set_up([counts_of("K K 4 6 7"), counts_of(""), counts_of(""), counts_of("")],
+                   pile=[NINE, KING])
+    assert bot_for(4, 0).step(short) == DRAW
+
+
+def test_the_bot_discards_a_black_three_first():
+    s = set_up([counts_of("3b K J 5 9"), counts_of(""), counts_of(""), counts_of("")], phase=MELD,
+               pile=[FOUR], melds={(0, QUEEN): (3, 0, 0)})
+    assert bot_for(4, 0).step(s) == discard_action(BLACK_THREE)
+
+
+def test_the_bot_does_not_read_hidden_cards():
+    for players in (2, 4):
+        game = pyspiel.load_game(f"python_classic_canasta(players={players})")
+        checked = conformance.check_bot_ignores_hidden_cards(
+            game, lambda seat: make_bot("rules", game, seat), 40, 9, swap_hidden)
+        assert checked > 20
+
+
+def test_rules_beat_random():
+    game = pyspiel.load_game("python_classic_canasta(players=4)")
+    rng = random.Random(3)
+    total = 0.0
+    for h in range(30):
+        bots = [make_bot("rules", game, s) if s % 2 == h % 2 else make_bot("random", game, s, h)
+                for s in range(4)]
+        core = game.new_initial_state().core
+        while not core.is_terminal():
+            if core.is_chance_node():
+                core.apply_action(core.sample_chance_outcome(rng.random()))
+            else:
+                core.apply_action(bots[core.to_move].step(core))
+        total += core.returns()[h % 2]
+    assert total / 30 > 0.3
+
+
+def test_its_rules_parameters_are_refused_naming_them():
+    with pytest.raises(ValueError, match="no settings"):
+        make_bot("rules(pile_min=3)", pyspiel.load_game("python_classic_canasta"), 0)
