@@ -273,30 +273,57 @@ def close_engines() -> None:
 
 
 # ---------------------------------------------------------------- messages
-def turn_message(state: pyspiel.State, seat: int, since: tuple[int, int], *, tensor: bool = False,
-                 world_rng: random.Random | None = None,
-                 time_left: float | None = None) -> tuple[dict, tuple[int, int]]:
-    """The turn message for `seat` and where the next one starts.
+class SeatCursor:
+    """Where one seat's next turn message starts in a deal: a replica of the deal
+    that has applied every action told so far (it names the player of each new one
+    without asking the state for its whole history) and the information-state
+    lines sent so far."""
+
+    def __init__(self, state: pyspiel.State):
+        core = getattr(state, "core", None)
+        self.replica = core.replay_start() if core is not None else state.get_game().new_initial_state()
+        self.told = 0           # actions applied to the replica
+        self.lines = 1          # information-state lines sent (the first, the hand, is rewritten: never in "seen")
+
+    def catch_up(self, state: pyspiel.State) -> list[dict]:
+        """The player actions since the last call, with their words."""
+        replica = self.replica
+        moves = []
+        for action in state.history()[self.told:]:
+            player = replica.current_player()
+            if player >= 0:
+                moves.append({"seat": player, "action": action, "text": replica.action_to_string(player, action)})
+            replica.apply_action(action)
+            self.told += 1
+        return moves
+
+
+def turn_message(state: pyspiel.State, seat: int, cursor: SeatCursor, *, tensor: bool = False,
+                 world_rng: random.Random | None = None, time_left: float | None = None) -> dict:
+    """The turn message for `seat`; moves `cursor` on to this turn.
 
     Built from the seat's view only: its information state (string and tensor),
-    its legal actions, the player actions since `since[0]` (every player action of
-    our games is public; tests/test_engine.py checks it), the information-state
-    lines added since line `since[1]` and, with `world_rng`, one world drawn from
-    the seat's information by the game's own resampler."""
+    its legal actions, the player actions since its last turn (every player action
+    of our games is public; tests/test_engine.py checks it), the information-state
+    lines added since then and, with `world_rng`, one world drawn from the seat's
+    information by the game's own resampler (None when only the seat's own moves
+    came since its last one: that world, extended by them, still is one)."""
     info = state.information_state_string(seat)
     lines = info.split("\n")
-    history = state.full_history()
-    moves = [{"seat": h.player, "action": h.action, "text": state.action_to_string(h.player, h.action)}
-             for h in history[since[0]:] if h.player >= 0]
+    before = cursor.told
+    moves = cursor.catch_up(state)
     legal = [{"action": a, "text": state.action_to_string(seat, a)} for a in state.legal_actions(seat)]
     message: dict[str, Any] = {"type": "turn", "info_state": info, "legal": legal, "moves": moves,
-                               "seen": lines[max(1, since[1]):] if since[1] else lines[1:],
-                               "time_left": time_left}
+                               "seen": lines[cursor.lines:], "time_left": time_left}
+    cursor.lines = max(1, len(lines))
     if tensor:
         message["tensor"] = [round(float(x), 6) for x in state.information_state_tensor(seat)]
     if world_rng is not None:
-        message["world"] = world_history(state, seat, world_rng)
-    return message, (len(history), len(lines))
+        # Only the seat's own moves since its last world: that world, with them, is still one
+        # (and an engine that keeps its state between them, as a bot does in process, may).
+        own_only = before > 0 and cursor.told - before == len(moves) and all(m["seat"] == seat for m in moves)
+        message["world"] = None if own_only else world_history(state, seat, world_rng)
+    return message
 
 
 def world_history(state: pyspiel.State, seat: int, rng: random.Random) -> list[int]:
@@ -360,7 +387,7 @@ class EngineBot(CardBot):
         self.name = f"{proc.name} {proc.version}".strip()
         self._lease = _Lease(key, proc)
         weakref.finalize(self, self._lease.release)
-        self._since = (0, 0)
+        self._cursor: SeatCursor | None = None
         self._world_rng = random.Random(seed ^ 0x5EED) if proc.wants_world else None
 
     def restart_at(self, state) -> None:
@@ -371,7 +398,7 @@ class EngineBot(CardBot):
         lease.end_deal()
         lease.state = state
         lease.in_deal = True
-        self._since = (0, 0)
+        self._cursor = SeatCursor(state)
         lease.proc.send(deal_message(self.game, self.player, self.seed), self._deadline())
 
     def _deadline(self) -> float:
@@ -382,8 +409,8 @@ class EngineBot(CardBot):
             self._start(state)
         proc = self.proc
         deadline = self._deadline()
-        message, self._since = turn_message(state, self.player, self._since, tensor=proc.wants_tensor,
-                                            world_rng=self._world_rng, time_left=self.time_limit)
+        message = turn_message(state, self.player, self._cursor, tensor=proc.wants_tensor,
+                               world_rng=self._world_rng, time_left=self.time_limit)
         proc.send(message, deadline)
         reply = proc.receive(deadline, f"move {len(state.history())}")
         action = reply.get("action")

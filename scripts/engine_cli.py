@@ -51,6 +51,7 @@ class EngineServer:
         self.deal_games: dict[str, pyspiel.Game] = {}
         self.bot: pyspiel.Bot | None = None
         self.deal_game: pyspiel.Game | None = None
+        self.state: pyspiel.State | None = None       # the world of the last turn
         self.seat = -1
 
     def handle(self, message: Any) -> dict | None:
@@ -95,24 +96,33 @@ class EngineServer:
         seat, seed = message.get("seat"), message.get("seed")
         if type(seat) is not int or not 0 <= seat < game.num_players() or type(seed) is not int:
             raise ProtocolError(f"deal: bad seat {seat!r} or seed {seed!r}")
-        self.deal_game, self.seat = game, seat
+        self.deal_game, self.seat, self.state = game, seat, None
         self.bot = make_bot(self.spec, game, seat, seed)
         self.bot.restart_at(game.new_initial_state())
 
     def _turn(self, message: dict) -> int:
         if self.bot is None:
             raise ProtocolError("turn before any deal")
-        world = message.get("world")
-        if not isinstance(world, list):
+        world = message.get("world", "missing")
+        if world is None:                       # the last world, with the seat's own moves since
+            if self.state is None:
+                raise ProtocolError("turn with world null, but there is no earlier world to extend")
+            state, actions = self.state, [m.get("action") if isinstance(m, dict) else m
+                                          for m in message.get("moves") or []]
+        elif isinstance(world, list):
+            state, actions = self.deal_game.new_initial_state(), world
+        else:
             raise ProtocolError("turn without a world (this engine asks for one at hello)")
-        state = self.deal_game.new_initial_state()
         try:
-            for action in world:
+            for action in actions:
                 state.apply_action(action)
         except (pyspiel.SpielError, ValueError, TypeError) as e:
             raise ProtocolError(f"the world's history does not replay: {e}") from None
         if state.current_player() != self.seat or state.information_state_string(self.seat) != message.get("info_state"):
             raise ProtocolError("the world does not match the information state it came with")
+        # The same state object from move to move while only this seat moves, as in process:
+        # a bot may remember its plan by it (the Canasta rule bot does).
+        self.state = state
         return int(self.bot.step(state))
 
 

@@ -1,0 +1,124 @@
+"""The engine protocol's benchmark section (`python -m scripts.bench --only engine`).
+
+What the protocol adds to a move (docs/engine_protocol.md): the same games
+played twice by the harness's own game loop (eval.play.play_deal), seat 0 once
+through the protocol and once by an in-process bot that makes the same moves,
+the other seats by the rule bot. The figure is the difference in wall time per
+seat-0 move, the median over interleaved rounds (the machine is shared):
+
+* the C example engine (examples/engines/lowcard.c, built here with gcc) against
+  `LowCard`, its heuristic written in Python: what a foreign engine pays
+  (the message built and parsed, two pipe hops, two process switches);
+* `cardarena engine rules` against the rule bot in process, on each game: what
+  one of our bots pays as an engine, the world drawn for it at every move
+  and replayed on the other side included.
+
+Both sides play identical games (checked: the same histories), so the
+difference is the protocol's alone.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pyspiel
+
+import games  # noqa: F401  (registers our games)
+from agents import make_bot
+from agents.base import CardBot
+from agents.engine import close_engines
+from eval.chance import DealChance
+from eval.play import Moves, play_deal
+
+ROOT = Path(__file__).resolve().parents[1]
+RANKS = "23456789TJQKA"
+
+
+class LowCard(CardBot):
+    """examples/engines/lowcard.c in Python: the legal card of lowest rank by its words."""
+
+    def step(self, state) -> int:
+        def rank(action: int) -> tuple[int, int]:
+            text = state.action_to_string(self.player, action)
+            r = 13 if text.startswith("Jk") else RANKS.find(text[:1]) if text[:1] in RANKS else 14
+            return r, action
+        return min(state.legal_actions(), key=rank)
+
+
+def _per_move(game: pyspiel.Game, seat0, deals: range) -> tuple[float, int, list[list[int]]]:
+    """Seconds per seat-0 move over `deals` (seat 0 from `seat0(seed)`, rules elsewhere)."""
+    n = game.num_players()
+    moves = Moves(n)
+    histories = []
+    for d in deals:
+        bots = [seat0(d)] + [make_bot("rules", game, s, d * 10 + s) for s in range(1, n)]
+        state, _ = play_deal(game, bots, DealChance(d), moves, [0.0] * 4, None)
+        histories.append(state.history())
+        del bots
+    return moves.seconds[0] / moves.counts[0], moves.counts[0], histories
+
+
+def compare(label: str, game: pyspiel.Game, engine_spec: str, inside, deals: int, repeats: int) -> None:
+    """Prints the in-process and protocol µs per move and their difference (medians of rounds)."""
+    # One engine bot for the whole run: a tournament keeps the process too (one per seat and worker).
+    engine_bot = make_bot(engine_spec, game, 0, 0)
+    inside_us, engine_us, diffs = [], [], []
+    count = 0
+    for r in range(repeats):
+        span = range(r * deals, (r + 1) * deals)
+        order = [("engine", lambda d: engine_bot), ("inside", inside)]
+        if r % 2:
+            order.reverse()
+        got = {}
+        for name, make in order:
+            got[name] = _per_move(game, make, span)
+        (a, count, ha), (b, _, hb) = got["engine"], got["inside"]
+        if ha != hb:
+            raise RuntimeError(f"{label}: the engine and the in-process bot played different games")
+        engine_us.append(a * 1e6)
+        inside_us.append(b * 1e6)
+        diffs.append((a - b) * 1e6)
+    del engine_bot
+    close_engines()
+    print(f"  {label:<44} in process {statistics.median(inside_us):8.1f} us, through the protocol "
+          f"{statistics.median(engine_us):8.1f} us: +{statistics.median(diffs):7.1f} us a move "
+          f"(rounds {min(diffs):.1f} to {max(diffs):.1f}; {count} moves a round)")
+
+
+def section_engine(seconds: float, repeats: int) -> None:
+    print("== Engine protocol: wall time per move through it against in process (same games, "
+          "the harness's game loop) ==")
+    print(f"  load average {os.getloadavg()[0]:.2f}")
+    page_one = pyspiel.load_game("python_page_one(players=4,jokers=2)")
+    deals = max(4, int(40 * seconds))
+    gcc = shutil.which("gcc")
+    if gcc is None:
+        print("  (gcc is not installed: the C engine is left out)")
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            binary = Path(tmp) / "lowcard"
+            subprocess.run([gcc, "-O2", "-std=c99", "-o", str(binary),
+                            str(ROOT / "examples" / "engines" / "lowcard.c")], check=True)
+            compare("Page One (4, jokers=2), C lowcard engine", page_one, f"engine(cmd={binary},time_limit=none)",
+                    lambda d: LowCard(0), deals, repeats)
+    for game_string, scale in (("python_page_one(players=4,jokers=2)", 1.0),
+                               ("python_american_page_one(players=4)", 0.25),
+                               ("python_modern_canasta", 0.1)):
+        game = pyspiel.load_game(game_string)
+        cmd = f"{sys.executable} -m scripts.cli engine rules --game {game_string}"
+        name = game_string.split("(")[0].removeprefix("python_")
+        compare(f"{name}, cardarena engine rules", game, f"engine(cmd={cmd},cwd={ROOT},time_limit=none)",
+                lambda d, g=game: make_bot("rules", g, 0, 0), max(2, int(deals * scale)), repeats)
+
+
+if __name__ == "__main__":
+    t = time.perf_counter()
+    section_engine(float(sys.argv[1]) if len(sys.argv) > 1 else 1.0, int(sys.argv[2]) if len(sys.argv) > 2 else 5)
+    print(f"  ({time.perf_counter() - t:.0f} s)")
