@@ -301,6 +301,11 @@ def section_search(seconds: float, repeats: int) -> None:
     run(seconds, repeats)
 
 
+def section_engine(seconds: float, repeats: int) -> None:
+    from scripts.bench_engine import section_engine as run
+    run(seconds, repeats)
+
+
 def section_american_page_one(seconds: float, repeats: int) -> None:
     from games.american_page_one.core import AmericanPageOneRules, AmericanPageOneState
     print("== American Page One (4 players) against OpenSpiel C++ "
@@ -355,6 +360,7 @@ SECTIONS: dict[str, Callable[[float, int], None]] = {
     "harness": section_harness,
     "search": section_search,
     "american_page_one": section_american_page_one,
+    "engine": section_engine,
 }
 
 
