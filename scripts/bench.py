@@ -353,6 +353,11 @@ def resample_along_long_deal() -> None:
           f"fresh views {fresh:.1f} s, views kept from the last {kept:.1f} s ({fresh / kept:.1f}x)")
 
 
+def section_classic_canasta(seconds: float, repeats: int) -> None:
+    from scripts.bench_classic_canasta import section_classic_canasta as run
+    run(seconds, repeats)
+
+
 SECTIONS: dict[str, Callable[[float, int], None]] = {
     "page_one": section_page_one,
     "neural": section_neural,
@@ -361,6 +366,7 @@ SECTIONS: dict[str, Callable[[float, int], None]] = {
     "search": section_search,
     "american_page_one": section_american_page_one,
     "engine": section_engine,
+    "classic_canasta": section_classic_canasta,
 }
 
 
