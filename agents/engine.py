@@ -283,23 +283,31 @@ class SeatCursor:
         core = getattr(state, "core", None)
         self.replica = core.replay_start() if core is not None else state.get_game().new_initial_state()
         self.told = 0           # actions applied to the replica
+        self.last = -1          # the last of them
         self.lines = 1          # information-state lines sent (the first, the hand, is rewritten: never in "seen")
 
-    def catch_up(self, state: pyspiel.State) -> list[dict]:
-        """The player actions since the last call, with their words."""
+    def continues(self, history: list[int]) -> bool:
+        """Whether `history` goes on from what was told (else it is another game)."""
+        told = self.told
+        return len(history) >= told and (told == 0 or history[told - 1] == self.last)
+
+    def catch_up(self, history: list[int]) -> list[dict]:
+        """The player actions of `history` (the state's) since the last call, with their words."""
         replica = self.replica
         moves = []
-        for action in state.history()[self.told:]:
+        for action in history[self.told:]:
             player = replica.current_player()
             if player >= 0:
                 moves.append({"seat": player, "action": action, "text": replica.action_to_string(player, action)})
             replica.apply_action(action)
             self.told += 1
+            self.last = action
         return moves
 
 
 def turn_message(state: pyspiel.State, seat: int, cursor: SeatCursor, *, tensor: bool = False,
-                 world_rng: random.Random | None = None, time_left: float | None = None) -> dict:
+                 world_rng: random.Random | None = None, time_left: float | None = None,
+                 history: list[int] | None = None) -> dict:
     """The turn message for `seat`; moves `cursor` on to this turn.
 
     Built from the seat's view only: its information state (string and tensor),
@@ -311,13 +319,13 @@ def turn_message(state: pyspiel.State, seat: int, cursor: SeatCursor, *, tensor:
     info = state.information_state_string(seat)
     lines = info.split("\n")
     before = cursor.told
-    moves = cursor.catch_up(state)
+    moves = cursor.catch_up(state.history() if history is None else history)
     legal = [{"action": a, "text": state.action_to_string(seat, a)} for a in state.legal_actions(seat)]
     message: dict[str, Any] = {"type": "turn", "info_state": info, "legal": legal, "moves": moves,
                                "seen": lines[cursor.lines:], "time_left": time_left}
     cursor.lines = max(1, len(lines))
     if tensor:
-        message["tensor"] = [round(float(x), 6) for x in state.information_state_tensor(seat)]
+        message["tensor"] = [float(x) for x in state.information_state_tensor(seat)]
     if world_rng is not None:
         # Only the seat's own moves since its last world: that world, with them, is still one
         # (and an engine that keeps its state between them, as a bot does in process, may).
@@ -405,14 +413,15 @@ class EngineBot(CardBot):
         return time.monotonic() + (self.time_limit if self.time_limit is not None else 3600.0)
 
     def step(self, state) -> int:
-        if not self._lease.in_deal:
-            self._start(state)
+        history = state.history()
+        if not self._lease.in_deal or not self._cursor.continues(history):
+            self._start(state)          # a first move without restart_at, or a state of another game
         proc = self.proc
         deadline = self._deadline()
         message = turn_message(state, self.player, self._cursor, tensor=proc.wants_tensor,
-                               world_rng=self._world_rng, time_left=self.time_limit)
+                               world_rng=self._world_rng, time_left=self.time_limit, history=history)
         proc.send(message, deadline)
-        reply = proc.receive(deadline, f"move {len(state.history())}")
+        reply = proc.receive(deadline, f"move {len(history)}")
         action = reply.get("action")
         if type(action) is not int:
             raise proc.fault(RAISED, f"engine answered {json.dumps(reply)[:120]}, not "

@@ -211,3 +211,16 @@ def test_the_engine_command_refuses_a_bad_spec_in_one_line():
                           "python_page_one"], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert run.returncode == 2 and "unknown bot 'nosuchbot'" in run.stderr
     assert len(run.stderr.strip().splitlines()) == 1 and run.stdout == ""
+
+
+def test_a_state_of_another_game_starts_a_new_deal():
+    """A bot stepped on a state that does not go on from the last (no restart_at
+    between games) tells the engine of a new deal, with every move from its start."""
+    game = pyspiel.load_game("python_page_one(players=4)")
+    bot = make_bot(_bad("garbage", at=99), game, 0, 0)
+    for seed in (1, 2):
+        state = next(s for s in conformance.random_states(game, 50, seed) if s.current_player() == 0)
+        assert bot.step(state) in state.legal_actions()
+        assert bot._cursor.told == len(state.history())
+    del bot
+    close_engines()
