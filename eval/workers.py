@@ -68,6 +68,7 @@ def hard_deadline(time_limit: float, is_move: bool) -> float:
 
 def _worker_main(conn: Connection, probe, config: TournamentConfig) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)    # the parent handles Ctrl-C
+    probe = memoryview(probe).cast("B").cast("d")   # the same shared memory; writes cost less than ctypes's
     player = GamePlayer(config)
     gc.freeze()     # what the worker starts with lives as long as it: not scanned by collections
     done: list[GameRecord] = []

@@ -29,6 +29,19 @@ def events_of(log: tuple | None) -> list[Event]:
     return out
 
 
+def values_of(log: tuple | None, kinds: frozenset[int]) -> list[Any]:
+    """The values of the log's events of `kinds`, oldest first: a core's pyspiel
+    history, read in one walk of the log (the harness keeps it for every game)."""
+    out = []
+    cell = log
+    while cell is not None:
+        cell, kind, _, value = cell
+        if kind in kinds:
+            out.append(value)
+    out.reverse()
+    return out
+
+
 def log_length(log: tuple | None) -> int:
     """The number of events in the log."""
     n = 0

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from games.eventlog import LoggedCore
+from games.eventlog import LoggedCore, values_of
 from games.cards import NUM_RANKS, RANK_SYMBOLS, SUIT_CARDS, SUIT_SYMBOLS, parse_card
 from games.params import GameParameterError, bool_param, choice_param, int_param
 from games.protocol import CHANCE, TERMINAL, IllegalActionError
@@ -88,6 +88,7 @@ EV_DRAW = 3        # seat drew `value`, a penalty or a pending draw (seen by sea
 EV_DRAW_ONE = 4    # seat drew `value` by choice, or for want of a playable card: a card it may
                    # play at once (seen by seat only; which of the two kinds a draw is, is public)
 EV_ACT = 5         # seat took action `value` (public)
+_HISTORY_EVENTS = frozenset(range(EV_ACT + 1))   # the events whose values are pyspiel's history
 EV_STARTER_BACK = 6  # the joker starter went back into the stock (starter=redraw_joker)
 EV_RESHUFFLE = 7   # the discards under the top card became the stock: value (lo, hi)
 EV_SHOW = 8        # seat laid its hand down for all to see (a Dobon call): value (lo, hi)
@@ -1327,7 +1328,7 @@ class AmericanPageOneState(LoggedCore):
     # ------------------------------------------------------------ information
     def history(self) -> list[int]:
         """Every action applied so far (chance outcomes included), as pyspiel records them."""
-        return [v for k, _, v in self.events() if k <= EV_ACT]
+        return values_of(self.log, _HISTORY_EVENTS)
 
     def private_view(self, player: int) -> tuple:
         """What `player` knows beyond the player actions and the number of chance

@@ -18,7 +18,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from games.eventlog import LoggedCore
+from games.eventlog import LoggedCore, values_of
 from games.cards import (FULL_DECK, JOKER_IDS, JOKER_MASK, NUM_RANKS, SUIT_CARDS,
                          SUIT_SYMBOLS, card_str, cards_of, cards_str)
 from games.params import bool_param, choice_param, int_param
@@ -61,6 +61,7 @@ EV_TIMEOUT = 9   # the max_tricks cap ended the game (public)
 CHANCE_EVENTS = (EV_LEADER, EV_HIGH, EV_DEAL, EV_DRAW)
 _SPADES, _HEARTS, _DIAMONDS, _CLUBS = SUIT_CARDS
 PLAY_EVENTS = (EV_LEAD, EV_FOLLOW)
+_HISTORY_EVENTS = frozenset(CHANCE_EVENTS + PLAY_EVENTS)   # the events whose values are pyspiel's history
 # _UNIFORM_PAIRS[n][c] = (c, 1 / n): the chance outcomes of a stock of n cards.
 _UNIFORM_PAIRS = tuple(tuple((c, 1.0 / n) for c in range(54)) if n else () for n in range(55))
 
@@ -506,7 +507,7 @@ class PageOneState(LoggedCore):
 
     def history(self) -> list[int]:
         """Every action applied so far (chance outcomes included), as pyspiel records them."""
-        return [v for k, _, v in self.events() if k in CHANCE_EVENTS or k in PLAY_EVENTS]
+        return values_of(self.log, _HISTORY_EVENTS)
 
     def private_view(self, player: int) -> tuple[int, int]:
         """What `player` knows beyond the public actions and the number of chance
