@@ -6,8 +6,8 @@ through the protocol and once by an in-process bot that makes the same moves,
 the other seats by the rule bot. The figure is the difference in wall time per
 seat-0 move, the median over interleaved rounds (the machine is shared):
 
-* the C example engine (examples/engines/lowcard.c, built here with gcc) against
-  `LowCard`, its heuristic written in Python: what a foreign engine pays
+* the C example engine (examples/engines/longsuit.c, built here with gcc) against
+  `LongSuit`, its heuristic written in Python: what a foreign engine pays
   (the message built and parsed, two pipe hops, two process switches);
 * `cardarena engine rules` against the rule bot in process, on each game: what
   one of our bots pays as an engine, the world drawn for it at every move
@@ -41,15 +41,23 @@ ROOT = Path(__file__).resolve().parents[1]
 RANKS = "23456789TJQKA"
 
 
-class LowCard(CardBot):
-    """examples/engines/lowcard.c in Python: the legal card of lowest rank by its words."""
+class LongSuit(CardBot):
+    """examples/engines/longsuit.c in Python: by the words of the legal actions, the
+    highest card of the suit with the most legal cards (ties: the lowest id)."""
 
     def step(self, state) -> int:
-        def rank(action: int) -> tuple[int, int]:
-            text = state.action_to_string(self.player, action)
-            r = 13 if text.startswith("Jk") else RANKS.find(text[:1]) if text[:1] in RANKS else 14
-            return r, action
-        return min(state.legal_actions(), key=rank)
+        legal = state.legal_actions()
+        words = {a: state.action_to_string(self.player, a) for a in legal}
+
+        def suit(text: str) -> str:
+            return text.split("=", 1)[1] if "=" in text else text[1:]
+
+        def rank(text: str) -> int:
+            return 13 if text.startswith("Jk") else RANKS.find(text[:1]) if text[:1] else -1
+        counts: dict[str, int] = {}
+        for text in words.values():
+            counts[suit(text)] = counts.get(suit(text), 0) + 1
+        return max(legal, key=lambda a: (counts[suit(words[a])], rank(words[a]), -a))
 
 
 def _per_move(game: pyspiel.Game, seat0, deals: range) -> tuple[float, int, list[list[int]]]:
@@ -103,11 +111,11 @@ def section_engine(seconds: float, repeats: int) -> None:
         print("  (gcc is not installed: the C engine is left out)")
     else:
         with tempfile.TemporaryDirectory() as tmp:
-            binary = Path(tmp) / "lowcard"
+            binary = Path(tmp) / "longsuit"
             subprocess.run([gcc, "-O2", "-std=c99", "-o", str(binary),
-                            str(ROOT / "examples" / "engines" / "lowcard.c")], check=True)
-            compare("Page One (4, jokers=2), C lowcard engine", page_one, f"engine(cmd={binary},time_limit=none)",
-                    lambda d: LowCard(0), deals, repeats)
+                            str(ROOT / "examples" / "engines" / "longsuit.c")], check=True)
+            compare("Page One (4, jokers=2), C longsuit engine", page_one, f"engine(cmd={binary},time_limit=none)",
+                    lambda d: LongSuit(0), deals, repeats)
     for game_string, scale in (("python_page_one(players=4,jokers=2)", 1.0),
                                ("python_american_page_one(players=4)", 0.25),
                                ("python_modern_canasta", 0.1)):

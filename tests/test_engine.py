@@ -109,16 +109,16 @@ def test_the_c_engine_is_built_and_rated(tmp_path):
     gcc = shutil.which("gcc")
     if gcc is None:
         pytest.skip("gcc is not installed: the C example engine cannot be built")
-    binary = tmp_path / "lowcard"
+    binary = tmp_path / "longsuit"
     subprocess.run([gcc, "-O2", "-std=c99", "-Wall", "-Werror", "-o", str(binary),
-                    str(ROOT / "examples" / "engines" / "lowcard.c")], check=True)
+                    str(ROOT / "examples" / "engines" / "longsuit.c")], check=True)
     config = TournamentConfig.create("python_page_one(players=4,jokers=2)",
-                                     ["random", "rules", f"lowcard=engine(cmd={binary},time_limit=5)"],
+                                     ["random", "rules", f"longsuit=engine(cmd={binary},time_limit=5)"],
                                      deals=6, time_limit=5)
     summary = run_tournament(config, tmp_path / "r.db", workers=1, progress=False, bootstrap=0)
     assert summary.faults == [] and summary.games == 6 * 4
     rows = {row.name: row for row in summary.rows}
-    assert rows["lowcard"].games > 0 and rows["lowcard"].elo == rows["lowcard"].elo     # rated (not NaN)
+    assert rows["longsuit"].games > 0 and rows["longsuit"].elo == rows["longsuit"].elo     # rated (not NaN)
     close_engines()
 
 

@@ -1,12 +1,14 @@
-/* lowcard: a Page One engine in C that speaks cardarena's engine protocol
+/* longsuit: a Page One engine in C that speaks cardarena's engine protocol
  * (docs/engine_protocol.md): one JSON object a line on stdin and stdout.
  *
  * Its heuristic reads only the words of the legal actions ("7♦", "Jk1=♠"):
- * play the legal card of the lowest rank (shedding low cards, keeping the
- * high ones that win tricks and take the lead), the lowest action id on a tie.
+ * play the highest card of the suit it has most legal cards of. Following,
+ * that is its highest card of the led suit, to win the trick and the lead;
+ * leading (every card is legal), the top of its longest suit, which the others
+ * are the likeliest to lack, so they draw. Ties: the lowest action id.
  * No JSON library: the scanner below reads just what it needs.
  *
- * Build:  gcc -O2 -std=c99 -Wall -o lowcard examples/engines/lowcard.c
+ * Build:  gcc -O2 -std=c99 -Wall -o longsuit examples/engines/longsuit.c
  */
 #define _POSIX_C_SOURCE 200809L   /* getline */
 #include <ctype.h>
@@ -54,23 +56,33 @@ static const char *find_key(const char *line, const char *key) {
     return NULL;
 }
 
-/* A card word's rank, 0 (2) to 12 (A), 13 for a joker ("Jk1=♠"), 14 if none. */
+/* A card word's rank, 0 (2) to 12 (A), 13 for a joker ("Jk1=♠"), -1 if none. */
 static int rank_of(const char *text) {
     static const char ranks[] = "23456789TJQKA";
     if (strncmp(text, "Jk", 2) == 0) return 13;
-    const char *r = strchr(ranks, text[0]);
-    return r && text[0] ? (int)(r - ranks) : 14;
+    const char *r = text[0] ? strchr(ranks, text[0]) : NULL;
+    return r ? (int)(r - ranks) : -1;
 }
 
-/* The chosen action of a turn line: the legal card of lowest rank. -1 if none. */
+/* A card word's suit: the symbol after the rank ("7♦"), or after '=' for a joker. */
+static const char *suit_of(const char *text) {
+    const char *eq = strchr(text, '=');
+    return eq ? eq + 1 : text[0] ? text + 1 : text;
+}
+
+#define MAX_LEGAL 256
+
+/* The chosen action of a turn line; -1 if it has no legal action. */
 static int choose(const char *line) {
+    static int actions[MAX_LEGAL];
+    static char texts[MAX_LEGAL][32];
+    int n = 0;
     const char *p = find_key(line, "legal");
     if (!p || *p != '[') return -1;
-    int best = -1, best_rank = 99;
     p++;
-    while (*(p = skip_space(p)) == '{') {
+    while (*(p = skip_space(p)) == '{' && n < MAX_LEGAL) {
         int action = -1;
-        char text[64] = "";
+        texts[n][0] = '\0';
         p++;
         while (*(p = skip_space(p)) == '"') {          /* the object's "key": value pairs */
             char key[16];
@@ -79,7 +91,7 @@ static int choose(const char *line) {
             if (strcmp(key, "action") == 0) {
                 action = (int)strtol(p, (char **)&p, 10);
             } else if (strcmp(key, "text") == 0 && *p == '"') {
-                p = read_string(p + 1, text, sizeof text);
+                p = read_string(p + 1, texts[n], sizeof texts[n]);
             } else {                                     /* another value: skip it */
                 while (*p && *p != ',' && *p != '}') p = *p == '"' ? read_string(p + 1, key, 0) : p + 1;
             }
@@ -87,15 +99,24 @@ static int choose(const char *line) {
             if (*p == ',') p++;
         }
         if (*p == '}') p++;
-        int rank = rank_of(text);
-        if (action >= 0 && (rank < best_rank || (rank == best_rank && action < best))) {
-            best = action;
-            best_rank = rank;
-        }
+        if (action >= 0) actions[n++] = action;
         p = skip_space(p);
         if (*p == ',') p++;
     }
-    return best;
+    int best = -1, best_count = -1, best_rank = -2;
+    for (int i = 0; i < n; i++) {
+        int count = 0;
+        for (int j = 0; j < n; j++)
+            count += strcmp(suit_of(texts[i]), suit_of(texts[j])) == 0;
+        int rank = rank_of(texts[i]);
+        if (count > best_count || (count == best_count && (rank > best_rank ||
+                                                          (rank == best_rank && actions[i] < actions[best])))) {
+            best = i;
+            best_count = count;
+            best_rank = rank;
+        }
+    }
+    return best < 0 ? -1 : actions[best];
 }
 
 int main(void) {
@@ -106,11 +127,11 @@ int main(void) {
         char kind[32] = "";
         if (type && *type == '"') read_string(type + 1, kind, sizeof kind);
         if (strcmp(kind, "hello") == 0) {
-            printf("{\"type\":\"hello\",\"name\":\"lowcard\",\"version\":\"1.0\"}\n");
+            printf("{\"type\":\"hello\",\"name\":\"longsuit\",\"version\":\"1.0\"}\n");
         } else if (strcmp(kind, "turn") == 0) {
             int action = choose(line);
             if (action < 0) {
-                fprintf(stderr, "lowcard: a turn without legal actions\n");
+                fprintf(stderr, "longsuit: a turn without legal actions\n");
                 return 1;
             }
             printf("{\"action\":%d}\n", action);
