@@ -764,8 +764,9 @@ class ClassicState(LoggedCore):
     def private_view(self, player: int) -> tuple:
         """What `player` knows beyond the player actions and the number of chance
         events since an earlier state: its hand, and the red 3s laid down (a red 3
-        drawn is shown, other draws are not). The search keys nodes with it."""
-        return tuple(self.hands[player]), tuple(self.threes), tuple(self.pile[:1])
+        drawn is shown, other draws are not; the cards turned up come before any
+        decision). The search keys nodes with it."""
+        return tuple(self.hands[player]), tuple(self.threes)
 
     def information_state_string(self, player: int, private: bool = True) -> str:
         """Everything `player` has seen, in order (perfect recall); with private
