@@ -45,6 +45,7 @@ RAISED, ILLEGAL, TIMEOUT, CRASHED = "raised", "illegal", "timeout", "crashed"
 HELLO_SECONDS = 30.0        # an engine's start, to its hello (a Python engine imports torch)
 GOODBYE_SECONDS = 2.0       # a quitting engine's time to exit before it is killed
 STDERR_TAIL = 600           # characters of the engine's stderr in a fault report
+STDERR_KEPT = 1 << 20       # bytes of stderr kept between deals, at most
 MAX_LINE = 16 << 20         # a longer line from an engine is malformed
 IDLE_PER_KEY = 8            # idle processes kept per command
 
@@ -187,6 +188,14 @@ class EngineProcess:
         return out
 
     # ------------------------------------------------------------ faults and ends
+    def trim_stderr(self) -> None:
+        """Empties a long stderr (called between deals): a chatty engine must not fill
+        the disk over a tournament. The engine shares the file's offset, so it writes on
+        from the start."""
+        if os.fstat(self.stderr.fileno()).st_size > STDERR_KEPT:
+            self.stderr.truncate(0)
+            self.stderr.seek(0)
+
     def stderr_tail(self) -> str:
         try:
             size = self.stderr.seek(0, os.SEEK_END)
@@ -407,6 +416,7 @@ class EngineBot(CardBot):
         lease.state = state
         lease.in_deal = True
         self._cursor = SeatCursor(state)
+        lease.proc.trim_stderr()
         lease.proc.send(deal_message(self.game, self.player, self.seed), self._deadline())
 
     def _deadline(self) -> float:
