@@ -401,7 +401,6 @@ class EngineBot(CardBot):
         key = (cmd, cwd, self.time_limit, game.get_type().short_name, game.num_players())
         proc = _acquire(key, cmd, cwd, hello)
         self.proc = proc
-        self.name = f"{proc.name} {proc.version}".strip()
         self._lease = _Lease(key, proc)
         weakref.finalize(self, self._lease.release)
         self._cursor: SeatCursor | None = None
@@ -436,9 +435,10 @@ class EngineBot(CardBot):
         if type(action) is not int:
             raise proc.fault(RAISED, f"engine answered {json.dumps(reply)[:120]}, not "
                                      '{"action": <a legal action id>}')
-        if action not in state.legal_actions(self.player):
-            raise proc.fault(ILLEGAL, f"engine answered illegal action {action} "
-                                      f"(legal: {', '.join(str(a['action']) for a in message['legal'])})")
+        legal = [a["action"] for a in message["legal"]]
+        if action not in legal:
+            shown = ", ".join(map(str, legal[:20])) + (f", ... ({len(legal)} in all)" if len(legal) > 20 else "")
+            raise proc.fault(ILLEGAL, f"engine answered illegal action {action} (legal: {shown})")
         return action
 
 
