@@ -1,6 +1,7 @@
-"""The harness side of the engine protocol (docs/engine_protocol.md): `engine(cmd=...)`.
+"""A bot in another program, any language, that speaks docs/engine_protocol.md.
 
-A bot whose moves come from another program, in any language, that speaks one
+The harness side of the engine protocol, `engine(cmd=...)`: a bot whose moves
+come from another program, in any language, that speaks one
 JSON object a line over its standard input and output. The harness starts the
 program, says hello, and at each turn sends what the seat may see: its
 information state, the legal actions with their words, the public moves since

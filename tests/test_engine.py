@@ -23,6 +23,7 @@ from eval import play as harness
 from eval.chance import DealChance
 from eval.play import BotFault, Moves, play_deal
 from eval.tournament import TournamentConfig, run_tournament
+from scripts.bench_engine import LongSuit
 from scripts.engine_cli import serve
 from tests import conformance
 
@@ -112,6 +113,13 @@ def test_the_c_engine_is_built_and_rated(tmp_path):
     binary = tmp_path / "longsuit"
     subprocess.run([gcc, "-O2", "-std=c99", "-Wall", "-Werror", "-o", str(binary),
                     str(ROOT / "examples" / "engines" / "longsuit.c")], check=True)
+    game = pyspiel.load_game("python_page_one(players=4,jokers=2)")
+    for deal in range(3):        # its heuristic, written in Python, makes the same moves
+        bots = [make_bot(f"engine(cmd={binary})", game, 0, 0)] + [make_bot("rules", game, s, s) for s in (1, 2, 3)]
+        a, _ = play_deal(game, bots, DealChance(deal), Moves(4), [0.0] * 4, 5.0)
+        bots[0] = LongSuit(0)
+        b, _ = play_deal(game, bots, DealChance(deal), Moves(4), [0.0] * 4, 5.0)
+        assert a.history() == b.history()
     config = TournamentConfig.create("python_page_one(players=4,jokers=2)",
                                      ["random", "rules", f"longsuit=engine(cmd={binary},time_limit=5)"],
                                      deals=6, time_limit=5)
