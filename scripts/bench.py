@@ -301,6 +301,11 @@ def section_search(seconds: float, repeats: int) -> None:
     run(seconds, repeats)
 
 
+def section_search_defaults(seconds: float, repeats: int) -> None:
+    from scripts.bench_search import section_search_defaults as run
+    run(seconds, repeats)
+
+
 def section_engine(seconds: float, repeats: int) -> None:
     from scripts.bench_engine import section_engine as run
     run(seconds, repeats)
@@ -364,6 +369,7 @@ SECTIONS: dict[str, Callable[[float, int], None]] = {
     "modern_canasta": section_modern_canasta,
     "harness": section_harness,
     "search": section_search,
+    "search_defaults": section_search_defaults,
     "american_page_one": section_american_page_one,
     "engine": section_engine,
     "classic_canasta": section_classic_canasta,

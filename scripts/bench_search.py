@@ -1,7 +1,11 @@
-"""Benchmark section `search`: simulations per second of our ISMCTS and of
+"""Benchmark sections `search`: simulations per second of our ISMCTS and of
 OpenSpiel's Python ISMCTS (open_spiel.python.algorithms.ismcts with its
 RandomRolloutEvaluator, which calls our games' resample_from_infostate) on the
-same states, in the same run, at the same number of simulations per move."""
+same states, in the same run, at the same number of simulations per move (ours
+with rollouts to the end and a fresh world every iteration, as theirs); and
+`search_defaults`: the default tournament's search specs at American Page One,
+ms a move with their `auto` horizon and pool against the same specs playing
+every rollout to the end with a fresh world every iteration (search.evaluation)."""
 
 from __future__ import annotations
 
@@ -57,7 +61,7 @@ def section_search(seconds: float, repeats: int) -> None:
         states = decision_states(game, max(repeats, 1), seed=7)
         for i, (state, _) in enumerate(states):
             player = state.current_player()
-            ours = make_bot(f"ismcts(iterations={SIMULATIONS})", game, player, i)
+            ours = make_bot(f"ismcts(iterations={SIMULATIONS},horizon=none,pool=none)", game, player, i)
             start = time.process_time()
             ours.step(state)
             ours_rate.append(ours.iterations / (time.process_time() - start))
@@ -74,3 +78,29 @@ def section_search(seconds: float, repeats: int) -> None:
         print(f"  ratio, median of {len(ratios)} states         {statistics.median(ratios):>9.1f}x "
               f"(range {min(ratios):.1f}-{max(ratios):.1f}); states {where[0]:.0%} to {where[-1]:.0%} "
               f"into their games (median {statistics.median(where):.0%}), CPU time")
+
+
+DEFAULT_SPECS = ("ismcts(iterations=300)", "pimc(worlds=10,iterations=30)")
+
+
+def section_search_defaults(seconds: float, repeats: int) -> None:
+    """`repeats` states of American Page One; on each, every default spec moves with
+    `auto` and then with horizon=none (and pool=none), one after the other, so that
+    each pair sees the same load (CPU time)."""
+    game_string = "python_american_page_one(players=4)"
+    game = pyspiel.load_game(game_string)
+    print(f"== the default search specs, ms a move, {game_string} ==")
+    states = decision_states(game, max(repeats, 1), seed=7)
+    for spec in DEFAULT_SPECS:
+        whole = spec.replace(")", ",horizon=none" + (",pool=none)" if spec.startswith("ismcts") else ")"))
+        fast, slow = [], []
+        for i, (state, _) in enumerate(states):
+            for bot_spec, times in ((spec, fast), (whole, slow)):
+                bot = make_bot(bot_spec, game, state.current_player(), i)
+                start = time.process_time()
+                bot.step(state)
+                times.append(1000 * (time.process_time() - start))
+        ratios = [b / a for a, b in zip(fast, slow)]
+        print(f"  {spec:<34} {statistics.median(fast):7.1f} ms (auto)  {statistics.median(slow):7.1f} ms "
+              f"(to the end)  {statistics.median(ratios):5.1f}x faster, median of {len(ratios)} states "
+              f"(range {min(ratios):.1f}-{max(ratios):.1f}), CPU time")
