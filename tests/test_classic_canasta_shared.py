@@ -208,3 +208,53 @@ def test_rules_beat_random():
 def test_its_rules_parameters_are_refused_naming_them():
     with pytest.raises(ValueError, match="no settings"):
         make_bot("rules(pile_min=3)", pyspiel.load_game("python_classic_canasta"), 0)
+
+
+def reference_meld_legal(core: ClassicState, action: int) -> bool:
+    """A meld's legality straight from the rules (docs/rules/classic_canasta.md), to
+    check the core's tables against."""
+    from games.classic_canasta.actions import BLACK_SLOT, MELD_PARTS
+    from games.classic_canasta.core import CANASTAS_TO_GO_OUT, PICKUP, SIDE_STRIDE, meld_points
+    from games.modern_canasta.cards import JOKER, TWO
+    slot, n, t, j = MELD_PARTS[action]
+    hand = core.hands[core.actor]
+    kind = BLACK_THREE if slot == BLACK_SLOT else slot
+    if core.withdrawn or hand[kind] < n or hand[TWO] < t or hand[JOKER] < j:
+        return False
+    side = core.actor % core.sides
+    b = side * SIDE_STRIDE + 3 * slot
+    o_n, o_w = core.melds[b], core.melds[b + 1] + core.melds[b + 2]
+    used = n + t + j
+    if slot == BLACK_SLOT:
+        if o_n or t or j or n not in (3, 4):
+            return False
+    elif not used or o_w + t + j > 3 or o_n + n <= o_w + t + j or (not o_n and used < 3):
+        return False
+    effective = core.sizes[core.actor]
+    if core.phase == PICKUP:
+        effective += len(core.pile) - core.pile.count(RED_THREE)
+    if effective - used >= 2 and slot != BLACK_SLOT:
+        return True
+    if effective - used > 1:
+        return False
+    size = o_n + o_w
+    canastas = core.canastas[side] + (size < 7 <= size + used)
+    if canastas < CANASTAS_TO_GO_OUT[core.n]:
+        return False
+    points = core.turn_points + meld_points(slot, n, t, j)
+    return bool(core.melded >> side & 1 or points >= core.rules.thresholds[side]
+                or (core.phase == MELD and core.concealed_ok))
+
+
+@pytest.mark.parametrize("game_string", VARIANTS[:3])
+def test_the_meld_tables_agree_with_the_rules_read_directly(game_string):
+    from games.classic_canasta.actions import MELD_BASE, NUM_ACTIONS
+    from games.classic_canasta.core import PICKUP
+    game = pyspiel.load_game(game_string)
+    checked = 0
+    for state in conformance.random_states(game, 40, 8, accept=lambda c: c.phase in (MELD, PICKUP)):
+        core = state.core
+        legal = {a for a in core.legal_actions() if a >= MELD_BASE}
+        assert legal == {a for a in range(MELD_BASE, NUM_ACTIONS) if reference_meld_legal(core, a)}
+        checked += len(legal)
+    assert checked > 100
