@@ -3,8 +3,10 @@
 What the protocol adds to a move (docs/engine_protocol.md): the same games
 played twice by the harness's own game loop (eval.play.play_deal), seat 0 once
 through the protocol and once by an in-process bot that makes the same moves,
-the other seats by the rule bot. The figure is the difference in wall time per
-seat-0 move, the median over interleaved rounds (the machine is shared):
+the other seats by the rule bot. The figures are the differences per seat-0
+move in wall time (as the harness times a move) and in CPU time (the harness's
+process and the engine's, Linux schedstat), medians over interleaved rounds
+(the machine is shared: CPU time is the figure that load changes least):
 
 * the C example engine (examples/engines/longsuit.c, built here with gcc) against
   `LongSuit`, its heuristic written in Python: what a foreign engine pays
@@ -60,48 +62,64 @@ class LongSuit(CardBot):
         return max(legal, key=lambda a: (counts[suit(words[a])], rank(words[a]), -a))
 
 
-def _per_move(game: pyspiel.Game, seat0, deals: range) -> tuple[float, int, list[list[int]]]:
-    """Seconds per seat-0 move over `deals` (seat 0 from `seat0(seed)`, rules elsewhere)."""
+def _cpu_of(pid: int | None) -> float:
+    """CPU seconds of process `pid`, every thread (Linux schedstat, in ns); 0 for None."""
+    if pid is None:
+        return 0.0
+    tasks = Path(f"/proc/{pid}/task")
+    return sum(int((t / "schedstat").read_text().split()[0]) for t in tasks.iterdir()) / 1e9
+
+
+def _per_move(game: pyspiel.Game, seat0, deals: range, pid: int | None) -> tuple[float, float, int, list]:
+    """Wall and CPU seconds per seat-0 move over `deals` (seat 0 from `seat0(seed)`,
+    rules elsewhere); the CPU is this process's and engine `pid`'s."""
     n = game.num_players()
     moves = Moves(n)
     histories = []
+    cpu = time.process_time() + _cpu_of(pid)
     for d in deals:
         bots = [seat0(d)] + [make_bot("rules", game, s, d * 10 + s) for s in range(1, n)]
         state, _ = play_deal(game, bots, DealChance(d), moves, [0.0] * 4, None)
         histories.append(state.history())
         del bots
-    return moves.seconds[0] / moves.counts[0], moves.counts[0], histories
+    cpu = time.process_time() + _cpu_of(pid) - cpu
+    return moves.seconds[0] / moves.counts[0], cpu / moves.counts[0], moves.counts[0], histories
 
 
 def compare(label: str, game: pyspiel.Game, engine_spec: str, inside, deals: int, repeats: int) -> None:
-    """Prints the in-process and protocol µs per move and their difference (medians of rounds)."""
+    """Prints the in-process and protocol µs per move and their difference, in wall
+    time (seat 0's moves, as the harness times them) and in CPU time (the whole
+    game's, this process and the engine's, over seat 0's moves): medians of rounds."""
     # One engine bot for the whole run: a tournament keeps the process too (one per seat and worker).
     engine_bot = make_bot(engine_spec, game, 0, 0)
-    inside_us, engine_us, diffs = [], [], []
+    pid = engine_bot.proc.proc.pid
+    wall: dict[str, list[float]] = {"engine": [], "inside": [], "diff": []}
+    cpu: list[float] = []
     count = 0
     for r in range(repeats):
         span = range(r * deals, (r + 1) * deals)
-        order = [("engine", lambda d: engine_bot), ("inside", inside)]
+        order = [("engine", lambda d: engine_bot, pid), ("inside", inside, None)]
         if r % 2:
             order.reverse()
-        got = {}
-        for name, make in order:
-            got[name] = _per_move(game, make, span)
-        (a, count, ha), (b, _, hb) = got["engine"], got["inside"]
+        got = {name: _per_move(game, make, span, p) for name, make, p in order}
+        (a, a_cpu, count, ha), (b, b_cpu, _, hb) = got["engine"], got["inside"]
         if ha != hb:
             raise RuntimeError(f"{label}: the engine and the in-process bot played different games")
-        engine_us.append(a * 1e6)
-        inside_us.append(b * 1e6)
-        diffs.append((a - b) * 1e6)
+        wall["engine"].append(a * 1e6)
+        wall["inside"].append(b * 1e6)
+        wall["diff"].append((a - b) * 1e6)
+        cpu.append((a_cpu - b_cpu) * 1e6)
     del engine_bot
     close_engines()
-    print(f"  {label:<44} in process {statistics.median(inside_us):8.1f} us, through the protocol "
-          f"{statistics.median(engine_us):8.1f} us: +{statistics.median(diffs):7.1f} us a move "
-          f"(rounds {min(diffs):.1f} to {max(diffs):.1f}; {count} moves a round)")
+    med = {k: statistics.median(v) for k, v in wall.items()}
+    print(f"  {label}: in process {med['inside']:.1f} us, through the protocol {med['engine']:.1f} us: "
+          f"+{med['diff']:.1f} us a move wall (rounds {min(wall['diff']):.1f} to {max(wall['diff']):.1f}), "
+          f"+{statistics.median(cpu):.1f} us CPU (rounds {min(cpu):.1f} to {max(cpu):.1f}); "
+          f"{count} moves a round")
 
 
 def section_engine(seconds: float, repeats: int) -> None:
-    print("== Engine protocol: wall time per move through it against in process (same games, "
+    print("== Engine protocol: time per move through it against in process (same games, "
           "the harness's game loop) ==")
     print(f"  load average {os.getloadavg()[0]:.2f}")
     page_one = pyspiel.load_game("python_page_one(players=4,jokers=2)")
