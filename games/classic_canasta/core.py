@@ -29,7 +29,7 @@ from games.classic_canasta.scoring import SideScore, side_score
 from games.eventlog import LoggedCore
 from games.modern_canasta.cards import (BLACK_THREE, DECK, DECK_SIZE, JOKER, KIND_NAMES, NUM_KINDS,
                                         NUM_NATURAL, RED_THREE, TWO, VALUES, counts_str, pack)
-from games.params import int_param
+from games.params import GameParameterError, int_param
 from games.protocol import CHANCE, TERMINAL, IllegalActionError
 
 SCORE_LIMIT = 1_000_000
@@ -110,7 +110,6 @@ class ClassicRules:
                     score2=int_param(p, "score2", -SCORE_LIMIT, SCORE_LIMIT),
                     first_player=int_param(p, "first_player", 0, players - 1))
         if players != 3 and rules.score2:
-            from games.params import GameParameterError
             raise GameParameterError(f"score2={rules.score2}: only a three-player game has a third side")
         return rules
 
@@ -893,8 +892,8 @@ def _event_str(kind: int, seat: int, value: int, viewer: int) -> str:
 def deal(state: ClassicState, hands: Sequence[Sequence[int]], upcards: Sequence[int] = ()) -> None:
     """Applies the deal as chance outcomes: hands[s] lists the kinds seat s gets, in
     the order dealt (red 3s included: they go down and are replaced afterwards), then
-    the replacements are drawn by the caller... unless none are owed, when `upcards`
-    (the kinds turned up to start the pile) are applied too."""
+    `upcards` as the next chance outcomes (the replacements of any red 3 dealt, then
+    the cards turned up to start the pile)."""
     n, size = state.n, HAND_SIZES[state.n]
     if len(hands) != n or any(len(h) != size for h in hands):
         raise ValueError(f"need {n} hands of {size} cards")
