@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import random
 import shutil
 import subprocess
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -232,3 +234,27 @@ def test_a_state_of_another_game_starts_a_new_deal():
         assert bot._cursor.told == len(state.history())
     del bot
     close_engines()
+
+
+def test_an_engine_dies_with_the_process_that_started_it():
+    """A worker killed by the watchdog (SIGKILL) must not leave its engine behind,
+    even one that never reads its input again."""
+    script = (f"import sys, pyspiel, games\nfrom agents import make_bot\n"
+              f"bot = make_bot({_bad('deaf')!r}, pyspiel.load_game('python_page_one'), 0, 0)\n"
+              f"print(bot.proc.proc.pid, flush=True)\nimport time; time.sleep(60)\n")
+    parent = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        pid = int(parent.stdout.readline())
+        os.kill(pid, 0)                                  # the engine runs
+    finally:
+        parent.kill()
+        parent.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+    os.kill(pid, 9)
+    pytest.fail("the engine outlived the process that started it")

@@ -1,6 +1,7 @@
 """An engine that breaks the protocol on purpose (tests/test_engine.py): it says
 hello, answers its first turns with a legal action, then misbehaves as MODE says
-at turn AT (default 1): garbage, noaction, illegal, hang, exit, traceback."""
+at turn AT (default 1): garbage, noaction, illegal, hang, exit, traceback; or,
+as `deaf`, sleeps right after hello, reading nothing (an engine its harness must kill)."""
 
 import json
 import sys
@@ -14,6 +15,8 @@ for line in sys.stdin:
     kind = message["type"]
     if kind == "hello":
         print(json.dumps({"type": "hello", "name": f"bad-{mode}", "version": "0"}), flush=True)
+        if mode == "deaf":
+            time.sleep(3600)
     elif kind == "quit":
         break
     elif kind == "turn":
