@@ -103,9 +103,15 @@ class DealChance:
     def _continues(self, outcomes: Sequence[int], probs: Sequence[float]) -> bool:
         """Whether the copies left of the offered outcomes are proportional to
         their probabilities: then the first of them in the shuffle is an exact draw."""
-        per_unit = self.left.get(outcomes[0], 0) / probs[0]
-        return per_unit > 0 and all(abs(self.left.get(k, 0) - per_unit * p) < 1e-6 * per_unit
-                                    for k, p in zip(outcomes, probs))
+        left = self.left
+        per_unit = left.get(outcomes[0], 0) / probs[0]
+        if per_unit <= 0:
+            return False
+        tolerance = 1e-6 * per_unit
+        for k, p in zip(outcomes, probs):      # a loop, not all(...): every draw of a deal comes here
+            if not abs(left.get(k, 0) - per_unit * p) < tolerance:
+                return False
+        return True
 
     def _inverse_cdf(self, outcomes: Sequence[int], probs: Sequence[float]) -> int:
         u = self.numbers.random()

@@ -10,7 +10,8 @@ import pyspiel
 import games  # noqa: F401  (registers the games)
 from agents import make_bot
 from eval.storage import ResultsDB
-from eval.study.paired import SprtSettings, load_study, ratio_estimate, run_study, study_config
+from eval.study.paired import (SprtSettings, load_study, play_fingerprint, ratio_estimate, run_study,
+                               study_config)
 from scripts.cli import main as cardarena
 
 WEAK = "rules(pile_min=12,discard_safety=0,new_meld_min=5)"
@@ -137,3 +138,44 @@ def test_a_forest_plot_of_several_studies(tmp_path):
         run_study(study_config(spec, "rules", deals=2, target=None), files[-1], progress=False)
     out = forest_plot(files, tmp_path / "f.png", "two")
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# Recorded with the code before the speed-up of the rule bot, the going-out
+# search and the deal's chance (2a391fa): every game's moves, scores and seats.
+FIXED_SEED_STUDIES = {
+    "matches": (dict(a="rules(ask=never)", b="rules", deals=3, seed=3, target=2500),
+                "f45949ef123fd8b53086684a99e95a7daa27202b640e95ea2b29eb6e39f53e3f"),
+    "settings": (dict(a="rules(initial_meld=pile,new_meld_min=4,start_wild=4,go_out=lead,out_lead=500,"
+                        "discard_avoid_melded=0.5)",
+                      b="rules(answer=yes,discard_known=false,pile_min_special=6,start_sevens=3,"
+                        "pile_avoid_special=3)",
+                      b_partner="rules(ask=never,answer=no,initial_pairs=false,initial_aces_wild=false,"
+                                "go_out=stock,out_stock=20)",
+                      deals=40, seed=5, target=None, game="python_modern_canasta(score0=3000)"),
+                 "1c205dfa60b7b91804821f909f1b702dbce2fd47d3aa5daf2efd907fa4909ec7"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FIXED_SEED_STUDIES))
+def test_a_fixed_seed_study_plays_the_same_games_as_before_the_speed_up(tmp_path, name):
+    """Speed-ups change no move: the same studies, move for move, as recorded."""
+    settings, fingerprint = FIXED_SEED_STUDIES[name]
+    run_study(study_config(**settings), tmp_path / "r.db", progress=False)
+    assert play_fingerprint(tmp_path / "r.db") == fingerprint
+
+
+def test_the_play_fingerprint_ignores_times_and_sees_a_changed_move(tmp_path):
+    import sqlite3
+    from eval.play import decode_history, encode_history
+    config = study_config(WEAK, "rules", deals=2, target=None)
+    run_study(config, tmp_path / "a.db", progress=False)
+    run_study(config, tmp_path / "b.db", progress=False)
+    assert digest(tmp_path / "a.db") != digest(tmp_path / "b.db")      # the times differ
+    assert play_fingerprint(tmp_path / "a.db") == play_fingerprint(tmp_path / "b.db")
+    with ResultsDB.read(tmp_path / "b.db") as db:
+        deals = decode_history(db.game(1, 0).history)
+    deals[0].actions[-1] ^= 1                                          # one move changed
+    with sqlite3.connect(tmp_path / "b.db") as conn:
+        conn.execute("UPDATE games SET history = ? WHERE deal = 1 AND rotation = 0", (encode_history(deals),))
+    conn.close()
+    assert play_fingerprint(tmp_path / "a.db") != play_fingerprint(tmp_path / "b.db")

@@ -57,6 +57,7 @@ singles go first) and ranks its side has melded (`discard_keep_melded`, default
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from functools import lru_cache
 from math import comb
 from typing import Any
 
@@ -65,7 +66,7 @@ from games.modern_canasta.actions import (ASK, COMMIT, DISCARD_BASE, DRAW, MELD_
                                           TAKE, WITHDRAW, YES, meld_action)
 from games.modern_canasta.cards import (ACE, DECK, JOKER, NUM_NATURAL, SEVEN, TWO, VALUES, WILD_SLOT,
                                         value_of)
-from games.modern_canasta.core import ANSWER, EV_DISCARD, EV_TAKE, MELD, PICKUP, TURN, CanastaState
+from games.modern_canasta.core import ANSWER, EV_DEAL, EV_DISCARD, EV_TAKE, MELD, PICKUP, TURN, CanastaState
 from games.modern_canasta.going_out import can_go_out, keep_going_out
 from games.modern_canasta.scoring import side_score
 
@@ -186,7 +187,7 @@ class ModernCanastaRulesBot(CardBot):
             return ASK
         if wants_out and not core.forbid_out and (s.ask == "never" or core.asked >> core.actor & 1) \
                 and can_go_out(core):
-            return _toward_going_out([a for a in keep_going_out(core, legal) if a != ASK])
+            return _going_out_move(core, legal)
         side = core.actor & 1
         if core.pending or not core.melded >> side & 1:
             return self._initial_meld(core, legal)
@@ -272,12 +273,27 @@ def _opens_from_hand(core: CanastaState, s: Strategy) -> bool:
         hand[k] >= 7 or (k != SEVEN and hand[k] >= 5 and hand[k] + wilds >= 7) for k in range(NUM_NATURAL))
 
 
+def _meld_size(action: int) -> tuple[int, int]:
+    """The order of going-out moves: the biggest meld first (taking the pile beats any), then the action."""
+    return (sum(MELD_PARTS[action][1:]) if action >= MELD_BASE else 99, action)
+
+
 def _toward_going_out(actions: list[int]) -> int:
     """Among moves that keep going out open: the biggest meld, else the last discard."""
     melds = [a for a in actions if a >= MELD_BASE or a == COMMIT]
     if melds:
-        return max(melds, key=lambda a: (sum(MELD_PARTS[a][1:]) if a >= MELD_BASE else 99, a))
+        return max(melds, key=_meld_size)
     return actions[0]
+
+
+def _going_out_move(core: CanastaState, legal: list[int]) -> int:
+    """_toward_going_out of the legal moves that keep going out open, searching
+    the melds biggest first and stopping at the first that keeps it open (the
+    search costs milliseconds a move; most melds need not be searched)."""
+    for action in sorted((a for a in legal if a >= MELD_BASE or a == COMMIT), key=_meld_size, reverse=True):
+        if keep_going_out(core, [action]):
+            return action
+    return keep_going_out(core, [a for a in legal if DISCARD_BASE <= a < MELD_BASE])[0]
 
 
 def initial_plan(core: CanastaState, strategy: Strategy = DEFAULT) -> list[int] | None:
@@ -304,7 +320,7 @@ def initial_plan(core: CanastaState, strategy: Strategy = DEFAULT) -> list[int] 
         return any(n >= 3 and not t and not j for n, t, j in table.values()) or WILD_SLOT in table
 
     def done() -> bool:
-        return clean() and points >= need
+        return points >= need and clean()
 
     def put(slot: int, n: int, t: int, j: int) -> None:
         nonlocal points, spare
@@ -458,28 +474,30 @@ def _safest_discard(core: CanastaState, legal: list[int], strategy: Strategy = D
 
 def _unseen(core: CanastaState, viewer: int) -> list[int]:
     """Counts per kind of the cards `viewer` cannot see (in hidden hands or the stock)."""
-    unseen = list(DECK)
-    for k in range(len(unseen)):
-        unseen[k] -= core.hands[viewer][k]
-        for seat in range(4):
-            if seat != viewer:
-                unseen[k] -= core.known[seat][k]
+    known = core.known
+    a, b, c = (known[seat] for seat in range(4) if seat != viewer)
+    unseen = [d - h - x - y - z for d, h, x, y, z in zip(DECK, core.hands[viewer], a, b, c)]
     for k in core.pile:
         unseen[k] -= 1
+    melds = core.melds
+    twos = jokers = 0
+    for base in (0, 36):
+        for slot, n in enumerate(melds[base:base + 3 * NUM_NATURAL:3]):
+            unseen[slot] -= n
+        twos += sum(melds[base + 1:base + 36:3])
+        jokers += sum(melds[base + 2:base + 36:3])
     for side in (0, 1):
-        for slot, (n, t, j) in enumerate(core.open_melds(side)):
-            if slot != WILD_SLOT:
-                unseen[slot] -= n
-            unseen[TWO] -= t
-            unseen[JOKER] -= j
         for slot, n, t, j in core.canastas[side]:
             if slot != WILD_SLOT:
                 unseen[slot] -= n
-            unseen[TWO] -= t
-            unseen[JOKER] -= j
+            twos += t
+            jokers += j
+    unseen[TWO] -= twos
+    unseen[JOKER] -= jokers
     return unseen
 
 
+@lru_cache(maxsize=None)
 def _pair_chance(copies: int, pool: int, held: int, known: int) -> float:
     """The chance that a hand holding `known` of a kind and `held` unknown cards,
     drawn from `pool` unseen cards of which `copies` are of the kind, has two."""
@@ -499,6 +517,8 @@ def _recent_discards(core: CanastaState, seat: int) -> set[int]:
     cell = core.log
     while cell is not None:
         cell, kind, who, value = cell
+        if kind == EV_DEAL:
+            break                                # the deal: nothing was discarded before it
         if who == seat:
             if kind == EV_TAKE:
                 break

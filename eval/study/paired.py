@@ -356,6 +356,22 @@ def requirement_cost(spec: str, score: int, *, deals: int, seed: int = 0, worker
     return each[0], each[1], gap
 
 
+def play_fingerprint(results: str | os.PathLike) -> str:
+    """A sha256 of everything a results file says was played (every game's seats,
+    chance seed, returns, length, moves per seat, hand scores, fault, and each
+    hand's actions), leaving out only times: two runs of one experiment agree
+    on it exactly when they played the same games move for move, which is how a
+    speed-up is shown to change no move."""
+    digest = hashlib.sha256()
+    with ResultsDB.read(results) as db:
+        for g in db.games(history=True):
+            actions = None if g.history is None else [h.actions for h in g.deal_histories()]
+            digest.update(json.dumps([g.deal, g.rotation, list(g.seats), g.chance_seed, g.returns, g.length,
+                                      g.move_counts, g.deal_records, g.fault_seat, g.fault_kind, g.error,
+                                      actions]).encode())
+    return digest.hexdigest()
+
+
 def _label(a: str, b: str) -> str:
     """A study's row label: A's spec, as B's plus the settings it adds where it extends B's,
     a partnership as `first & second`, and B where it is not plain `rules`."""
@@ -406,4 +422,5 @@ def forest_plot(results: Sequence[str | os.PathLike], out: str | os.PathLike, ti
 
 
 __all__ = ["study_config", "run_study", "requirement_cost", "forest_plot", "load_study", "paired_deals",
-           "ratio_estimate", "SprtSettings", "StudyResult", "PairedDeal", "default_results", "side_spec"]
+           "ratio_estimate", "play_fingerprint", "SprtSettings", "StudyResult", "PairedDeal", "default_results",
+           "side_spec"]

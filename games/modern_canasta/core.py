@@ -217,7 +217,7 @@ class CanastaState(LoggedCore):
         self.result = None
         self.scores = None       # (SideScore, SideScore) once the hand is over
         self.cache = None        # the resampler's per-information-state tables
-        self.out_memo = None     # "can still go out" answers during a turn after a yes
+        self.out_memo = None     # "can still go out" answers during a turn (going_out.turn_memo)
         # None, or (events, askers): a resampled world in which the "yes" answers
         # among its first `events` events oblige none of the seats in mask `askers`
         # (games.modern_canasta.belief's fallback); later answers oblige as usual.
@@ -305,7 +305,7 @@ class CanastaState(LoggedCore):
     def apply_action(self, action: int) -> None:
         phase = self.phase
         if phase == MELD or phase == PICKUP:
-            if self.must_out and action not in self.legal_actions():
+            if self.must_out and not self._keeps_going_out(action):
                 self._illegal(action)
             if action >= MELD_BASE:
                 self._meld(action)
@@ -371,6 +371,12 @@ class CanastaState(LoggedCore):
         if size >= 5:
             return False         # the pair joins the side's meld only while it has 3 or 4 cards
         return after >= 2 or (after == 1 and len(self.canastas[side]) + (size == 4) >= 2)
+
+    def _keeps_going_out(self, action: int) -> bool:
+        """Whether `action` is legal after a "yes": legal_actions() holds it, asked of
+        this one action (the player's own legal_actions() has searched it already)."""
+        from games.modern_canasta.going_out import keep_going_out
+        return action in self._play_actions() and bool(keep_going_out(self, [action]))
 
     def can_go_out_now(self) -> bool:
         """Whether emptying the hand is allowed now (two canastas, no "no" this turn)."""

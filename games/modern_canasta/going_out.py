@@ -28,14 +28,21 @@ ORDER = (WILD_SLOT,) + tuple(range(NUM_NATURAL)) + (WILD_SLOT,)
 
 def can_go_out(state: CanastaState) -> bool:
     """Whether the player to move (in the meld phase) can go out this turn."""
-    return _search(state, 0, {})
+    return _search(state, 0, turn_memo(state))
+
+
+def turn_memo(state: CanastaState) -> dict:
+    """The search's answers during this turn, shared by the state's clones (a
+    player asks again after each meld, and the legality check after a "yes"
+    asks what the player asked): the key holds everything a turn can change."""
+    if state.out_memo is None:
+        state.out_memo = {}
+    return state.out_memo
 
 
 def keep_going_out(state: CanastaState, actions: list[int]) -> list[int]:
     """The actions after which going out this turn is still possible."""
-    if state.out_memo is None:
-        state.out_memo = {}      # shared by the clones made during this turn
-    memo = state.out_memo
+    memo = turn_memo(state)
     kept = []
     for action in actions:
         if DISCARD_BASE <= action < MELD_BASE:
@@ -65,7 +72,7 @@ def _search(state: CanastaState, at: int, memo: dict) -> bool:
     side = actor & 1
     key = (state.phase, at, tuple(state.hands[actor]),
            tuple(state.melds[36 * side:36 * side + 36]), state.canastas[side], state.closed,
-           state.pending, state.melded, len(state.pile))
+           state.pending, state.melded, len(state.pile), state.forbid_out, state.withdrawn)
     hit = memo.get(key)
     if hit is not None:
         return hit
@@ -111,8 +118,9 @@ def _hopeless(state: CanastaState) -> bool:
     card in hand can never be melded this turn."""
     actor = state.actor
     side = actor & 1
-    cards = state.hands[actor][:]
+    cards = state.hands[actor]
     if state.phase == PICKUP:
+        cards = cards[:]
         for kind in state.pile:
             cards[kind] += 1
     melds = state.melds
@@ -122,19 +130,20 @@ def _hopeless(state: CanastaState) -> bool:
     reachable = len(state.canastas[side])
     stuck = 0
     settled = state.melded >> side & 1 and state.phase == MELD
-    for slot in range(NUM_NATURAL):
-        held = cards[slot]
-        b = base + 3 * slot
-        size = melds[b] + melds[b + 1] + melds[b + 2]
+    for slot, held, n, t, j in zip(range(NUM_NATURAL), cards, melds[base:base + 33:3],
+                                   melds[base + 1:base + 33:3], melds[base + 2:base + 33:3]):
         if closed >> slot & 1:
             stuck += held
-            continue
-        room = 0 if slot == SEVEN else max(0, 2 - melds[b + 1] - melds[b + 2])
-        if (size or held) and size + held + min(wilds, room) >= 7:
-            reachable += 1
-        if settled and not size and held < 3:
-            stuck += held      # a new meld needs three naturals: wild cards need five
-    b = base + 3 * WILD_SLOT
-    if wilds and melds[b + 1] + melds[b + 2] + wilds >= 7:
+        else:
+            size = n + t + j
+            if size or held:
+                room = 0 if slot == SEVEN or t + j >= 2 else 2 - t - j
+                if size + held + (wilds if wilds < room else room) >= 7:
+                    reachable += 1
+                if settled and not size and held < 3:
+                    stuck += held      # a new meld needs three naturals: wild cards need five
+        if stuck >= 2:
+            return True
+    if wilds and melds[base + 34] + melds[base + 35] + wilds >= 7:
         reachable += 1
-    return reachable < 2 or stuck >= 2
+    return reachable < 2
