@@ -194,6 +194,11 @@ class ModernCanastaRulesBot(CardBot):
         action = _next_meld(core, set(legal), s)
         return action if action is not None else _safest_discard(core, legal, s)
 
+    def discard(self, state) -> int:
+        """Its choice among the legal discards alone (eval.study.guided: another bot chose to discard)."""
+        core: CanastaState = rules_core(state)
+        return _safest_discard(core, core.legal_actions(), self.strategy)
+
     # -------------------------------------------------------------- drawing
     def _wants_pile(self, core: CanastaState) -> bool:
         s = self.strategy

@@ -27,7 +27,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from agents import make_bot
-from eval.config import TournamentConfig, load_game
+from eval.config import TournamentConfig, load_game, register_bots
 from eval.play import GameRecord
 from eval.sprt import bounds, log_likelihood_ratio
 from eval.storage import ResultsDB
@@ -36,6 +36,7 @@ from eval.tournament import backend, planned_games, play
 GAME = "python_modern_canasta"
 DEFAULT_TARGET = 8500
 PARTNERSHIP = ("partnership", "eval.study.partnership:make_partnership")
+GUIDED = ("guided", "eval.study.guided:make_guided")
 Z95 = 1.959963984540054
 
 
@@ -58,14 +59,16 @@ def study_config(a: str, b: str, *, a_partner: str | None = None, b_partner: str
         raise ValueError(f"--game {game!r}: a match sets each hand's parameters itself; "
                          f"give game parameters only with --target none (single hands)")
     specs = [side_spec(a, a_partner), side_spec(b, b_partner)]
+    modules = ([PARTNERSHIP] if any(s.startswith("partnership(") for s in specs) else []) + \
+        ([GUIDED] if any("guided(" in s for s in specs) else [])
+    register_bots(modules)
     for spec in (a, b, a_partner, b_partner):
         if spec is not None:
             for seat in range(loaded.num_players()):
                 make_bot(spec, loaded, seat, 0)
-    partnered = any(s.startswith("partnership(") for s in specs)
     return TournamentConfig.create(game, [f"a={specs[0]}", f"b={specs[1]}"], deals, seed,
                                    match=None if target is None else f"target={target}",
-                                   time_limit=time_limit, bot_modules=[PARTNERSHIP] if partnered else [])
+                                   time_limit=time_limit, bot_modules=modules)
 
 
 def default_results(config: TournamentConfig, folder: str | os.PathLike = "results") -> Path:
