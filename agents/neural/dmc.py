@@ -194,9 +194,12 @@ def _inform(slot: dict, player: int, action: int) -> None:
 
 
 def actor_main(actor_id: int, cfg: TrainConfig, games_before: int, shared: PolicyValueNet,
-               version, lock, guide, out_queue, stop) -> None:
+               version, lock, guide, out_queue, stop, learner: int) -> None:
     """An actor process: fetch weights, play a batch of games, send the samples.
-    Its seed mixes in the games played before, so a resumed run plays new deals."""
+    Its seed mixes in the games played before, so a resumed run plays new deals.
+    It stops when `stop` is set or its parent is no longer `learner` (the
+    learner's pid, passed in: a learner killed while this process was still
+    importing would otherwise be mistaken for init, its new parent)."""
     torch.set_num_threads(1)
     game = pyspiel.load_game(cfg.game)
     encoder = InfoStateEncoder(game)
@@ -207,7 +210,7 @@ def actor_main(actor_id: int, cfg: TrainConfig, games_before: int, shared: Polic
                   for _ in range(cfg.games_per_batch)]
     playout = BotRollout(advantage.BASELINE, game, rng.randrange(1 << 30)) if cfg.target == "advantage" else None
     seen = -1
-    parent = os.getppid()
+    parent = learner
     # A learner that was killed reads no more samples: exiting must not wait to
     # flush the queue into its pipe (which would hang the actor for good).
     out_queue.cancel_join_thread()
@@ -217,9 +220,13 @@ def actor_main(actor_id: int, cfg: TrainConfig, games_before: int, shared: Polic
                                                cfg.games_per_batch, cfg.probe)
         else:
             if version.value != seen:
-                with lock:
+                if not lock.acquire(timeout=1.0):      # the learner holds it (or was killed holding it)
+                    continue
+                try:
                     seen = version.value
                     net.load_state_dict(shared.state_dict())
+                finally:
+                    lock.release()
             batch = play_batch(game, net, encoder, rules_bots, rng, cfg.epsilon, cfg.rules_games,
                                guide.value, cfg.guide_epsilon, cfg.target)
         while not stop.is_set() and os.getppid() == parent:
@@ -411,11 +418,14 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
     shared = PolicyValueNet(net.input_size, net.num_actions, net.config)
     shared.load_state_dict({k: v.cpu() for k, v in net.state_dict().items()})
     shared.share_memory()
-    version, lock, stop = ctx.Value("l", 0), ctx.Lock(), ctx.Event()
-    guide = ctx.Value("d", cfg.guide_at(stats["elapsed_s"]))
+    # Plain shared numbers (no lock of their own) and one lock that the actors
+    # take with a timeout: a learner killed while holding a lock must not leave
+    # its actors waiting for it for ever.
+    version, lock, stop = ctx.RawValue("l", 0), ctx.Lock(), ctx.Event()
+    guide = ctx.RawValue("d", cfg.guide_at(stats["elapsed_s"]))
     samples_queue = ctx.Queue(maxsize=4 * max(1, cfg.actors))
     actors = [ctx.Process(target=actor_main, args=(i, cfg, stats["games"], shared, version, lock,
-                                                   guide, samples_queue, stop),
+                                                   guide, samples_queue, stop, os.getpid()),
                           daemon=True) for i in range(cfg.actors)]
     for p in actors:
         p.start()
