@@ -173,6 +173,8 @@ class ModernCanastaRulesBot(CardBot):
     def step(self, state) -> int:
         core: CanastaState = rules_core(state)
         s = self.strategy
+        if core.must_out:        # after a "yes", in the meld phase: its legal moves are those that keep going out
+            return _going_out_move(core, core._play_actions())
         legal = core.legal_actions()
         if len(legal) == 1:
             return legal[0]
@@ -180,8 +182,6 @@ class ModernCanastaRulesBot(CardBot):
             return YES if _says_yes(core.hands[core.to_move], s) else NO
         if core.phase == TURN:
             return TAKE if self._wants_pile(core) else DRAW
-        if core.must_out:
-            return _toward_going_out(legal)
         wants_out = s.go_out == "asap" or _time_to_go_out(core, s)
         if wants_out and s.ask == "first" and ASK in legal and can_go_out(core):
             return ASK
@@ -283,18 +283,10 @@ def _meld_size(action: int) -> tuple[int, int]:
     return (sum(MELD_PARTS[action][1:]) if action >= MELD_BASE else 99, action)
 
 
-def _toward_going_out(actions: list[int]) -> int:
-    """Among moves that keep going out open: the biggest meld, else the last discard."""
-    melds = [a for a in actions if a >= MELD_BASE or a == COMMIT]
-    if melds:
-        return max(melds, key=_meld_size)
-    return actions[0]
-
-
 def _going_out_move(core: CanastaState, legal: list[int]) -> int:
-    """_toward_going_out of the legal moves that keep going out open, searching
-    the melds biggest first and stopping at the first that keeps it open (the
-    search costs milliseconds a move; most melds need not be searched)."""
+    """Among the legal moves that keep going out open: the biggest meld, else the
+    last discard. The melds are searched biggest first, stopping at the first that
+    keeps it open (the search costs milliseconds a move; most need not be searched)."""
     for action in sorted((a for a in legal if a >= MELD_BASE or a == COMMIT), key=_meld_size, reverse=True):
         if keep_going_out(core, [action]):
             return action
