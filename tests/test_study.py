@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 
 import pytest
 import pyspiel
@@ -164,7 +165,7 @@ def test_a_fixed_seed_study_plays_the_same_games_as_before_the_speed_up(tmp_path
     assert play_fingerprint(tmp_path / "r.db") == fingerprint
 
 
-def test_the_play_fingerprint_ignores_times_and_sees_a_changed_move(tmp_path):
+def test_the_play_fingerprint_ignores_times_and_sees_a_changed_move(tmp_path, capsys):
     import sqlite3
     from eval.play import decode_history, encode_history
     config = study_config(WEAK, "rules", deals=2, target=None)
@@ -179,3 +180,10 @@ def test_the_play_fingerprint_ignores_times_and_sees_a_changed_move(tmp_path):
         conn.execute("UPDATE games SET history = ? WHERE deal = 1 AND rotation = 0", (encode_history(deals),))
     conn.close()
     assert play_fingerprint(tmp_path / "a.db") != play_fingerprint(tmp_path / "b.db")
+    cardarena(["study", "fingerprint", str(tmp_path / "a.db")])
+    assert capsys.readouterr().out == f"{play_fingerprint(tmp_path / 'a.db')}  {tmp_path / 'a.db'}\n"
+    for bad in (tmp_path / "none.db", Path(__file__)):
+        with pytest.raises(SystemExit) as stop:
+            cardarena(["study", "fingerprint", str(bad)])
+        err = capsys.readouterr().err.strip()
+        assert stop.value.code == 2 and len(err.splitlines()) == 1 and str(bad) in err

@@ -46,6 +46,11 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_requirement)
 
+    p = commands.add_parser("fingerprint", help="a sha256 of the games results files played, times left out: "
+                            "equal when two runs played the same games move for move")
+    p.add_argument("results", nargs="+", help="results files")
+    p.set_defaults(func=_fingerprint)
+
     p = commands.add_parser("plot", help="several studies' differences per hand with their intervals, one PNG")
     p.add_argument("results", nargs="+", help="study results files")
     p.add_argument("--out", required=True, help="the PNG to write")
@@ -125,3 +130,11 @@ def _requirement(args: argparse.Namespace) -> None:
 def _plot(args: argparse.Namespace) -> None:
     from eval.study.paired import forest_plot
     print(f"Figure: {forest_plot(args.results, args.out, args.title)}")
+
+
+def _fingerprint(args: argparse.Namespace) -> None:
+    from eval.study.paired import play_fingerprint
+    for path in args.results:
+        if not os.path.isfile(path):
+            raise ValueError(f"{path}: no such results file")
+        print(f"{play_fingerprint(path)}  {path}")
