@@ -38,10 +38,13 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=None, help="--text: the deal's seed (the same seed, the same deal)")
     p.add_argument("--time-limit", type=float, default=2.0, help="seconds a bot may take over a move (default 2)")
     p.add_argument("--pause", type=float, default=0.6, help="web: seconds between bot moves (default 0.6)")
+    p.add_argument("--engine", action="append", default=[], metavar="NAME=CMD",
+                   help="offer the engine CMD (docs/engine_protocol.md) as the bot NAME (repeat); the page "
+                        "and --bot choose it by NAME, never by its command")
     p.set_defaults(func=run_play)
 
 
-def _text_spec(args: argparse.Namespace):
+def _text_spec(args: argparse.Namespace, engines: dict | None = None):
     """The NewGame of --text from the options, checked as the page's is."""
     from play.options import FieldError, check_params, num_players, parse_new_game
     from play.views import TITLES
@@ -64,7 +67,7 @@ def _text_spec(args: argparse.Namespace):
                 else:
                     bots.update({str(s): item for s in range(players) if s != args.seat})
             body["bots"] = bots
-        return parse_new_game(body, pause=0.0)
+        return parse_new_game(body, pause=0.0, engines=engines)
     except FieldError as e:
         raise ValueError(f"{e.field}: {e}") from None
 
@@ -97,6 +100,7 @@ def run_play(args: argparse.Namespace) -> None:
         records.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise ValueError(f"--records {args.records}: cannot create the folder ({e.strerror})") from None
+    engines = _engines(args)
     review = None
     if args.review:
         if len(args.review) > 2:
@@ -109,12 +113,29 @@ def run_play(args: argparse.Namespace) -> None:
                 print(f"== {name}: {record.game}")
                 review_text(review_record(record, human_seat(record), seconds=0.3, worlds=24))
             return
-        run_text(_text_spec(args), records)
+        run_text(_text_spec(args, engines), records)
         return
-    _serve(args, records, review)
+    _serve(args, records, review, engines)
 
 
-def _serve(args: argparse.Namespace, records: Path, review) -> None:
+def _engines(args: argparse.Namespace) -> dict:
+    """The --engine values, each said hello to at the games it may play here (the web table's
+    three, or --text's game): a command that does not start stops `play` with one line."""
+    from play.engines import parse_engines, probe_engines
+    from play.options import MAX_TIME_LIMIT
+    from play.views import TITLES
+    engines = parse_engines(args.engine)
+    if not engines:
+        return {}
+    games = list(TITLES) if not args.text else [args.game] if args.game in TITLES else []
+    if not games:
+        return engines                 # --text with an unknown game: its own error follows
+    if not 0.05 <= args.time_limit <= MAX_TIME_LIMIT:
+        raise ValueError(f"--time-limit {args.time_limit:g}: must be in [0.05, {MAX_TIME_LIMIT:g}]")
+    return probe_engines(engines, games, args.time_limit)
+
+
+def _serve(args: argparse.Namespace, records: Path, review, engines: dict) -> None:
     import uvicorn
     import webbrowser
     from play.server import Table, create_app
@@ -122,7 +143,7 @@ def _serve(args: argparse.Namespace, records: Path, review) -> None:
         print(f"warning: listening on {args.host}: anyone who can reach this machine can play here and open "
               f"the record files under {records}", file=sys.stderr)
     _check_port(args.host, args.port)
-    table = Table(records, pause=args.pause,
+    table = Table(records, pause=args.pause, engines=engines,
                   allowed_files=(Path(args.review[0]).resolve(),) if args.review else ())
     host = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{host}:{args.port}/"

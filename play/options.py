@@ -3,7 +3,8 @@
 The parameters and their ranges are read from the cores' own validation (games/params.py
 messages name the range or the choices), so the page offers exactly what the rules accept and
 a bad value is refused by the same code, with its field named. Bot specs from the page may name
-only built-in bots and bot files under bots/ (no `module:factory`, no path outside bots/).
+only built-in bots, bot files under bots/ (no `module:factory`, no path outside bots/) and the
+engines the operator offered by name (`--engine NAME=CMD`, play/engines.py), never a command.
 """
 
 from __future__ import annotations
@@ -14,11 +15,14 @@ import secrets
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agents import SHIPPED_BOTS
 from agents.spec import parse_spec
 from play.views import TITLES
+
+if TYPE_CHECKING:
+    from play.engines import Engine
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_TIME_LIMIT = 2.0
@@ -61,6 +65,7 @@ class GameSpec:
     seed: int
     time_limit: float = DEFAULT_TIME_LIMIT
     pause: float = 0.6                     # seconds between bot moves, so a person can follow
+    engines: dict[str, str] = field(default_factory=dict)    # the offered engines at its seats: name -> cmd
     players: int = field(init=False)
 
     def __post_init__(self) -> None:
@@ -69,7 +74,7 @@ class GameSpec:
     def to_json(self) -> dict:
         return {"game": self.game, "params": self.params, "seat": self.seat,
                 "bots": {str(s): b for s, b in sorted(self.bots.items())}, "match": self.match,
-                "seed": self.seed, "time_limit": self.time_limit}
+                "seed": self.seed, "time_limit": self.time_limit, "engines": dict(self.engines)}
 
 
 def _rules_class(game: str):
@@ -160,12 +165,14 @@ def neural_plays(game: str, game_string: str) -> bool:
         return False
 
 
-def bot_options() -> list[dict]:
-    """BotOption of every offered bot."""
+def bot_options(engines: dict[str, Engine] | None = None) -> list[dict]:
+    """BotOption of every offered bot, the operator's engines last (each with its command)."""
     games = list(TITLES)
     return [{"spec": spec, "title": title, "games": games,
              "default_for": [g for g in games if spec == "neural" and neural_plays(g, g)]}
-            for spec, title, _ in BOTS]
+            for spec, title, _ in BOTS] + \
+        [{"spec": e.name, "title": f"Engine {e.name}: {e.cmd}", "games": list(e.games), "default_for": [],
+          "engine": e.cmd} for e in (engines or {}).values()]
 
 
 def default_bot(game: str, game_string: str) -> str:
@@ -223,18 +230,35 @@ def check_params(game: str, params: Any) -> dict[str, Any]:
     return out
 
 
-def check_bot(spec: Any, game: str, time_limit: float, field_name: str) -> str:
-    """A bot spec the page may use: a built-in bot, its files under bots/, budgets within the limit."""
+def check_bot(spec: Any, game: str, time_limit: float, field_name: str,
+              engines: dict[str, Engine] | None = None) -> str:
+    """A bot spec the page may use: a built-in bot, its files under bots/, budgets within the
+    limit, or an engine the operator offered, by its name."""
     if not isinstance(spec, str) or not spec.strip():
         raise FieldError(field_name, "a bot spec must be a non-empty string, e.g. 'rules'")
+    engines = engines or {}
+    if spec.strip() in engines:
+        engine = engines[spec.strip()]
+        if game not in engine.games:
+            raise FieldError(field_name, f"engine {engine.name!r} did not accept hello at {TITLES[game]}; "
+                                         f"it plays {', '.join(TITLES[g] for g in engine.games)}")
+        return engine.name
     if ":" in spec.split("(")[0]:
         raise FieldError(field_name, f"bot spec {spec!r}: module:factory bots cannot be named from the table")
+    if spec.split("(")[0].strip() == "engine":
+        offered = f"; offered: {', '.join(engines)}" if engines else ""
+        raise FieldError(field_name, f"bot spec {spec!r}: the table starts only the engines its operator "
+                                     f"named (cardarena play --engine NAME=CMD), chosen by name{offered}")
     try:
         name, settings = parse_spec(spec)
     except ValueError as e:
         raise FieldError(field_name, str(e)) from None
+    if name in engines:
+        raise FieldError(field_name, f"bot spec {spec!r}: the engine {name!r} takes no settings here (its "
+                                     f"time limit is the table's)")
     if name not in ALLOWED_BOTS:
-        raise FieldError(field_name, f"bot {name!r}: the table offers {', '.join(ALLOWED_BOTS)}")
+        offered = ", ".join((*ALLOWED_BOTS, *engines))
+        raise FieldError(field_name, f"bot {name!r}: the table offers {offered}")
     for key, value in settings.items():
         if key in BUDGET_SETTINGS and isinstance(value, (int, float)) and not isinstance(value, bool):
             if not 0 < value <= BUDGET_SETTINGS[key] or (isinstance(value, float) and not math.isfinite(value)):
@@ -290,8 +314,8 @@ def _number(body: dict, name: str, default: Any, lo: float, hi: float, integer: 
     return int(value) if integer else float(value)
 
 
-def parse_new_game(body: Any, *, pause: float = 0.6) -> GameSpec:
-    """A NewGame body, validated field by field."""
+def parse_new_game(body: Any, *, pause: float = 0.6, engines: dict[str, Engine] | None = None) -> GameSpec:
+    """A NewGame body, validated field by field; `engines` are the operator's, chosen by name."""
     import pyspiel
     if not isinstance(body, dict):
         raise FieldError("body", "the body must be a JSON object (a NewGame)")
@@ -321,9 +345,10 @@ def parse_new_game(body: Any, *, pause: float = 0.6) -> GameSpec:
         if not 0 <= s < players or s == seat:
             raise FieldError(f"bots.{key}", f"bots: seat {s} is not a bot's seat (seats 0..{players - 1}, "
                                            f"the human at {seat})")
-        bots[s] = check_bot(spec, game, time_limit, f"bots.{key}")
+        bots[s] = check_bot(spec, game, time_limit, f"bots.{key}", engines)
     game_string = pyspiel.load_game(game, params).__str__()
     for s in range(players):
         if s != seat and s not in bots:
             bots[s] = default_bot(game, game_string)
-    return GameSpec(game, params, seat, bots, match, seed, time_limit, pause)
+    used = {b: engines[b].cmd for b in bots.values() if engines and b in engines}
+    return GameSpec(game, params, seat, bots, match, seed, time_limit, pause, used)

@@ -24,6 +24,7 @@ from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from play.engines import Engine
 from play.options import FieldError, bot_options, game_options, parse_new_game
 from play.session import Session, SessionError
 
@@ -37,7 +38,7 @@ class Table:
 
     def __init__(self, records_dir: Path | None, *, pause: float = 0.6, threaded: bool = True,
                  review_seconds: float = 0.3, review_worlds: int = 24, hint_seconds: float = 1.0,
-                 allowed_files: tuple[Path, ...] = ()):
+                 allowed_files: tuple[Path, ...] = (), engines: dict[str, Engine] | None = None):
         self.records_dir = Path(records_dir).expanduser() if records_dir is not None else None
         if self.records_dir is not None:
             self.records_dir.mkdir(parents=True, exist_ok=True)
@@ -47,6 +48,7 @@ class Table:
         self.review_worlds = review_worlds
         self.hint_seconds = hint_seconds
         self.allowed_files = tuple(Path(p).resolve() for p in allowed_files)
+        self.engines = dict(engines or {})      # the operator's --engine NAME=CMD, said hello to
         self.sessions: dict[str, Session] = {}
         self.reviews: dict[str, dict] = {}      # id -> {"records": [(name, Record)], "seat": int, "cache": {}}
         self.lock = threading.Lock()
@@ -164,7 +166,7 @@ def create_app(table: Table, static_dir: Path = STATIC) -> Starlette:
         return FileResponse(index)
 
     async def options(request: Request):
-        return await handle(lambda: {"games": game_options(), "bots": bot_options()})
+        return await handle(lambda: {"games": game_options(), "bots": bot_options(table.engines)})
 
     async def new_game(request: Request):
         try:
@@ -173,7 +175,7 @@ def create_app(table: Table, static_dir: Path = STATIC) -> Starlette:
             return _error(e.status, str(e))
 
         def make() -> dict:
-            spec = parse_new_game(body, pause=table.pause)
+            spec = parse_new_game(body, pause=table.pause, engines=table.engines)
             session = Session(spec, table.new_id(), table.records_dir, threaded=table.threaded)
             return table.start(session)
         return await handle(make)
@@ -247,7 +249,7 @@ def create_app(table: Table, static_dir: Path = STATIC) -> Starlette:
             seat = body.get("seat", seat)
             session = Session.from_record(record, table.new_id(), table.records_dir, seat=seat,
                                           move=body.get("move"), bots=_bots_field(body.get("bots")),
-                                          threaded=table.threaded, pause=table.pause)
+                                          threaded=table.threaded, pause=table.pause, engines=table.engines)
             return table.start(session)
         return await handle(run)
 

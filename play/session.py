@@ -4,7 +4,10 @@ Chance comes from `eval.chance.DealChance` with the harness's seeds, so a seed p
 deal again. Bots move one at a time in a background thread, each after a short pause, with
 `thinking` naming the seat while it chooses; a bot that raises, returns an illegal action or
 takes longer than the per-move limit faults as docs/tournament.md says: its side forfeits, the
-deal is recorded with the fault and the match ends with a message that says why. Every finished
+deal is recorded with the fault and the match ends with a message that says why. An engine the
+operator offered (play/engines.py) plays as `engine(cmd=...)` with the per-move limit as its
+time limit, and faults the same way, with the engine's own kind (crashed, illegal, timeout).
+A deal's bots are let go when it ends, so an engine's process goes back to its pool. Every finished
 deal is appended to `<records>/<id>.jsonl` as it ends (`eval.records.append_record`, flushed and
 fsynced); the deal in progress is rewritten to `<id>.unfinished.json` after each human move, so
 a restart loses no finished deal and an unfinished one can be continued (`Session.from_record`).
@@ -144,8 +147,14 @@ class Session:
         from play.options import FieldError
         self.bots: list[pyspiel.Bot | None] = [None] * self.spec.players
         for s, spec in sorted(self.spec.bots.items()):
+            seed = derive_seed(_BOT_SEED, self.spec.seed, s, self.deal_index)
             try:
-                self.bots[s] = make_bot(spec, self.game, s, derive_seed(_BOT_SEED, self.spec.seed, s, self.deal_index))
+                if spec in self.spec.engines:
+                    from agents.engine import make_engine_bot
+                    self.bots[s] = make_engine_bot(self.game, s, seed, cmd=self.spec.engines[spec],
+                                                   time_limit=self.spec.time_limit)
+                else:
+                    self.bots[s] = make_bot(spec, self.game, s, seed)
                 self.bots[s].restart_at(self.state)
             except (ValueError, OSError) as e:
                 raise FieldError(f"bots.{s}", f"bot {spec!r} for p{s}: {e}") from None
@@ -181,6 +190,7 @@ class Session:
                    else list(self.state.returns()))
         record = self._record(returns, finished=True)
         self.records.append(record)
+        self._let_bots_go()
         if self.records_dir is not None:
             from eval.records import append_record
             append_record(self.records_dir / f"{self.id}.jsonl", record)
@@ -190,6 +200,12 @@ class Session:
             self.message = self._deal_summary(returns)
         else:
             self.message = f"{fault['error']}: p{fault['seat']}'s side forfeits the game"
+
+    def _let_bots_go(self) -> None:
+        """Drops the deal's bots (the next deal makes its own): an engine's process is
+        told the deal ended and goes back to its pool, a finished game keeps none."""
+        self.bots = [None] * self.spec.players
+        self.listeners = []
 
     def _sides(self) -> list[int]:
         return [s & 1 for s in range(4)] if self.spec.game == "python_modern_canasta" else list(range(self.spec.players))
@@ -216,7 +232,11 @@ class Session:
     # ------------------------------------------------------------ records
     def _players_info(self) -> list:
         from eval.records import PlayerInfo
-        return [PlayerInfo(seat=s, agent=self.agents[s], spec=self.agents[s], sha256=None)
+        from play.engines import Engine
+        engines = self.spec.engines
+        return [PlayerInfo(seat=s, agent=self.agents[s], sha256=None,
+                           spec=Engine(self.agents[s], engines[self.agents[s]]).spec(self.spec.time_limit)
+                           if self.agents[s] in engines else self.agents[s])
                 for s in range(self.spec.players)]
 
     def _match_info(self) -> dict:
@@ -303,7 +323,9 @@ class Session:
             try:
                 box["action"] = bot.step(state)
             except Exception as e:       # the bot's fault, reported, never the server's
-                box["error"] = f"{type(e).__name__}: {e}"
+                kind = getattr(e, "fault_kind", None)      # an engine's fault names its own kind
+                box["kind"] = kind or RAISED
+                box["error"] = f"faulted ({kind}): {e}" if kind else f"raised {type(e).__name__}: {e}"
 
         start = time.monotonic()
         worker = threading.Thread(target=call, name=f"bot-{seat}", daemon=True)
@@ -312,7 +334,7 @@ class Session:
         elapsed = time.monotonic() - start
         who = f"p{seat}'s bot ({self.agents[seat]})"
         if "error" in box:
-            return None, elapsed, {"seat": seat, "kind": RAISED, "error": f"{who} raised {box['error']}"}
+            return None, elapsed, {"seat": seat, "kind": box["kind"], "error": f"{who} {box['error']}"}
         if worker.is_alive() or elapsed > limit:
             return None, elapsed, {"seat": seat, "kind": TIMEOUT,
                                    "error": f"{who} took {elapsed:.2f} s over a move (limit {limit:g} s)"}
@@ -423,16 +445,20 @@ class Session:
         return result
 
     def close(self) -> None:
-        self.closed = True
+        with self.lock:
+            self.closed = True
+            self._let_bots_go()
 
     # ------------------------------------------------------------ resume
     @classmethod
     def from_record(cls, record, session_id: str, records_dir: Path | None, *, seat: int | None = None,
                     move: int | None = None, bots: dict[int, str] | None = None, threaded: bool = True,
-                    pause: float = 0.6, time_limit: float | None = None) -> "Session":
+                    pause: float = 0.6, time_limit: float | None = None,
+                    engines: dict | None = None) -> "Session":
         """A game continued from `record` before moves[move] (the end by default), the human at
         `seat` (the record's human by default) and bots at the other seats (the record's bots,
-        else the game's default bot)."""
+        else the game's default bot; an engine's seat keeps the engine if the table still offers
+        its name in `engines`)."""
         from play.options import GameSpec, check_bot, default_bot
         game = pyspiel.load_game(record.game)
         name = game.get_type().short_name
@@ -453,17 +479,20 @@ class Session:
         from play.options import MATCH_SET
         params = {k: v for k, v in game.get_parameters().items() if k not in MATCH_SET[name]}
         chosen: dict[int, str] = {}
+        engines = engines or {}
         for p in record.players:
             if p.seat != seat:
                 try:
-                    chosen[p.seat] = check_bot(p.spec, name, limit, f"bots.{p.seat}")
+                    chosen[p.seat] = check_bot(p.agent if p.agent in engines else p.spec, name, limit,
+                                               f"bots.{p.seat}", engines)
                 except ValueError:
                     chosen[p.seat] = default_bot(name, str(game))
         for s, spec in (bots or {}).items():
-            chosen[s] = check_bot(spec, name, limit, f"bots.{s}")
+            chosen[s] = check_bot(spec, name, limit, f"bots.{s}", engines)
         match_info = record.match or {}
         spec = GameSpec(name, params, seat, chosen, match_info.get("format") if play else None,
-                        int(record.seed if record.seed is not None else play.get("seed", 0)), limit, pause)
+                        int(record.seed if record.seed is not None else play.get("seed", 0)), limit, pause,
+                        {b: engines[b].cmd for b in chosen.values() if b in engines})
         session = cls.__new__(cls)
         history = [list(r) for r in match_info.get("history", [])] if spec.match else []
         session.__dict__.update(spec=spec, id=session_id, records_dir=Path(records_dir) if records_dir else None,
