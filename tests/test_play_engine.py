@@ -211,3 +211,70 @@ def test_the_terminal_plays_an_engine_by_name_and_refuses_a_raw_command(tmp_path
     err = capsys.readouterr().err
     assert stop.value.code == 2 and "bots.1" in err and "--engine NAME=CMD" in err and err.count("\n") == 1
     close_engines()
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="no chromium on this machine: the browser test "
+                    "needs a real browser (Debian: apt-get install -y chromium)")
+def test_the_page_offers_the_engines_by_name_and_plays_one(tmp_path, offered, longsuit):
+    """In a real browser (as tests/test_play_browser.py): the list of bots names each engine for the
+    games it plays, choosing `longsuit` plays a deal against it, a typed engine(cmd=...) is refused."""
+    import threading
+
+    import uvicorn
+    from playwright.sync_api import sync_playwright
+
+    from tests.test_play_browser import CHROMIUM, LAUNCH_ARGS, _free_port, click_first, new_game, status
+    engines = {**offered, **probe_engines(parse_engines([f"longsuit={longsuit}"]), ["python_page_one",
+                                                                                   "python_modern_canasta"], 2.0)}
+    table = Table(tmp_path / "records", pause=0.02, review_seconds=0.02, review_worlds=4, engines=engines)
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(create_app(table), host="127.0.0.1", port=port, log_level="warning",
+                                           lifespan="off"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        while not server.started:
+            assert thread.is_alive(), "uvicorn did not start"
+            time.sleep(0.02)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.set_default_timeout(30_000)
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(f"http://127.0.0.1:{port}/")
+            page.wait_for_selector("[data-testid=start-game]")
+
+            def offered_bots() -> dict[str, str]:
+                return dict(page.eval_on_selector_all("#bot-specs option", "os => os.map(o => [o.value, o.text])"))
+
+            page.select_option("[data-testid=game-select]", "python_modern_canasta")
+            assert offered_bots()["longsuit"] == f"Engine longsuit: {longsuit}" and "proto" not in offered_bots()
+            page.select_option("[data-testid=game-select]", "python_page_one")
+            assert offered_bots()["proto"] == f"Engine proto: {RULES_ENGINE}"
+
+            page.fill("[data-testid=bot-1]", f"engine(cmd={longsuit})")
+            page.click("[data-testid=start-game]")
+            page.wait_for_function("() => document.querySelector(\"[data-testid='error-bots.1']\")"
+                                   ".textContent.length > 0")
+            assert "--engine NAME=CMD" in page.inner_text("[data-testid='error-bots.1']")
+            assert table.sessions == {}
+
+            new_game(page, "python_page_one", seed=28, bots="longsuit")
+            assert "longsuit" in page.inner_text("[data-testid=player-1]")
+            clicks = 0
+            while status(page) == "your_turn" and clicks < 400:
+                click_first(page, "[data-testid=hand] .card.playable", "#action-bar button[data-action]")
+                clicks += 1
+            assert status(page) == "match_over" and clicks >= 1
+            (session,) = table.sessions.values()
+            assert session.fault is None and session.records[0].players[1].spec.startswith(f"engine(cmd={longsuit}")
+            assert sum(m.actor == 1 for m in session.records[0].moves) >= 1
+            browser.close()
+        assert not errors, f"script errors on the page: {errors}"
+    finally:
+        for session in list(table.sessions.values()):
+            session.close()
+        server.should_exit = True
+        thread.join(10)
+        close_engines()
