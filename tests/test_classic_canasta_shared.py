@@ -258,3 +258,20 @@ def test_the_meld_tables_agree_with_the_rules_read_directly(game_string):
         assert legal == {a for a in range(MELD_BASE, NUM_ACTIONS) if reference_meld_legal(core, a)}
         checked += len(legal)
     assert checked > 100
+
+
+@pytest.mark.parametrize("players,match", [(2, None), (4, None), (3, "target=2500")])
+def test_the_harness_and_records_play_it_through_the_protocol(tmp_path, players, match):
+    from eval.config import TournamentConfig
+    from eval.records import check, records_from_results, transcript
+    from eval.tournament import run_tournament
+    config = TournamentConfig.create(f"python_classic_canasta(players={players})", ["random", "rules"],
+                                     deals=1, match=match)
+    assert (config.teams is not None) == (players == 4)
+    run_tournament(config, tmp_path / "r.db", progress=False, bootstrap=0)
+    records = [record for _, record in records_from_results(tmp_path / "r.db")]
+    assert records and not list(records_from_results(tmp_path / "r.db", fault=True))
+    for record in records:
+        final = check(record)                    # replays every move, legal, to the stored end
+        assert final.is_terminal()
+        assert transcript(record, view=0)
