@@ -275,3 +275,15 @@ def test_the_harness_and_records_play_it_through_the_protocol(tmp_path, players,
         final = check(record)                    # replays every move, legal, to the stored end
         assert final.is_terminal()
         assert transcript(record, view=0)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_pettingzoo_api_test_passes(players):
+    pytest.importorskip("shimmy")
+    import warnings
+    from pettingzoo.test import api_test
+    from shimmy import OpenSpielCompatibilityV0
+    env = OpenSpielCompatibilityV0(env=pyspiel.load_game(f"python_classic_canasta(players={players})"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)    # unbounded float observations
+        api_test(env, num_cycles=10, verbose_progress=False)
