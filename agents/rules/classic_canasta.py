@@ -11,8 +11,9 @@ position). Otherwise draw.
 Melding: a side that has not melded goes down only when its hand makes the
 initial meld (planned greedily on a copy); a started initial meld that falls
 short is withdrawn. Once melded, it melds every natural it can (adding to its
-melds, starting melds of three), adds wild cards only to complete a canasta or
-to make up the initial meld with a pair, and goes out whenever it can.
+melds, starting melds of three), adds wild cards to complete a canasta or to
+make up the initial meld with a pair, and, once its side has the canastas to go
+out, with any meld (wild cards last), so it goes out whenever it can.
 
 Discarding: the card least likely to give the next player the pile: a black 3
 first (the next player cannot take the pile), then a card the next player is not
@@ -26,7 +27,7 @@ from __future__ import annotations
 from agents.base import CardBot, rules_core
 from games.classic_canasta.actions import (BLACK_BASE, COMMIT, DISCARD_BASE, DRAW, MELD_BASE,
                                            MELD_PARTS, TAKE_PAIR, TAKES, WITHDRAW, discard_kind)
-from games.classic_canasta.core import PICKUP, SIDE_STRIDE, TURN, ClassicState
+from games.classic_canasta.core import CANASTAS_TO_GO_OUT, MELD, PICKUP, SIDE_STRIDE, TURN, ClassicState
 from games.modern_canasta.cards import BLACK_THREE, JOKER, TWO, VALUES
 
 _WILD_DISCARD = 50.0
@@ -41,12 +42,16 @@ def _meld_score(core: ClassicState, action: int) -> float:
     b = side * SIDE_STRIDE + 3 * slot
     size = core.melds[b] + core.melds[b + 1] + core.melds[b + 2]
     after = size + n + t + j
+    if core.phase == MELD and core.sizes[core.actor] - (n + t + j) <= 1:
+        return 150.0                       # legal, so it goes out (or leaves the last discard)
     if not t and not j:
         return 100.0 + n
     if size < 7 <= after:
         return 90.0 - (t + j)              # wild cards to complete a canasta
     if core.short and t + j == 1 and not size:
         return 50.0 + n                    # a pair made up with a wild card for the initial meld
+    if core.melded >> side & 1 and core.canastas[side] >= CANASTAS_TO_GO_OUT[core.n]:
+        return 30.0 + n - (t + j)          # free to go out: shed cards with wild cards too
     return 0.0
 
 
