@@ -60,6 +60,16 @@ TOURNAMENTS: dict[str, Tournament] = {
         "python_page_one(players=4)",
         ("pimc=pimc(worlds=40,iterations=25,rollout=rules,prior=shipped)", "rules"), 450,
         "the same on 450 other deals", seed=1),
+    # Issue 22: the shipped network as prior and as the rollouts' policy (docs/search.md).
+    "page_one_pimc_neural_rollouts": Tournament(
+        "python_page_one(players=4)",
+        ("pnr=pimc(worlds=16,iterations=12,rollout=neural,prior=shipped)", "rules"), 150,
+        "PIMC with the shipped network as prior and rollout policy against the rule bot, two seats each",
+        seed=2),
+    # The upper bound on the same deals: UCT on the true state, every hand known.
+    "page_one_cheat": Tournament(
+        "python_page_one(players=4)", ("cheat=cheat_mcts(iterations=1000,rollout=rules)", "rules"), 150,
+        "UCT on the true state (hidden cards known), against the rule bot, two seats each", seed=2),
     "page_one_equal_time": Tournament(
         "python_page_one(players=4)",
         ("ours=ismcts(seconds=0.1,rollout=rules)", "openspiel=openspiel_ismcts(seconds=0.1)"), 300,
@@ -199,7 +209,7 @@ def run(name: str, workers: int) -> None:
     results = RESULTS / f"search_{name}.db"
     RESULTS.mkdir(exist_ok=True)
     start = time.perf_counter()
-    summary = run_tournament(config, results, workers=workers, progress=False)
+    summary = run_tournament(config, results, workers=workers, progress=True)
     print(f"### {name}: {t.why} ({time.perf_counter() - start:.0f} s)\n")
     print(markdown(summary))
     write_reports(summary, results.with_suffix(""))
