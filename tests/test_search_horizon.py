@@ -87,7 +87,8 @@ def test_a_rollout_stops_at_its_horizon_and_takes_the_static_value(game_string, 
 
 @pytest.mark.parametrize("spec, horizon, pool", [
     ("ismcts(iterations=300)", 10, 16), ("pimc(worlds=10,iterations=30)", 10, None),
-    ("ismcts(iterations=300,rollout=rules)", None, None), ("ismcts(rollout=rules,pool=auto)", None, None), ("ismcts(horizon=none,pool=none)", None, None),
+    ("ismcts(iterations=300,rollout=rules)", None, None), ("ismcts(rollout=rules,pool=auto)", None, None),
+    ("ismcts(horizon=none,pool=none)", None, None),
     ("ismcts(horizon=7,pool=5,rollout=rules)", 7, 5)])
 def test_auto_stands_for_american_page_ones_horizon_and_pool_with_random_rollouts(spec, horizon, pool):
     bot = make_bot(spec, pyspiel.load_game(APO4), 0)
@@ -100,7 +101,7 @@ def test_auto_is_no_horizon_and_no_pool_at_page_one():
     assert bot.horizon is None and bot.pool is None
 
 
-def test_a_pool_draws_that_many_worlds_and_cycles_through_them():
+def test_a_pool_draws_that_many_worlds_for_all_the_iterations():
     game = pyspiel.load_game(APO4)
     state = next(s.core for s in conformance.random_states(game, 5, 2) if len(s.legal_actions()) > 1)
     bot = make_bot("ismcts(iterations=50,pool=8)", game, state.current_player(), 1)
