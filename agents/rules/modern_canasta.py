@@ -309,6 +309,11 @@ def initial_plan(core: CanastaState, strategy: Strategy = DEFAULT) -> list[int] 
         points += (VALUES[slot] * n if slot != WILD_SLOT else 0) + 20 * t + 50 * j
     spare = sum(hand) - 2 + (len(core.pile) if core.phase == PICKUP else 0)
     need = core.rules.thresholds[side]
+    # Most hands cannot reach the requirement at all (a natural held once, without the side's meld
+    # of its rank, is never laid: a new meld takes three, a made-up pair two): say so at once.
+    if points + 20 * hand[TWO] + 50 * hand[JOKER] + sum(
+            VALUES[k] * hand[k] for k in range(NUM_NATURAL) if hand[k] >= 2 or k in table) < need:
+        return None
     least = [3] * NUM_NATURAL
     least[ACE], least[SEVEN] = strategy.start_aces, strategy.start_sevens
     plan: list[int] = []
