@@ -14,7 +14,7 @@ COMMAND_MODULES = (
     "scripts.tournament_cli",      # tournament, report, sprt
     "scripts.list_cli",            # list
     "scripts.records_cli",         # games, show, export-games, analyse
-    "eval.study.cli",              # study canasta, requirement, plot, stats
+    "eval.study.cli",              # study canasta, requirement, plot, stats, fingerprint
     "play.cli",                    # play (the table: web, or --text)
     "scripts.engine_cli",          # engine (a bot speaking docs/engine_protocol.md)
 )

@@ -1,5 +1,7 @@
-"""`cardarena study canasta` (a paired experiment between two strategies) and
-`cardarena study stats` (what happened in a study's hands): docs/studies/canasta.md."""
+"""`cardarena study canasta` (a paired experiment between two strategies),
+`study requirement` (what a higher initial meld costs), `study plot`, `study stats`
+(what happened in a study's hands) and `study fingerprint` (which games a results
+file played, times left out): docs/studies/canasta.md."""
 
 from __future__ import annotations
 
