@@ -35,6 +35,11 @@ def test_random_sim(game_string):
 
 
 @pytest.mark.parametrize("game_string", VARIANTS)
+def test_history_of_states_played_from_python(game_string):
+    conformance.check_history(pyspiel.load_game(game_string), 2, 3)
+
+
+@pytest.mark.parametrize("game_string", VARIANTS)
 def test_cards_are_conserved_and_every_turn_ends(game_string):
     conformance.check_invariant(pyspiel.load_game(game_string), 25, 1, conserved)
 
