@@ -28,7 +28,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--records", default=str(DEFAULT_RECORDS), metavar="DIR",
                    help=f"folder for the records of every deal (default {DEFAULT_RECORDS})")
     p.add_argument("--game", default="python_page_one", help="--text: the game (python_page_one, "
-                   "python_american_page_one, python_modern_canasta)")
+                   "python_american_page_one, python_modern_canasta, python_classic_canasta)")
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                    help="--text: a game parameter (repeat), e.g. --param players=3")
     p.add_argument("--seat", type=int, default=0, help="--text: your seat (default 0)")

@@ -33,11 +33,15 @@ BUDGET_SETTINGS = {"seconds": 30.0, "iterations": 100_000, "worlds": 1000}
 
 # Parameters a match sets for each deal: not the player's to choose.
 MATCH_SET = {"python_page_one": (), "python_american_page_one": ("dealer", "scores", "deals_left"),
-             "python_modern_canasta": ("score0", "score1", "first_player")}
+             "python_modern_canasta": ("score0", "score1", "first_player"),
+             "python_classic_canasta": ("score0", "score1", "score2", "first_player")}
 MATCHES = {"python_page_one": {"kind": "deals", "choices": [1, 2, 3, 5, 10], "default": 1},
            "python_american_page_one": {"kind": "deals", "choices": [1, 3, 5, 10], "default": 3},
            "python_modern_canasta": {"kind": "target", "choices": [2500, 5000, 7500, 8500, 10000],
-                                     "default": 2500}}
+                                     "default": 2500},
+           "python_classic_canasta": {"kind": "target", "choices": [2500, 5000, 7500, 10000], "default": 5000}}
+# The partnerships where they are not the seats: {players: each seat's side} (the form's seat hints).
+PARTNERSHIPS = {"python_modern_canasta": {4: [0, 1, 0, 1]}, "python_classic_canasta": {4: [0, 1, 0, 1]}}
 BOTS = (("random", "Random", ()), ("rules", "Rule bot", ()),
         ("neural", "Neural (the shipped network)", ()),
         ("ismcts(seconds=1)", "ISMCTS search, 1 s a move", ()),
@@ -84,6 +88,9 @@ def _rules_class(game: str):
     if game == "python_american_page_one":
         from games.american_page_one.core import DEFAULT_PARAMS, AmericanPageOneRules
         return AmericanPageOneRules, DEFAULT_PARAMS
+    if game == "python_classic_canasta":
+        from games.classic_canasta.core import DEFAULT_PARAMS, ClassicRules
+        return ClassicRules, DEFAULT_PARAMS
     from games.modern_canasta.core import DEFAULT_PARAMS, CanastaRules
     return CanastaRules, DEFAULT_PARAMS
 
@@ -149,7 +156,8 @@ def game_options() -> list[dict]:
         players = next((s for s in specs if s["name"] == "players"), None)
         seats = list(range(players["min"], players["max"] + 1)) if players else [4]
         out.append({"name": game, "title": title, "players": seats, "params": list(specs),
-                    "match": MATCHES[game]})
+                    "match": MATCHES[game],
+                    "sides": {str(k): v for k, v in PARTNERSHIPS.get(game, {}).items()}})
     return out
 
 

@@ -16,7 +16,8 @@ from typing import Any
 from play.views import TITLES, table_view
 
 # What one unit of a game's returns is in points ("the points a deal lost"); Page One's are places.
-POINTS_PER_UNIT = {"python_page_one": None, "python_american_page_one": 1.0, "python_modern_canasta": 1000.0}
+POINTS_PER_UNIT = {"python_page_one": None, "python_american_page_one": 1.0, "python_modern_canasta": 1000.0,
+                   "python_classic_canasta": 1000.0}
 
 
 def human_seat(record) -> int:

@@ -44,6 +44,14 @@ class SessionError(ValueError):
         self.status = status
 
 
+def seat_sides(game: str, players: int) -> list[int]:
+    """Each seat's side: Canasta's partnerships with four players (0 and 2 against 1 and 3), else
+    each seat its own."""
+    if game == "python_modern_canasta" or (game == "python_classic_canasta" and players == 4):
+        return [s & 1 for s in range(players)]
+    return list(range(players))
+
+
 class MatchPlan:
     """The deals of a game: one deal, Page One's several games, or a MatchFormat's deals."""
 
@@ -62,6 +70,10 @@ class MatchPlan:
                 from games.modern_canasta.match import ModernCanastaMatch
                 self.format = ModernCanastaMatch(int(value))
                 self.deals, self.target = None, int(value)
+            elif spec.game == "python_classic_canasta":
+                from games.classic_canasta.match import ClassicCanastaMatch
+                self.format = ClassicCanastaMatch(spec.players, int(value))
+                self.deals, self.target = None, int(value)
             else:
                 self.deals = int(value)
 
@@ -77,12 +89,14 @@ class MatchPlan:
         if self.spec.game == "python_modern_canasta":
             from games.modern_canasta.match import ModernCanastaMatch
             return ModernCanastaMatch().deal_record(state)
+        if self.spec.game == "python_classic_canasta":
+            from games.classic_canasta.match import ClassicCanastaMatch
+            return ClassicCanastaMatch(self.spec.players).deal_record(state)
         return deal_record(self.format, state) if self.format is not None else list(state.returns())
 
     def totals(self, history: list[list[float]]) -> list[float]:
         """Each seat's running total (Canasta: each side's points)."""
-        width = 2 if self.spec.game == "python_modern_canasta" else self.spec.players
-        return [sum(r[s] for r in history) for s in range(width)]
+        return [sum(r[s] for r in history) for s in range(len(set(seat_sides(self.spec.game, self.spec.players))))]
 
 
 class Session:
@@ -208,14 +222,16 @@ class Session:
         self.listeners = []
 
     def _sides(self) -> list[int]:
-        return [s & 1 for s in range(4)] if self.spec.game == "python_modern_canasta" else list(range(self.spec.players))
+        return seat_sides(self.spec.game, self.spec.players)
 
     def _deal_summary(self, returns: list[float]) -> str:
         me = self.spec.seat
-        if self.spec.game == "python_modern_canasta":
-            core = self.state.core
-            a, b = core.scores[0].total, core.scores[1].total
-            return f"hand over: your side {a if me % 2 == 0 else b}, theirs {b if me % 2 == 0 else a}"
+        if self.spec.game in ("python_modern_canasta", "python_classic_canasta"):
+            points = [s.total for s in self.state.core.scores]
+            if len(points) == 2 and self.spec.players == 4:
+                a, b = points
+                return f"hand over: your side {a if me % 2 == 0 else b}, theirs {b if me % 2 == 0 else a}"
+            return "hand over: " + ", ".join(f"{'you' if s == me else f'p{s}'} {v}" for s, v in enumerate(points))
         best = max(returns)
         won = [s for s, r in enumerate(returns) if r == best]
         who = "you win" if me in won else "p" + ", p".join(map(str, won)) + " win" + ("s" if len(won) == 1 else "")

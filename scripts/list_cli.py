@@ -15,7 +15,7 @@ import pyspiel
 
 from agents import SHIPPED_BOTS
 
-OUR_GAMES = ("python_page_one", "python_american_page_one", "python_modern_canasta")
+OUR_GAMES = ("python_page_one", "python_american_page_one", "python_modern_canasta", "python_classic_canasta")
 SECTIONS = ("games", "bots", "files")
 
 # A value no parameter accepts, so that a game's own check says what it does accept.

@@ -89,7 +89,8 @@ def play(client, game_id: str, choose, max_moves: int = 5000) -> dict:
 def test_options_offer_every_game_parameter_and_bot(client):
     options = client.get("/api/options").json()
     by_name = {g["name"]: g for g in options["games"]}
-    assert set(by_name) == {"python_page_one", "python_american_page_one", "python_modern_canasta"}
+    assert set(by_name) == {"python_page_one", "python_american_page_one", "python_modern_canasta",
+                            "python_classic_canasta"}
     page_one = {p["name"]: p for p in by_name["python_page_one"]["params"]}
     assert page_one["hand_size"] == {**page_one["hand_size"], "type": "int", "min": 4, "max": 7, "default": 4}
     assert page_one["empty_stock"]["choices"] == ["pass", "reshuffle", "take"]
@@ -343,7 +344,12 @@ VARIANTS = [("python_page_one(jokers=2,empty_stock=take)", 2, 6, "random"),
             ("python_american_page_one(players=3,multi_play=true,max_turns=60)", 8, 4, "random"),
             ("python_american_page_one(dobon=true,dobon_gaeshi=true,challenge=true)", 6, 2, "rules"),
             ("python_modern_canasta", 12, 3, "random"),
-            ("python_modern_canasta", 8, 2, "rules")]      # rule bots meld, take piles and ask
+            ("python_modern_canasta", 8, 2, "rules"),      # rule bots meld, take piles and ask
+            ("python_classic_canasta(players=2)", 6, 4, "random"),
+            ("python_classic_canasta(players=4)", 6, 4, "random"),
+            ("python_classic_canasta(players=2)", 4, 6, "rules"),
+            ("python_classic_canasta(players=3)", 4, 6, "rules"),
+            ("python_classic_canasta(players=4)", 4, 6, "rules")]
 
 
 @pytest.mark.parametrize("game_string,every,deals,policy", VARIANTS)

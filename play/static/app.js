@@ -225,9 +225,9 @@ function zoneNode(view, zone, index, mySide) {
   if (!hasCards && !hasMelds) classes.push("info");
   if (/pending/i.test(zone.name)) classes.push("alert");
   if (hasMelds) classes.push("melds-zone");
-  if (zone.side !== null && zone.side !== undefined) classes.push(`side-${zone.side % 2}`);
+  if (zone.side !== null && zone.side !== undefined) classes.push(`side-${zone.side}`);
   let name = zone.name;
-  if (mySide !== null && zone.side !== null && zone.side !== undefined && !/you|us|them|side/i.test(name)) {
+  if (mySide !== null && zone.side !== null && zone.side !== undefined && !/you|us|them|side|\bp\d/i.test(name)) {
     name += zone.side === mySide ? " (your side)" : " (their side)";
   }
   const node = el("div", { class: classes.join(" "), testid: `zone-${index}`, dataset: { zone: zone.name } },
@@ -802,10 +802,14 @@ function buildSeats() {
 }
 
 function seatHint(game, seat, mySeat) {
-  // Canasta's partnerships sit opposite each other: seats 0 and 2 against 1 and 3.
-  if (game.name !== "python_modern_canasta") return "";
-  if (mySeat === undefined) return seat % 2 === 0 ? " (side 0, 2)" : " (side 1, 3)";
-  return seat % 2 === mySeat % 2 ? " · your partner" : " · opponent";
+  // The partnerships the server names for this player count (Canasta's: seats 0 and 2 against 1 and 3).
+  const sides = (game.sides || {})[String(playerCount(game))];
+  if (!sides) return "";
+  if (mySeat === undefined) {
+    const together = sides.map((side, s) => (side === sides[seat] ? s : null)).filter((s) => s !== null);
+    return ` (side ${together.join(", ")})`;
+  }
+  return sides[seat] === sides[mySeat] ? " · your partner" : " · opponent";
 }
 
 function readForm() {
