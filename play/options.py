@@ -39,7 +39,8 @@ MATCHES = {"python_page_one": {"kind": "deals", "choices": [1, 2, 3, 5, 10], "de
            "python_american_page_one": {"kind": "deals", "choices": [1, 3, 5, 10], "default": 3},
            "python_modern_canasta": {"kind": "target", "choices": [2500, 5000, 7500, 8500, 10000],
                                      "default": 2500},
-           "python_classic_canasta": {"kind": "target", "choices": [2500, 5000, 7500, 10000], "default": 5000}}
+           "python_classic_canasta": {"kind": "target", "choices": [2500, 5000, 7500, 10000], "default": 5000,
+                                      "defaults": {"3": 7500}}}     # ClassicCanastaMatch's, by player count
 # The partnerships where they are not the seats: {players: each seat's side} (the form's seat hints).
 PARTNERSHIPS = {"python_modern_canasta": {4: [0, 1, 0, 1]}, "python_classic_canasta": {4: [0, 1, 0, 1]}}
 BOTS = (("random", "Random", ()), ("rules", "Rule bot", ()),

@@ -36,7 +36,10 @@ def test_options_offer_classic_canasta_for_two_three_and_four(client):  # noqa: 
     classic = by_name[GAME]
     assert classic["title"] == "Classic Canasta" and classic["players"] == [2, 3, 4]
     assert [p["name"] for p in classic["params"]] == ["players"]        # the scores are the match's
-    assert classic["match"] == {"kind": "target", "choices": [2500, 5000, 7500, 10000], "default": 5000}
+    assert classic["match"] == {"kind": "target", "choices": [2500, 5000, 7500, 10000], "default": 5000,
+                                "defaults": {"3": 7500}}
+    from games.classic_canasta.match import ClassicCanastaMatch
+    assert [ClassicCanastaMatch(n).target for n in (2, 3, 4)] == [5000, 7500, 5000]
     assert classic["sides"] == {"4": [0, 1, 0, 1]} and by_name["python_page_one"]["sides"] == {}
     bad = client.post("/api/games", json={"game": GAME, "params": {"score0": 100}}).json()
     assert bad["field"] == "params.score0" and "unknown parameter" in bad["error"]

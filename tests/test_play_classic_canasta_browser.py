@@ -21,6 +21,9 @@ def test_classic_canasta_from_the_page_for_three_then_the_seats_of_four(page, se
     assert "your partner" in page.inner_text("[data-field='bots.2']")
     assert page.locator("[data-testid=match-select] option").all_inner_texts() == [
         "2,500 points", "5,000 points", "7,500 points", "10,000 points"]
+    assert page.input_value("[data-testid=match-select]") == "5000"
+    page.fill("[data-testid=param-players]", "3")
+    assert page.input_value("[data-testid=match-select]") == "7500"        # the match's default for three
 
     assert new_game(page, GAME, seed=3, bots="rules", params={"players": 3}) == "your_turn"
     assert page.locator("[data-testid=seat-select] option").count() == 3

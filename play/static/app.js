@@ -757,13 +757,22 @@ function buildParams() {
   const box = $("param-fields");
   box.replaceChildren(...game.params.map(paramField));
   const players = document.querySelector("[data-param=players]");
-  if (players) players.addEventListener("change", buildSeats);
-  if (players) players.addEventListener("input", buildSeats);
+  for (const event of ["change", "input"]) {
+    if (players) players.addEventListener(event, () => { buildSeats(); selectMatchDefault(game); });
+  }
   const match = game.match || { kind: "none" };
   $("match-field").hidden = match.kind === "none" || !match.choices || !match.choices.length;
   $("match-label").textContent = match.kind === "target" ? "Play to (points)" : match.kind === "deals" ? "Deals" : "Match";
-  $("match-select").replaceChildren(...(match.choices || []).map((c) => el("option", { value: String(c), selected: String(c) === String(match.default) }, matchChoiceLabel(match, c))));
+  $("match-select").replaceChildren(...(match.choices || []).map((c) => el("option", { value: String(c) }, matchChoiceLabel(match, c))));
+  selectMatchDefault(game);
   buildSeats();
+}
+
+function selectMatchDefault(game) {
+  // The server's default for this player count (classic Canasta: 7,500 with three, else 5,000).
+  const match = game.match || {};
+  const chosen = (match.defaults || {})[String(playerCount(game))] ?? match.default;
+  if (chosen !== undefined && chosen !== null) $("match-select").value = String(chosen);
 }
 
 function matchChoiceLabel(match, choice) {
