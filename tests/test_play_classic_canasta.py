@@ -123,6 +123,11 @@ def test_the_review_of_a_classic_hand_counts_points_per_side(tmp_path):
     assert all("hand" not in p for m in review["moves"] for p in m["view"]["players"])
     assert review["lost"] == pytest.approx(sum(m["mistake"]["cost"] for m in review["moves"] if m["mistake"]))
     assert session.view()["message"].startswith("hand over: you ")
+    # A person takes p1's seat from move 40: the same bots elsewhere, the game goes on from there.
+    taken = Session.from_record(record, "taken", None, seat=1, move=40, threaded=False)
+    taken.run_bots()
+    view = taken.view()
+    assert view["seat"] == 1 and view["turn"] >= 40 and [p["agent"] for p in view["players"]] == ["rules", "human"]
 
 
 @pytest.fixture

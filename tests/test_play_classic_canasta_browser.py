@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.test_play_browser import (CHROMIUM, browser, click_first, legal_on_page, new_game, page,  # noqa: F401
-                                     server, session_of, status, zone)
+                                     server, session_of, shoot, status, zone)
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on this machine: the browser tests need one")
 GAME = "python_classic_canasta"
@@ -44,5 +44,6 @@ def test_classic_canasta_from_the_page_for_three_then_the_seats_of_four(page, se
         decisions += 1
     assert decisions >= 4 and "draw 2 from the stock" in kinds
     assert page.locator("[data-testid=log] li").count() > decisions
+    shoot(page, "classic_canasta")
     assert int(page.locator("[data-testid=player-1]").get_attribute("data-cards")) == \
         page.locator("[data-testid=player-1] .back").count()
