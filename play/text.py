@@ -16,8 +16,15 @@ from play.options import GameSpec
 from play.session import Session, SessionError
 
 
+def _card(c: dict) -> str:
+    """A card in text; a Canasta 3 (no suit) says its colour, which the page shows in red or black."""
+    if c["rank"] == "3" and c["suit"] is None:
+        return "3r" if c["color"] == "red" else "3b"
+    return c["text"]
+
+
 def _cards(cards: list[dict]) -> str:
-    return " ".join(c["text"] for c in cards) or "-"
+    return " ".join(_card(c) for c in cards) or "-"
 
 
 def table_text(view: dict) -> str:

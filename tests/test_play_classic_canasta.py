@@ -159,5 +159,6 @@ def test_classic_canasta_in_the_terminal(tmp_path):
     assert "  Melds: you: " in text and "  Melds: p2: " in text and "  Red 3s: p1: " in text
     assert "    1. draw 2 from the stock" in text and text.rstrip().endswith("match over.")
     assert "  red 3s: " in text and "  cards in hand: " in text
+    assert "  Red 3s: you: 3r" in text          # a 3's colour in words, as the page shows it in colour
     (record,) = load_records(tmp_path / "t3.jsonl")
     assert record.returns is not None and len(record.returns) == 3
