@@ -43,7 +43,7 @@ from agents.base import CardBot, rules_core
 PROTOCOL = 1
 # The harness's fault kinds (eval/play.py; agents cannot import eval): a test checks they agree.
 RAISED, ILLEGAL, TIMEOUT, CRASHED = "raised", "illegal", "timeout", "crashed"
-HELLO_SECONDS = 30.0        # an engine's start, to its hello (a Python engine imports torch)
+HELLO_SECONDS = 60.0        # an engine's start, to its hello (a Python engine imports torch; a loaded machine)
 GOODBYE_SECONDS = 2.0       # a quitting engine's time to exit before it is killed
 STDERR_TAIL = 600           # characters of the engine's stderr in a fault report
 STDERR_KEPT = 1 << 20       # bytes of stderr kept between deals, at most
