@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from math import factorial
-from typing import Callable, Hashable, Iterator, Sequence
+from typing import Any, Callable, Hashable, Iterator, Sequence
 
 Interval = tuple[int, int]   # [lo, hi) over one opponent's slot indices
 
@@ -474,6 +474,16 @@ class SwapChainDeal:
         for _ in range(self.steps):
             self._step(uniform)
         return [h[:] for h in self.held], self.stock[:]
+
+
+def cached_view(state: Any, player: int, make_view: Callable[[Any, int], Any]) -> Any:
+    """`player`'s belief view at `state`, kept in the state's `cache` slot for as
+    long as its log is the same: a search resamples one position many times,
+    and the view (what the player knows, counted once) costs more than a draw."""
+    cache = state.cache
+    if cache is None or cache[0] != player or cache[1] is not state.log:
+        cache = state.cache = (player, state.log, make_view(state, player))
+    return cache[2]
 
 
 def shuffle_prefix(items: list, count: int, uniform: Callable[[], float]) -> None:

@@ -27,7 +27,7 @@ from games.classic_canasta.actions import BLACK_SLOT, MELD_PARTS, TAKE_JOKER, TA
 from games.classic_canasta.core import (EV_COMMIT, EV_DEAL, EV_DISCARD, EV_DRAW, EV_MELD, EV_TAKE,
                                         EV_WITHDRAW, OVER, ClassicState)
 from games.modern_canasta.cards import BLACK_THREE, DECK, JOKER, NUM_KINDS, RED_THREE, TWO, unpack
-from games.sampling import ConstrainedDeal, HiddenHand, Interval, match_slots
+from games.sampling import ConstrainedDeal, HiddenHand, Interval, cached_view, match_slots
 
 
 class _Hidden:
@@ -165,11 +165,7 @@ def resample(state: ClassicState, player: int,
              probability_sampler: Callable[[], float]) -> ClassicState:
     if state.phase == OVER:
         return state.clone()
-    cache = state.cache
-    if cache is None or cache[0] != player or cache[1] is not state.log:
-        cache = (player, state.log, BeliefView(state, player))
-        state.cache = cache
-    return cache[2].sample(state, probability_sampler)
+    return cached_view(state, player, BeliefView).sample(state, probability_sampler)
 
 
 __all__ = ["BeliefView", "resample"]

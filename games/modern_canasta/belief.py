@@ -41,7 +41,7 @@ from games.modern_canasta.actions import MELD_PARTS
 from games.modern_canasta.cards import DECK, JOKER, NUM_KINDS, PLAYABLE, TWO, WILD_SLOT, unpack
 from games.modern_canasta.core import (EV_ANSWER, EV_COMMIT, EV_DEAL, EV_DISCARD, EV_DRAW, EV_MELD,
                                        EV_TAKE, EV_WITHDRAW, OVER, PLAYERS, CanastaState)
-from games.sampling import ConstrainedDeal, HiddenHand, Interval, acquisition_window, match_slots
+from games.sampling import ConstrainedDeal, HiddenHand, Interval, acquisition_window, cached_view, match_slots
 
 MAX_REJECTIONS = 2_000
 
@@ -235,11 +235,7 @@ def resample(state: CanastaState, player: int,
              probability_sampler: Callable[[], float]) -> CanastaState:
     if state.phase == OVER:
         return state.clone()
-    cache = state.cache
-    if cache is None or cache[0] != player or cache[1] is not state.log:
-        cache = (player, state.log, BeliefView(state, player))
-        state.cache = cache
-    return cache[2].sample(state, probability_sampler)
+    return cached_view(state, player, BeliefView).sample(state, probability_sampler)
 
 
 __all__ = ["BeliefView", "resample"]

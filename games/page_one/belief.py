@@ -26,7 +26,7 @@ from games.cards import JOKER_MASK, NUM_RANKS, SUIT_MASKS, cards_of
 from games.page_one.core import (CHOOSE_LEADER, DRAW, EV_DEAL, EV_DRAW, EV_FOLLOW, EV_LEAD,
                                  EV_PASS, EV_RESHUFFLE, EV_TAKE, HIGH_CARD, PLAY,
                                  PageOneState, played_card, played_suit)
-from games.sampling import ConstrainedDeal, HiddenHand, Interval, acquisition_window, match_slots
+from games.sampling import ConstrainedDeal, HiddenHand, Interval, acquisition_window, cached_view, match_slots
 
 JOKER = 4   # the suit class of jokers: any shown void rules them out
 
@@ -192,8 +192,4 @@ def resample(state: PageOneState, player: int,
              probability_sampler: Callable[[], float]) -> PageOneState:
     if state.phase in (CHOOSE_LEADER, HIGH_CARD):
         return state.clone()      # nobody holds a card yet
-    cache = state.cache
-    if cache is None or cache[0] != player or cache[1] is not state.log:
-        cache = (player, state.log, BeliefView(state, player))
-        state.cache = cache
-    return cache[2].sample(state, probability_sampler)
+    return cached_view(state, player, BeliefView).sample(state, probability_sampler)
