@@ -27,7 +27,9 @@ from __future__ import annotations
 import gc
 import multiprocessing as mp
 import signal
+import sys
 import time
+import types
 from collections import Counter, deque
 from multiprocessing.connection import Connection, wait
 from typing import Callable, Generator, Iterable, Iterator
@@ -48,14 +50,32 @@ _CONTEXT = mp.get_context("forkserver")
 def worker_modules(config: TournamentConfig) -> list[str]:
     """What a worker imports before its first game: the main module (every
     worker runs it as __mp_main__), the games, the harness's game loop and the
-    modules of the tournament's bots (torch too, for neural ones)."""
-    modules = ["__main__", "games", "agents", "eval.play"]
+    modules of the tournament's bots (torch too, for neural ones).
+
+    The server preloads a main module given as a path ("__main__"), but not
+    one run with `python -m`, whose body every worker runs again: so what
+    that module imported is preloaded too, and the worker's run of it finds
+    its imports done (100 ms and more a worker otherwise)."""
+    modules = ["__main__", "games", "agents", "eval.play", "eval.workers", *_main_module_imports()]
     factories = dict(BOT_FACTORIES) | dict(config.bot_modules)
     for _, agent in config.agents:
         target = factories.get(parse_spec(agent)[0])
         if target is not None:
             modules.append(target.split(":")[0])
     return list(dict.fromkeys(modules))
+
+
+def _main_module_imports() -> list[str]:
+    """The modules that a main module run with `python -m` took names from."""
+    main = sys.modules.get("__main__")
+    if getattr(main, "__spec__", None) is None:
+        return []
+    names = []
+    for value in vars(main).values():
+        name = value.__name__ if isinstance(value, types.ModuleType) else getattr(value, "__module__", None)
+        if isinstance(name, str) and name in sys.modules and name not in ("__main__", "builtins"):
+            names.append(name)
+    return names
 
 
 def hard_deadline(time_limit: float, is_move: bool) -> float:

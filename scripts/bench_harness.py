@@ -100,10 +100,6 @@ def section_harness(seconds: float, repeats: int) -> None:
         results, cpu = bare_games(game_string, specs, tasks)
         return time.perf_counter() - start, cpu, results
 
-    # The machine's own ceiling for two processes: the bare loop, half the games
-    # in each of two processes already started (what 2 workers can at best reach).
-    bare_pool = ProcessPoolExecutor(2, mp_context=mp.get_context("forkserver"))
-    list(bare_pool.map(bare_games, [game_string] * 2, [specs] * 2, [tasks[:2]] * 2))   # started, imported
 
     def two_bare_loops() -> tuple[float, float, list]:
         halves = [tasks[:len(tasks) // 2], tasks[len(tasks) // 2:]]
@@ -140,7 +136,15 @@ def section_harness(seconds: float, repeats: int) -> None:
         results = [player.play(task, probe).returns for task in tasks]
         return time.perf_counter() - start, time.process_time() - cpu, results
 
-    harness(1)       # starts the forkserver, once per process
+    # Starts the forkserver, once per process, with what the harness preloads for
+    # its workers (eval.workers.worker_modules); a pool started before it would
+    # start the server bare, and every worker would import the games itself.
+    harness(1)
+
+    # The machine's own ceiling for two processes: the bare loop, half the games
+    # in each of two processes already started (what 2 workers can at best reach).
+    bare_pool = ProcessPoolExecutor(2, mp_context=mp.get_context("forkserver"))
+    list(bare_pool.map(bare_games, [game_string] * 2, [specs] * 2, [tasks[:2]] * 2))   # started, imported
 
     def worker_start() -> tuple[float, float]:
         """Wall and CPU seconds from starting a worker to its first record (a

@@ -3,10 +3,12 @@ results file. The whole tournament is tested in test_tournament.py."""
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import math
 import random
 import sqlite3
+import sys
 from collections import Counter, defaultdict
 from fractions import Fraction
 
@@ -274,6 +276,24 @@ def test_the_fork_server_preloads_what_the_tournaments_bots_import():
     assert modules[0] == "__main__" and len(modules) == len(set(modules))
     assert {"games", "eval.play", "agents.random_bot", "agents.rules", "agents.neural.bot",
             "tests.harness_bots"} <= set(modules)
+
+
+def test_a_main_module_run_with_dash_m_has_its_imports_preloaded(monkeypatch):
+    """`python -m scripts.cli`: the server cannot preload such a main module, and
+    every worker would import its imports itself; they are preloaded by name."""
+    import json
+    import types
+
+    import eval.ratings
+    from eval.workers import worker_modules
+    config = TournamentConfig.create(PAGE_ONE, ["random", "rules"], deals=1)
+    main = types.ModuleType("__main__")
+    main.__spec__ = importlib.util.find_spec("scripts.cli")
+    main.json, main.summarize = json, eval.ratings.summarize
+    monkeypatch.setitem(sys.modules, "__main__", main)
+    assert {"json", "eval.ratings"} <= set(worker_modules(config))
+    main.__spec__ = None            # a main module given as a path: the server preloads it whole
+    assert not {"json", "eval.ratings"} & set(worker_modules(config))
 
 
 def test_forfeit_puts_the_faulty_side_last_and_keeps_the_sum():
