@@ -100,6 +100,14 @@ def section_harness(seconds: float, repeats: int) -> None:
         results, cpu = bare_games(game_string, specs, tasks)
         return time.perf_counter() - start, cpu, results
 
+    def fresh_bare_loop() -> tuple[float, float, list]:
+        """The bare loop in a process started for it, as a worker is: the same
+        cold caches (the bare loop in this process runs warm after its first
+        round); the start is timed too, as the harness's worker start is."""
+        start = time.perf_counter()
+        with ProcessPoolExecutor(1, mp_context=mp.get_context("forkserver")) as fresh:
+            results, cpu = fresh.submit(bare_games, game_string, specs, tasks).result()
+        return time.perf_counter() - start, cpu, results
 
     def two_bare_loops() -> tuple[float, float, list]:
         halves = [tasks[:len(tasks) // 2], tasks[len(tasks) // 2:]]
@@ -156,7 +164,7 @@ def section_harness(seconds: float, repeats: int) -> None:
         cpu = _cpu_seconds(pool.workers[0].process.pid)
         pool.close()
         return wall, cpu
-    runners = [("bare loop", bare_loop), ("in process", in_process), ("1 worker", lambda: harness(1)),
+    runners = [("bare loop", bare_loop), ("bare loop, new process", fresh_bare_loop), ("in process", in_process), ("1 worker", lambda: harness(1)),
                ("2 workers", lambda: harness(2)), ("2 bare loops", two_bare_loops), ("no history", lambda: harness(1, without_history)),
                ("in process, no history", lambda: in_process(without_history))]
     runs: dict[str, list[tuple[float, tuple[float, float]]]] = {name: [] for name, _ in runners}
@@ -175,14 +183,14 @@ def section_harness(seconds: float, repeats: int) -> None:
     play_cpu = {k: statistics.median(c[0] for _, c in v) / n for k, v in runs.items()}
     parent_cpu = {k: statistics.median(c[1] for _, c in v) / n for k, v in runs.items()}
 
-    def share_of_bare(name: str, measure: str) -> float:
+    def share_of_bare(name: str, measure: str, reference: str = "bare loop") -> float:
         """Median over the rounds of this setting's `measure` ("wall", "worker"
-        or "parent" CPU) over the bare loop's time in the same round (paired:
-        the rounds' common drift cancels)."""
+        or "parent" CPU) over the `reference` bare loop's time in the same round
+        (paired: the rounds' common drift cancels)."""
         def time_of(run: tuple[float, tuple[float, float]]) -> float:
             return run[0] if measure == "wall" else run[1][0 if measure == "worker" else 1]
         bare_of = (lambda run: run[0]) if measure == "wall" else (lambda run: run[1][0])
-        return statistics.median(time_of(r) / bare_of(b) for r, b in zip(runs[name], runs["bare loop"]))
+        return statistics.median(time_of(r) / bare_of(b) for r, b in zip(runs[name], runs[reference]))
 
     for k in runs:
         print(f"  {k:<22} {n / wall[k]:7.0f} games/s   {1e3 * wall[k] / n:6.3f} ms/game wall   CPU per game: "
@@ -210,6 +218,10 @@ def section_harness(seconds: float, repeats: int) -> None:
           f"CPU {share_of_bare('1 worker', 'worker') - 1:+.1%} in the worker, "
           f"{share_of_bare('1 worker', 'parent'):+.1%} in the parent (on the other core); "
           f"its game path in one process: CPU {share_of_bare('in process', 'worker') - 1:+.1%}")
+    print(f"  harness (1 worker) over the bare loop in a new process (both cold, both starting a process), "
+          f"medians of {repeats} paired rounds: {share_of_bare('1 worker', 'wall', 'bare loop, new process') - 1:+.1%} "
+          f"wall time (target <= +10%); CPU {share_of_bare('1 worker', 'worker', 'bare loop, new process') - 1:+.1%} "
+          f"in the worker")
     start = time.perf_counter()
     player = GamePlayer(config)
     records = [player.play(t, [0.0] * PROBE_SIZE) for t in tasks]
