@@ -408,6 +408,21 @@ def test_bad_training_settings_are_named():
         make_bot("neural(policy=best)", pyspiel.load_game("python_page_one"), 0)
 
 
+def test_a_run_may_start_from_a_bot_files_network():
+    """--init: the shipped Canasta network trained longer, without its checkpoint."""
+    shipped = SHIPPED_BOTS / "python_modern_canasta.safetensors"
+    net = dmc.initial_network(TrainConfig(game="python_modern_canasta", init=str(shipped)))
+    expected = load_bot(shipped).net.state_dict()
+    assert all(torch.equal(v, expected[k]) for k, v in net.state_dict().items())
+    fresh = dmc.initial_network(TrainConfig(game="python_modern_canasta"))
+    assert not torch.equal(fresh.state_dict()["trunk.0.weight"], expected["trunk.0.weight"])
+    with pytest.raises(ValueError, match="python_modern_canasta"):       # another game's network
+        dmc.initial_network(TrainConfig(init=str(shipped)))
+    with pytest.raises(ValueError, match="gain over the 'rules' bot"):
+        dmc.initial_network(TrainConfig(game="python_american_page_one(players=4)",
+                                        init=str(SHIPPED_BOTS / "python_american_page_one.safetensors")))
+
+
 SHIPPED = sorted(SHIPPED_BOTS.glob("*.safetensors"))
 
 

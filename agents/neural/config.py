@@ -95,6 +95,7 @@ class TrainConfig:
     seed: int = 0
     device: str = "cpu"
     hidden: list[int] = field(default_factory=list)   # empty: the game's documented config
+    init: str = ""                   # a bot file whose network the run starts from ("": random weights)
 
     def __post_init__(self) -> None:
         checks = [("minutes", self.minutes > 0), ("actors", self.actors >= 1),

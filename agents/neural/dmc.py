@@ -61,7 +61,7 @@ from agents import make_bot
 from agents.base import rules_core
 from agents.neural import advantage
 from agents.neural.bot import play_settings
-from agents.neural.botfile import save_bot
+from agents.neural.botfile import load_bot, save_bot
 from agents.neural.config import NetworkConfig, TrainConfig
 from agents.neural.encoding import GameIdentity, InfoStateEncoder
 from agents.neural.evaluate import harness_match
@@ -382,6 +382,21 @@ class CpuClock:
 
 
 # ----------------------------------------------------------------------------- the loop
+def initial_network(cfg: TrainConfig) -> PolicyValueNet:
+    """A new run's network: random weights in the game's layers, or those of the
+    bot file `cfg.init` (a network trained before, trained longer)."""
+    game = pyspiel.load_game(cfg.game)
+    identity = GameIdentity.of(game)
+    if not cfg.init:
+        return PolicyValueNet(identity.tensor_size, identity.num_actions, cfg.network_config(identity.short_name))
+    bot = load_bot(cfg.init, identity, strict_params=True)
+    baseline = bot.training.get("baseline")
+    if baseline is not None:
+        raise ValueError(f"--init {cfg.init}: its network scores moves by their gain over the {baseline!r} bot's "
+                         f"move, not by their returns; deep Monte-Carlo cannot continue it")
+    return copy.deepcopy(bot.net)
+
+
 def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = True) -> Path:
     """Trains until cfg.minutes of training time; returns the checkpoint path."""
     if cfg.device.startswith("cuda") and not torch.cuda.is_available():
@@ -400,8 +415,7 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
         stats.update(ckpt["stats"])
         net = network_from_checkpoint(ckpt)
     else:
-        net = PolicyValueNet(identity.tensor_size, identity.num_actions,
-                             cfg.network_config(identity.short_name))
+        net = initial_network(cfg)
     device = torch.device(cfg.device)
     if device.type == "cpu":
         torch.set_num_threads(1)     # the actors have the other cores

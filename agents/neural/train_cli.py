@@ -42,6 +42,8 @@ _HELP = {
     "seed": "random seed",
     "device": "learner device: cpu or cuda",
     "hidden": "hidden layer sizes, e.g. 256 256 (default: the game's documented config)",
+    "init": "a bot file of this game (deep Monte-Carlo, not advantages) whose network the run starts from, "
+            "e.g. the shipped one: longer training without its checkpoint; its layers replace --hidden",
 }
 
 
@@ -127,6 +129,11 @@ def run_train(args: argparse.Namespace) -> None:
     base = read_checkpoint(args.resume)["config"] if args.resume else None
     cfg = config_from_args(args, base)
     load_game(cfg.game)
+    if cfg.init:
+        if args.resume:
+            raise ValueError("--init starts a new run from a bot file; --resume continues one: give one of them")
+        from agents.neural import dmc
+        dmc.initial_network(cfg)        # refuses a missing file, another game's or an advantages network
     if Path(cfg.out).exists() and not Path(cfg.out).is_dir():
         raise ValueError(f"--out {cfg.out}: is a file; a run's folder holds its checkpoints and curves")
     from agents.neural import dmc
