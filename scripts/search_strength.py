@@ -187,6 +187,10 @@ TOURNAMENTS: dict[str, Tournament] = {
     "canasta_pimc_prior_shipped": Tournament(
         "python_modern_canasta", ("pimc=pimc(worlds=4,iterations=5,rollout=rules,prior=shipped)", "rules"),
         200, "PIMC with the shipped network as prior against the rule bot"),
+    # The upper bound at the budget of the line above: the same 20 iterations and prior, every hand known.
+    "canasta_cheat": Tournament(
+        "python_modern_canasta", ("cheat=cheat_mcts(iterations=20,rollout=rules,prior=shipped)", "rules"), 100,
+        "UCT on the true state (every hand known) at PIMC's budget above, against the rule bot"),
     "canasta_pimc_random": Tournament(
         "python_modern_canasta", ("pimc=pimc(worlds=2,iterations=3,rollout=rules)", "random"), 200,
         "PIMC (2 worlds of 3 iterations) against random"),
