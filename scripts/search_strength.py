@@ -191,6 +191,9 @@ TOURNAMENTS: dict[str, Tournament] = {
     "canasta_cheat": Tournament(
         "python_modern_canasta", ("cheat=cheat_mcts(iterations=20,rollout=rules,prior=shipped)", "rules"), 100,
         "UCT on the true state (every hand known) at PIMC's budget above, against the rule bot"),
+    "canasta_pimc_shipped_cheat_deals": Tournament(
+        "python_modern_canasta", ("pimc=pimc(worlds=4,iterations=5,rollout=rules,prior=shipped)", "rules"), 100,
+        "PIMC with the shipped prior again, on the cheating search's 100 deals: the share of its gap closed"),
     "canasta_pimc_random": Tournament(
         "python_modern_canasta", ("pimc=pimc(worlds=2,iterations=3,rollout=rules)", "random"), 200,
         "PIMC (2 worlds of 3 iterations) against random"),
