@@ -194,6 +194,9 @@ TOURNAMENTS: dict[str, Tournament] = {
     "canasta_pimc_shipped_cheat_deals": Tournament(
         "python_modern_canasta", ("pimc=pimc(worlds=4,iterations=5,rollout=rules,prior=shipped)", "rules"), 100,
         "PIMC with the shipped prior again, on the cheating search's 100 deals: the share of its gap closed"),
+    "canasta_pimc_shipped_4x": Tournament(
+        "python_modern_canasta", ("pimc=pimc(worlds=8,iterations=10,rollout=rules,prior=shipped)", "rules"), 100,
+        "PIMC with the shipped prior at 4 times the budget (8 worlds of 10 iterations), the same 100 deals"),
     "canasta_pimc_random": Tournament(
         "python_modern_canasta", ("pimc=pimc(worlds=2,iterations=3,rollout=rules)", "random"), 200,
         "PIMC (2 worlds of 3 iterations) against random"),
