@@ -23,7 +23,9 @@ Read it top to bottom:
    value on the root's mean return (mean squared errors, Adam). With
    `--outcome-mix M` the played action's target and the value's are
    (1 - M) * the search's value + M * the game's return (AlphaZero's z against
-   its q). Each sample is relabelled by a random suit permutation as it is
+   its q). With `--policy-weight`, also the cross-entropy of the visit shares
+   against the softmax of the scores (the prior the search reads: its move
+   choices, AlphaZero's policy target). Each sample is relabelled by a random suit permutation as it is
    drawn where the game has the symmetry (agents/neural/symmetry.py).
 3. **The bot file** `OUT/iter_K.safetensors` (botfile.save_bot; the samples in
    `OUT/samples_K.npz`), its metadata
@@ -205,12 +207,19 @@ def targets(samples: Samples, outcome_mix: float) -> tuple[np.ndarray, np.ndarra
     return value, samples.share, root.astype(np.float32)
 
 
-def expert_loss(net, obs, value, weight, root, value_weight: float = 1.0):
-    """Visit-weighted squared error of the scores against the search's values, plus
-    the value head's squared error against the root's value."""
+def expert_loss(net, obs, value, weight, root, legal, policy_weight: float = 0.0, temperature: float = 0.1):
+    """Visit-weighted squared error of the scores against the search's values, the
+    value head's squared error against the root's value, and with `policy_weight`
+    the cross-entropy of the search's visit shares against the softmax of the
+    scores / `temperature` over the legal actions (the search's prior,
+    agents/neural/prior.py): the search's move choices, AlphaZero's policy loss."""
     import torch
     scores, v = net.action_values(obs)
-    return (weight * (scores - value) ** 2).sum(1).mean() + value_weight * torch.mean((v - root) ** 2)
+    loss = (weight * (scores - value) ** 2).sum(1).mean() + torch.mean((v - root) ** 2)
+    if policy_weight:
+        logits = torch.where(legal > 0, scores / temperature, torch.full_like(scores, -1e9))
+        loss = loss - policy_weight * (weight * torch.log_softmax(logits, dim=1)).sum(1).mean()
+    return loss
 
 
 def relabel(symmetry, obs: np.ndarray, per_action: list[np.ndarray], rng: np.random.Generator):
@@ -227,17 +236,18 @@ def relabel(symmetry, obs: np.ndarray, per_action: list[np.ndarray], rng: np.ran
     return obs, moved
 
 
-def evaluate_loss(net, samples: Samples, outcome_mix: float) -> float:
+def evaluate_loss(net, samples: Samples, outcome_mix: float, policy_weight: float = 0.0) -> float:
     """The training loss on `samples`, unrelabelled, with no gradient."""
     import torch
     value, weight, root = targets(samples, outcome_mix)
     with torch.no_grad():
         return float(expert_loss(net, torch.from_numpy(samples.obs.astype(np.float32)), torch.from_numpy(value),
-                                 torch.from_numpy(weight), torch.from_numpy(root)))
+                                 torch.from_numpy(weight), torch.from_numpy(root),
+                                 torch.from_numpy(samples.legal.astype(np.float32)), policy_weight))
 
 
 def train(net, optimizer, samples: Samples, epochs: float, batch: int, outcome_mix: float, symmetry,
-          rng: np.random.Generator, progress: bool = True) -> list[float]:
+          rng: np.random.Generator, progress: bool = True, policy_weight: float = 0.0) -> list[float]:
     """Step 2: `epochs` passes' worth of random minibatches over `samples`; the losses."""
     import torch
     from tqdm import tqdm
@@ -248,10 +258,11 @@ def train(net, optimizer, samples: Samples, epochs: float, batch: int, outcome_m
     for _ in tqdm(range(steps), desc="training", unit="step", disable=not progress, mininterval=2.0):
         idx = rng.integers(0, len(samples), batch)
         obs, v, w = samples.obs[idx].astype(np.float32), value[idx], weight[idx]
+        legal = samples.legal[idx].astype(np.float32)
         if symmetry is not None:
-            obs, (v, w) = relabel(symmetry, obs, [v, w], rng)
+            obs, (v, w, legal) = relabel(symmetry, obs, [v, w, legal], rng)
         loss = expert_loss(net, torch.from_numpy(obs), torch.from_numpy(v), torch.from_numpy(w),
-                           torch.from_numpy(root[idx]))
+                           torch.from_numpy(root[idx]), torch.from_numpy(legal), policy_weight)
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(net.parameters(), 10.0)
@@ -324,9 +335,10 @@ class ExpertConfig:
     replay: int = 3
     epochs: float = 4.0
     batch: int = 256
-    lr: float = 1e-4
+    lr: float = 3e-5
     outcome_mix: float = 0.0
     symmetry: bool = True
+    policy_weight: float = 0.0
 
 
 def run(cfg: ExpertConfig, progress: bool = True) -> Path:
@@ -385,9 +397,10 @@ def run(cfg: ExpertConfig, progress: bool = True) -> Path:
         np.savez_compressed(out / f"samples_{iteration}.npz", **fresh.__dict__)
         history = (history + [fresh])[-cfg.replay:]
         replay = Samples.concat(history)
-        before = evaluate_loss(net, fresh, cfg.outcome_mix)
-        train(net, optimizer, replay, cfg.epochs, cfg.batch, cfg.outcome_mix, symmetry, rng, progress)
-        after = evaluate_loss(net, fresh, cfg.outcome_mix)
+        before = evaluate_loss(net, fresh, cfg.outcome_mix, cfg.policy_weight)
+        train(net, optimizer, replay, cfg.epochs, cfg.batch, cfg.outcome_mix, symmetry, rng, progress,
+              cfg.policy_weight)
+        after = evaluate_loss(net, fresh, cfg.outcome_mix, cfg.policy_weight)
         cpu += _cpu_seconds() - t0
         games_played += cfg.games
         samples_seen += len(fresh)
@@ -430,10 +443,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--epochs", type=number(0, 1000, open_low=True), default=4.0,
                    help="passes' worth of minibatches over the replay per iteration")
     p.add_argument("--batch", type=integer(1, 1 << 20), default=256, help="minibatch size")
-    p.add_argument("--lr", type=number(0, 1, open_low=True), default=1e-4, help="Adam learning rate")
+    p.add_argument("--lr", type=number(0, 1, open_low=True), default=3e-5, help="Adam learning rate")
     p.add_argument("--outcome-mix", type=number(0, 1), default=0.0,
                    help="weight of the game's return in the played action's and the value's targets "
                         "(0: the search's values only)")
+    p.add_argument("--policy-weight", type=number(0, 1000), default=0.0,
+                   help="weight of the cross-entropy of the search's visit shares against the network's "
+                        "prior (softmax of scores / 0.1); 0: values only")
     p.add_argument("--symmetry", choices=("true", "false"), default="true",
                    help="relabel samples by random suit permutations where the game has them")
     return p
@@ -448,7 +464,7 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(_fail(f"--out {out}: already holds a run ({CURVE_CSV}); choose a new folder"))
     cfg = ExpertConfig(args.game, args.start, args.search, args.iterations, args.games, args.workers,
                        args.eval_deals, args.seed, str(out), args.replay, args.epochs, args.batch, args.lr,
-                       args.outcome_mix, args.symmetry == "true")
+                       args.outcome_mix, args.symmetry == "true", args.policy_weight)
     try:
         last = run(cfg)
     except (ValueError, OSError) as e:
