@@ -423,12 +423,12 @@ def _parser() -> argparse.ArgumentParser:
         def error(self, message: str) -> None:        # one line, exit 2
             self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
-    p = Parser(prog="python -m agents.neural.expert",
+    p = Parser(prog="python -m agents.neural.expert", formatter_class=argparse.ArgumentDefaultsHelpFormatter,
                description="Expert iteration: search games with the current network as prior, the network "
                            "trained on the search's root values, rated against the rule bot each iteration.")
     p.add_argument("--game", type=game_string, default="python_page_one(players=4)", help="game string")
     p.add_argument("--start", default="shipped",
-                   help="bot file to start from (default: shipped, the game's bot in bots/)")
+                   help="bot file to start from; shipped: the game's bot in bots/")
     p.add_argument("--search", default="ismcts(iterations=200,rollout=rules)",
                    help="the search spec, without prior (the current network is added as prior=PATH); "
                         "ismcts or pimc")
@@ -438,7 +438,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--eval-deals", type=integer(1, 10**7), default=500,
                    help="duplicate deals of each rating against the rule bot (the same at every iteration)")
     p.add_argument("--seed", type=seed, default=0, help="seed of the search games' deals and of the ratings")
-    p.add_argument("--out", required=True, help="run folder: iter_K.safetensors, curve.csv, curve.png")
+    p.add_argument("--out", required=True, help="run folder (new): iter_K.safetensors, samples_K.npz, curve.csv, curve.png")
     p.add_argument("--replay", type=integer(1, 1000), default=3, help="train on the samples of the last N iterations")
     p.add_argument("--epochs", type=number(0, 1000, open_low=True), default=4.0,
                    help="passes' worth of minibatches over the replay per iteration")
