@@ -197,6 +197,9 @@ TOURNAMENTS: dict[str, Tournament] = {
     "canasta_pimc_shipped_4x": Tournament(
         "python_modern_canasta", ("pimc=pimc(worlds=8,iterations=10,rollout=rules,prior=shipped)", "rules"), 100,
         "PIMC with the shipped prior at 4 times the budget (8 worlds of 10 iterations), the same 100 deals"),
+    "canasta_cheat_4x": Tournament(
+        "python_modern_canasta", ("cheat=cheat_mcts(iterations=80,rollout=rules,prior=shipped)", "rules"), 100,
+        "UCT on the true state at the budget of canasta_pimc_shipped_4x (80 iterations), the same 100 deals"),
     "canasta_pimc_random": Tournament(
         "python_modern_canasta", ("pimc=pimc(worlds=2,iterations=3,rollout=rules)", "random"), 200,
         "PIMC (2 worlds of 3 iterations) against random"),
