@@ -38,6 +38,17 @@ from search.mcts import placement
 from search.rollout import BotRollout
 
 
+def rule_playout_places(rollout: BotRollout, state, action: int, seeds: list[int]) -> list[float]:
+    """Seat 0's place after `action`, in one rule-bot playout on the true cards per seed
+    (the same seeds for every move compared, so their draws are the same)."""
+    out = []
+    for seed in seeds:
+        world = state.clone()
+        world.apply_action(action)
+        out.append(placement(rollout.evaluate(world, random.Random(seed).random))[0])
+    return out
+
+
 def departure_kind(state, rule_move: int, move: int) -> str:
     """'play: card -> draw', 'name suit: name ♠ -> name ♦', ..."""
     name = lambda a: "card" if a < NUM_KINDS else state.action_to_string(0, a)  # noqa: E731
@@ -60,14 +71,6 @@ def main(argv: list[str] | None = None) -> None:
     by_kind: list[dict[str, list[float]]] = [{} for _ in args.bots]
     decisions = 0
 
-    def value(state, action: int, seeds: list[int]) -> list[float]:
-        out = []
-        for seed in seeds:
-            world = state.clone()
-            world.apply_action(action)
-            out.append(placement(rollout.evaluate(world, random.Random(seed).random))[0])
-        return out
-
     for deal in tqdm(range(args.deals), desc="deals"):
         state, chance = rules_core(game.new_initial_state()), random.Random(100 + deal)
         while not state.is_terminal():
@@ -83,8 +86,8 @@ def main(argv: list[str] | None = None) -> None:
                 for i, searcher in enumerate(searchers):
                     move = searcher.step(state)
                     if move != rule_move:
-                        gain = sum(x - y for x, y in zip(value(state, move, seeds),
-                                                          value(state, rule_move, seeds))) / len(seeds)
+                        gain = sum(x - y for x, y in zip(rule_playout_places(rollout, state, move, seeds),
+                                                          rule_playout_places(rollout, state, rule_move, seeds))) / len(seeds)
                         gains[i].append(gain)
                         by_kind[i].setdefault(departure_kind(state, rule_move, move), []).append(gain)
             state.apply_action(rules[player].step(state))

@@ -28,7 +28,7 @@ from tqdm import tqdm
 import games  # noqa: F401  (registers our games)
 from agents import make_bot
 from agents.base import rules_core
-from search.mcts import placement
+from scripts.search_departures import rule_playout_places
 from search.rollout import BotRollout
 
 
@@ -52,14 +52,6 @@ def main(argv: list[str] | None = None) -> None:
     seconds = [0.0 for _ in bots]
     decisions = 0
 
-    def value(state, action: int, seeds: list[int]) -> list[float]:
-        out = []
-        for seed in seeds:
-            world = state.clone()
-            world.apply_action(action)
-            out.append(placement(rollout.evaluate(world, random.Random(seed).random))[0])
-        return out
-
     for deal in tqdm(range(args.deals), desc="deals"):
         state, chance = rules_core(game.new_initial_state()), random.Random(f"{args.seed}/{deal}")
         while not state.is_terminal():
@@ -78,8 +70,8 @@ def main(argv: list[str] | None = None) -> None:
                     move = bot.step(state)
                     seconds[i] += time.perf_counter() - start
                     if move != rule_move:
-                        rule_value = rule_value or value(state, rule_move, seeds)
-                        gains[i].append(sum(x - y for x, y in zip(value(state, move, seeds), rule_value))
+                        rule_value = rule_value or rule_playout_places(rollout, state, rule_move, seeds)
+                        gains[i].append(sum(x - y for x, y in zip(rule_playout_places(rollout, state, move, seeds), rule_value))
                                         / len(seeds))
             state.apply_action(rules[player].step(state))
     print(f"{args.game}: {args.deals} deals (seed {args.seed}), {decisions} decisions of seat 0 with a choice; "

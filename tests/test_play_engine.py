@@ -21,6 +21,7 @@ from eval.records import load_records
 from play.engines import parse_engines, probe_engines
 from play.server import Table, create_app
 from scripts.cli import main
+from tests.test_play_api import settle
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -46,27 +47,17 @@ def _client(tmp_path: Path, engines: dict) -> TestClient:
     return client
 
 
-def _settle(client: TestClient, game_id: str, timeout: float = 60.0) -> dict:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        view = client.get(f"/api/games/{game_id}").json()
-        if view["status"] != "bot_turn":
-            return view
-        time.sleep(0.005)
-    raise AssertionError("the bots did not stop")
-
-
 def _play_first_legal(client: TestClient, body: dict) -> tuple[dict, str]:
     """A new game; the human always plays its first legal action until the deal ends."""
     r = client.post("/api/games", json=body)
     assert r.status_code == 200, r.json()
     game_id = r.json()["id"]
-    view = _settle(client, game_id)
+    view = settle(client, game_id, timeout=60.0)
     while view["status"] == "your_turn":
         r = client.post(f"/api/games/{game_id}/action",
                         json={"action": view["actions"][0]["action"], "turn": view["turn"]})
         assert r.status_code == 200, r.json()
-        view = _settle(client, game_id)
+        view = settle(client, game_id, timeout=60.0)
     return view, game_id
 
 

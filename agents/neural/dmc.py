@@ -319,11 +319,12 @@ def update_average(averaged: PolicyValueNet, net: PolicyValueNet, decay: float) 
             a.lerp_(p, 1.0 - decay)
 
 
-def append_curve(out: Path, row: dict) -> None:
+def append_curve(out: Path, row: dict, fields: list[str] = CSV_FIELDS) -> None:
+    """A row of the run's curve.csv (`fields`: its columns; expert iteration has its own)."""
     path = out / CURVE_CSV
     new = not path.exists()
     with open(path, "a", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=CSV_FIELDS)
+        writer = csv.DictWriter(f, fieldnames=fields)
         if new:
             writer.writeheader()
         writer.writerow(row)

@@ -273,16 +273,6 @@ def train(net, optimizer, samples: Samples, epochs: float, batch: int, outcome_m
 
 
 # ----------------------------------------------------------------------------- 4. the curve
-def append_row(out: Path, row: dict) -> None:
-    path = out / CURVE_CSV
-    new = not path.exists()
-    with open(path, "a", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=CSV_FIELDS)
-        if new:
-            writer.writeheader()
-        writer.writerow(row)
-
-
 def plot_curve(csv_path: Path, png_path: Path, title: str) -> None:
     """Elo and mean return over the rule bot, with 95% intervals, against CPU
     minutes of search games and training (one core), each point labelled by its iteration."""
@@ -349,6 +339,7 @@ def run(cfg: ExpertConfig, progress: bool = True) -> Path:
     import games  # noqa: F401  (registers our games)
     from agents.neural.bot import shipped_bot_path
     from agents.neural.botfile import load_bot, save_bot
+    from agents.neural.dmc import append_curve
     from agents.neural.encoding import GameIdentity, InfoStateEncoder
     from agents.neural.evaluate import harness_match
     from agents.neural.symmetry import symmetry_for
@@ -378,11 +369,12 @@ def run(cfg: ExpertConfig, progress: bool = True) -> Path:
 
     def rate(iteration: int, path: Path, before: float, after: float) -> None:
         r = harness_match(game, path, "rules", cfg.eval_deals, cfg.seed, out)
-        append_row(out, {"iteration": iteration, "cpu_minutes": round(cpu / 60, 3), "games": games_played,
+        append_curve(out, {"iteration": iteration, "cpu_minutes": round(cpu / 60, 3), "games": games_played,
                          "samples": samples_seen, "loss_before": round(before, 5), "loss_after": round(after, 5),
                          "eval_games": r.games, "elo": round(r.elo, 1), "elo_low": round(r.elo_low, 1),
                          "elo_high": round(r.elo_high, 1), "mean_return": round(r.mean_return, 5),
-                         "return_low": round(r.return_low, 5), "return_high": round(r.return_high, 5)})
+                         "return_low": round(r.return_low, 5), "return_high": round(r.return_high, 5)},
+                     CSV_FIELDS)
         plot_curve(out / CURVE_CSV, out / CURVE_PNG, f"{cfg.game}, search {cfg.search}")
         if progress:
             print(f"iteration {iteration}: {r.games} games against the rule bot, Elo {r.elo:+.0f} "
