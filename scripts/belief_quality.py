@@ -1,19 +1,29 @@
-"""How close resampled American Page One worlds come to the true hands.
+"""How close resampled worlds come to the true hands (American Page One, Canasta).
 
-    python -m scripts.belief_quality                 # 30 rule-bot deals
+    python -m scripts.belief_quality                 # American Page One, 30 rule-bot deals
     python -m scripts.belief_quality --deals 10 --worlds 20
+    python -m scripts.belief_quality --game python_modern_canasta --likeliest-of 32
 
 Rule bots play deals. Every fifth decision of seat 0 after the twentieth, it
-draws `--worlds` worlds from its information state, uniformly
-(`resample_from_infostate`) and assuming the others play like the rule bot
-(`resample_assuming`, docs/rules/american_page_one.md), and reports, for each:
+draws `--worlds` worlds from its information state in each of these ways:
 
-* the share of the others' true cards that the world gives them (the copies of
-  each kind matched hand by hand);
+* uniformly (`resample_from_infostate`);
+* assuming the others play like the rule bot (`resample_assuming`,
+  docs/rules/american_page_one.md), where the game has it;
+* with `--likeliest-of N`, the likeliest `--worlds` of N uniform draws under
+  the rule bot's play (search.inference: what `pimc(model=rules,candidates=N)`
+  searches);
+
+and reports, for each:
+
+* the share of the others' hidden cards that the world gives them (the copies
+  of each kind matched hand by hand; at Canasta the cards others know a hand
+  holds, taken with the pile, are left out, since every world has them right);
 * how many of the others' earlier moves the rule bot would not have made in the
-  world (search.inference; zero for the true state of rule-bot deals);
+  world (zero for the true state of rule-bot deals);
 * milliseconds per world (a view of the information state is built once and
-  reused by the worlds drawn from it).
+  reused by the worlds drawn from it; for the likeliest, all N draws and their
+  likelihoods, per world kept).
 """
 
 from __future__ import annotations
@@ -27,16 +37,24 @@ import pyspiel
 import games  # noqa: F401  (registers our games)
 from agents import make_bot
 from agents.base import rules_core
-from games.american_page_one.core import hand_kinds
 from search.inference import WorldInference
 
 
+def hidden_cards(state, seat: int) -> list[int]:
+    """The kinds of the cards in `seat`'s hand that the others cannot know, one entry a copy."""
+    if hasattr(state, "known"):                     # Canasta: counts per kind, and the known ones
+        return [k for k, (held, known) in enumerate(zip(state.hands[seat], state.known[seat]))
+                for _ in range(held - known)]
+    from games.american_page_one.core import hand_kinds
+    return hand_kinds(state.lo[seat], state.hi[seat])
+
+
 def shared_cards(truth, world, seats: list[int]) -> tuple[int, int]:
-    """(cards of the seats' true hands that the world gives them too, cards in those hands)."""
+    """(cards of the seats' true hidden hands that the world gives them too, cards in those hands)."""
     found = total = 0
     for seat in seats:
-        given = hand_kinds(world.lo[seat], world.hi[seat])
-        for kind in hand_kinds(truth.lo[seat], truth.hi[seat]):
+        given = hidden_cards(world, seat)
+        for kind in hidden_cards(truth, seat):
             if kind in given:
                 given.remove(kind)
                 found += 1
@@ -50,13 +68,26 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--game", default="python_american_page_one(players=4)")
     parser.add_argument("--deals", type=int, default=30)
     parser.add_argument("--worlds", type=int, default=10)
+    parser.add_argument("--likeliest-of", type=int, default=0, metavar="N",
+                        help="also the likeliest --worlds of N uniform draws under the rule bot's play")
     args = parser.parse_args(argv)
     game = pyspiel.load_game(args.game)
     bots = [make_bot("rules", game, p, p) for p in range(game.num_players())]
     inference = WorldInference("rules", game, 0)
     seats = list(range(1, game.num_players()))
-    ways = {"uniform": lambda s, r: s.resample_from_infostate(0, r),
-            "assume=rules": lambda s, r: s.resample_assuming(0, r, bots[0])}
+
+    def likeliest(state, rand):
+        drawn = [state.resample_from_infostate(0, rand) for _ in range(args.likeliest_of)]
+        drawn.sort(key=lambda w: -inference.log_likelihood(w, 0))
+        return drawn[:args.worlds]
+
+    ways = {"uniform": lambda s, r: [s.resample_from_infostate(0, r) for _ in range(args.worlds)]}
+    if hasattr(rules_core(game.new_initial_state()), "resample_assuming"):
+        ways["assume=rules"] = lambda s, r: [s.resample_assuming(0, r, bots[0]) for _ in range(args.worlds)]
+    if args.likeliest_of:
+        if args.likeliest_of < args.worlds:
+            parser.error(f"--likeliest-of {args.likeliest_of}: must be at least --worlds {args.worlds}")
+        ways[f"likeliest of {args.likeliest_of}"] = likeliest
     found = {w: [0, 0] for w in ways}
     wrong = {w: 0 for w in ways}
     seconds = {w: 0.0 for w in ways}
@@ -73,10 +104,10 @@ def main(argv: list[str] | None = None) -> None:
                 worlds += args.worlds
                 for way, draw in ways.items():
                     rand = random.Random(7).random
-                    for _ in range(args.worlds):
-                        start = time.perf_counter()
-                        world = draw(state, rand)
-                        seconds[way] += time.perf_counter() - start
+                    start = time.perf_counter()
+                    drawn = draw(state, rand)
+                    seconds[way] += time.perf_counter() - start
+                    for world in drawn:
                         f, t = shared_cards(state, world, seats)
                         found[way][0] += f
                         found[way][1] += t
@@ -85,9 +116,9 @@ def main(argv: list[str] | None = None) -> None:
             state.apply_action(bots[player].step(state))
     print(f"{args.game}: {args.deals} rule-bot deals, {worlds} worlds each way")
     for way in ways:
-        print(f"  {way:<13} shares {found[way][0] / found[way][1]:.1%} of the others' cards, "
-              f"disagrees with {wrong[way] / worlds:.1f} of their moves, "
-              f"{1000 * seconds[way] / worlds:.2f} ms a world")
+        print(f"  {way:<16} shares {found[way][0] / max(1, found[way][1]):.1%} of the others' hidden cards, "
+              f"disagrees with {wrong[way] / max(1, worlds):.1f} of their moves, "
+              f"{1000 * seconds[way] / max(1, worlds):.2f} ms a world")
 
 
 if __name__ == "__main__":

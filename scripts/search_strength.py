@@ -200,6 +200,15 @@ TOURNAMENTS: dict[str, Tournament] = {
     "canasta_cheat_4x": Tournament(
         "python_modern_canasta", ("cheat=cheat_mcts(iterations=80,rollout=rules,prior=shipped)", "rules"), 100,
         "UCT on the true state at the budget of canasta_pimc_shipped_4x (80 iterations), the same 100 deals"),
+    # ISMCTS with the network's prior: one tree over the worlds rather than PIMC's one tree each.
+    "canasta_ismcts_shipped": Tournament(
+        "python_modern_canasta", ("ismcts=ismcts(iterations=20,rollout=rules,prior=shipped)", "rules"), 100,
+        "ISMCTS with the shipped prior at PIMC's budget (20 iterations), the cheating search's 100 deals"),
+    # Worlds under a model of the others' play: the likeliest 4 of 32 drawn, by the rule bot's moves.
+    "canasta_pimc_shipped_model": Tournament(
+        "python_modern_canasta",
+        ("pimc=pimc(worlds=4,iterations=5,rollout=rules,prior=shipped,model=rules,candidates=32)", "rules"), 100,
+        "PIMC with the shipped prior on the likeliest 4 of 32 worlds under the rule bot's play, the same 100 deals"),
     "canasta_pimc_random": Tournament(
         "python_modern_canasta", ("pimc=pimc(worlds=2,iterations=3,rollout=rules)", "random"), 200,
         "PIMC (2 worlds of 3 iterations) against random"),
