@@ -156,6 +156,10 @@ TOURNAMENTS: dict[str, Tournament] = {
     "american_page_one_cheat": Tournament(
         "python_american_page_one(players=4)", ("cheat=cheat_mcts(iterations=100,rollout=rules)", "rules"), 100,
         "UCT on the true state (hidden cards known), against the rule bot", seed=5),
+    # The bound at 4 times that budget, the same deals: can any search reach issue 22's +60 here?
+    "american_page_one_cheat_4x": Tournament(
+        "python_american_page_one(players=4)", ("cheat=cheat_mcts(iterations=400,rollout=rules)", "rules"), 100,
+        "UCT on the true state at 400 iterations, against the rule bot, the same deals", seed=5),
     # One world of 100 iterations: drawn uniformly, or the likeliest of 80 under the rule
     # bot's play (search/inference.py); against the true world above, what the worlds cost.
     "american_page_one_one_world": Tournament(

@@ -42,6 +42,13 @@ def start(game, tmp_path_factory):
     return path
 
 
+def test_a_bot_file_trained_on_the_visit_shares_says_so(start, tmp_path):
+    cfg = expert.ExpertConfig(PAGE_ONE, str(start), SEARCH, iterations=1, games=1, workers=1, eval_deals=1,
+                              seed=5, out=str(tmp_path / "run"), policy_weight=1.0)
+    method = load_bot(expert.run(cfg, progress=False)).training["method"]
+    assert "root values and its visit shares" in method
+
+
 def test_one_iteration_writes_a_bot_file_whose_scores_moved_toward_the_search(game, start, tmp_path):
     cfg = expert.ExpertConfig(PAGE_ONE, str(start), SEARCH, iterations=1, games=3, workers=1, eval_deals=2,
                               seed=5, out=str(tmp_path / "run"), epochs=30, lr=1e-3)
@@ -51,6 +58,7 @@ def test_one_iteration_writes_a_bot_file_whose_scores_moved_toward_the_search(ga
     assert any(not torch.equal(a, b) for a, b in zip(trained.net.state_dict().values(),
                                                         first.net.state_dict().values()))
     assert trained.training["method"].startswith("expert iteration")
+    assert "visit shares" not in trained.training["method"]          # policy_weight 0: values only
     assert trained.training["search"] == SEARCH and trained.training["iteration"] == 1
     with open(tmp_path / "run" / expert.CURVE_CSV) as f:
         rows = list(csv.DictReader(f))

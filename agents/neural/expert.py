@@ -399,7 +399,8 @@ def run(cfg: ExpertConfig, progress: bool = True) -> Path:
         current = out / f"iter_{iteration}.safetensors"
         save_bot(current, net, identity, {
             "method": "expert iteration (agents/neural/expert.py): the network regressed on the search's "
-                      "root values, the search using the previous iteration's network as prior",
+                      f"root values{' and its visit shares' if cfg.policy_weight else ''}, the search using the "
+                      "previous iteration's network as prior",
             "search": cfg.search, "start": str(start), "iteration": iteration, "games": games_played,
             "samples": samples_seen, "replay_samples": len(replay), "cpu_minutes": round(cpu / 60, 2),
             "settings": {k: v for k, v in cfg.__dict__.items() if k != "out"}})
