@@ -67,7 +67,8 @@ class SearchBot(CardBot):
     def __init__(self, game: pyspiel.Game, player: int, seed: int, budget: Budget,
                  c: float, rollout: str, prior: str | None, scale: str, utility: str,
                  baseline: str | None = None, confidence: float = DEFAULT_CONFIDENCE,
-                 assume: str | None = None, horizon: int | str | None = "auto"):
+                 assume: str | None = None, horizon: int | str | None = "auto",
+                 prior_temperature: float | None = None):
         super().__init__(player)
         if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or confidence < 0:
             raise ValueError(f"confidence={confidence!r}: must be a non-negative number")
@@ -84,7 +85,7 @@ class SearchBot(CardBot):
         self.c = float(c)
         self.horizon = _horizon(horizon, game, rollout)
         self.evaluator = make_evaluator(rollout, game, seed, self.horizon)
-        self.prior = make_prior(prior, game, seed)
+        self.prior = make_prior(prior, game, seed, prior_temperature)
         self.return_range = game.max_utility() - game.min_utility()
         try:
             self.baseline = None if baseline is None else make_bot(baseline, game, player, seed)
@@ -150,9 +151,9 @@ class ISMCTSBot(SearchBot):
 
     def __init__(self, game, player, seed, budget, c, rollout, prior, scale, utility, baseline,
                  confidence, assume, viewer: str, root: str, horizon: int | str | None = "auto",
-                 pool: int | str | None = "auto"):
+                 pool: int | str | None = "auto", prior_temperature: float | None = None):
         super().__init__(game, player, seed, budget, c, rollout, prior, scale, utility, baseline,
-                         confidence, assume, horizon)
+                         confidence, assume, horizon, prior_temperature)
         if viewer not in VIEWERS:
             raise ValueError(f"viewer={viewer!r}: must be one of {', '.join(VIEWERS)}")
         if root not in ISMCTS_ROOTS:
@@ -218,9 +219,10 @@ class PIMCBot(SearchBot):
 
     def __init__(self, game, player, seed, budget, c, rollout, prior, scale, utility, baseline,
                  confidence, assume, worlds: int, chance: str, model: str | None,
-                 candidates: int | None, flat: bool, horizon: int | str | None = "auto"):
+                 candidates: int | None, flat: bool, horizon: int | str | None = "auto",
+                 prior_temperature: float | None = None):
         super().__init__(game, player, seed, budget, c, rollout, prior, scale, utility, baseline,
-                         confidence, assume, horizon)
+                         confidence, assume, horizon, prior_temperature)
         if not isinstance(flat, bool):
             raise ValueError(f"flat={flat!r}: must be true or false")
         self.flat = flat
@@ -366,7 +368,7 @@ def _budget(s: dict[str, Any], default_iterations: int) -> Budget:
 
 _COMMON = {"iterations": None, "seconds": None, "c": DEFAULT_C, "scale": "game", "utility": "returns",
            "rollout": "random", "prior": None, "baseline": None, "confidence": DEFAULT_CONFIDENCE,
-           "horizon": "auto"}
+           "horizon": "auto", "prior_temperature": None}
 
 
 def make_ismcts(game, player: int, seed: int = 0, **settings) -> ISMCTSBot:
@@ -374,7 +376,7 @@ def make_ismcts(game, player: int, seed: int = 0, **settings) -> ISMCTSBot:
                                        "pool": "auto"})
     return ISMCTSBot(game, player, seed, _budget(s, 1000), s["c"], s["rollout"], s["prior"], s["scale"],
                      s["utility"], s["baseline"], s["confidence"], s["assume"], s["viewer"], s["root"],
-                     s["horizon"], s["pool"])
+                     s["horizon"], s["pool"], s["prior_temperature"])
 
 
 def make_pimc(game, player: int, seed: int = 0, **settings) -> PIMCBot:
@@ -382,10 +384,11 @@ def make_pimc(game, player: int, seed: int = 0, **settings) -> PIMCBot:
                                      "candidates": None, "flat": False})
     return PIMCBot(game, player, seed, _budget(s, 100), s["c"], s["rollout"], s["prior"], s["scale"],
                    s["utility"], s["baseline"], s["confidence"], s["assume"], s["worlds"], s["chance"],
-                   s["model"], s["candidates"], s["flat"], s["horizon"])
+                   s["model"], s["candidates"], s["flat"], s["horizon"], s["prior_temperature"])
 
 
 def make_cheat_mcts(game, player: int, seed: int = 0, **settings) -> CheatMCTSBot:
     s = _settings("cheat_mcts", settings, _COMMON)
     return CheatMCTSBot(game, player, seed, _budget(s, 1000), s["c"], s["rollout"], s["prior"], s["scale"],
-                        s["utility"], s["baseline"], s["confidence"], horizon=s["horizon"])
+                        s["utility"], s["baseline"], s["confidence"], horizon=s["horizon"],
+                        prior_temperature=s["prior_temperature"])

@@ -40,9 +40,14 @@ class BotPrior:
         return [rest + PRIOR_WEIGHT if a == choice else rest for a in legal]
 
 
-def make_prior(prior: str | None, game: pyspiel.Game, seed: int) -> Prior | None:
-    """The prior that the `prior` setting names (None: no prior, UCB1 selection)."""
+def make_prior(prior: str | None, game: pyspiel.Game, seed: int,
+               temperature: float | None = None) -> Prior | None:
+    """The prior that the `prior` setting names (None: no prior, UCB1 selection);
+    `temperature` (the `prior_temperature` setting) is a network prior's, which
+    a search may want flatter than the network's own play (docs/search.md)."""
     if prior is None:
+        if temperature is not None:
+            raise ValueError(f"prior_temperature={temperature!r}: applies to a network prior; no prior is given")
         return None
     if not isinstance(prior, str):
         raise ValueError(f"prior={prior!r}: must be a bot spec such as 'rules' or a network's path")
@@ -52,9 +57,12 @@ def make_prior(prior: str | None, game: pyspiel.Game, seed: int) -> Prior | None
         is_bot = False
     try:
         if is_bot:
+            if temperature is not None:
+                raise ValueError(f"prior_temperature={temperature!r}: applies to a network prior, not to a "
+                                 f"bot's (its move gets {PRIOR_WEIGHT} of the probability)")
             return BotPrior(prior, game, seed)
-        from agents.neural.prior import NeuralPrior
-        return NeuralPrior(game, prior)
+        from agents.neural.prior import DEFAULT_TEMPERATURE, NeuralPrior
+        return NeuralPrior(game, prior, DEFAULT_TEMPERATURE if temperature is None else temperature)
     except ImportError:
         raise ValueError(f"prior={prior!r}: not a bot spec, and network priors need torch, "
                          f"which is not installed") from None

@@ -123,6 +123,31 @@ def test_a_search_with_a_network_prior_never_reads_hidden_cards(search, tmp_path
     assert len(states) >= 6
 
 
+def test_a_hotter_prior_keeps_the_networks_order_and_spreads_its_probability(game, bot_file):
+    """`prior_temperature`: the same scores over a larger temperature, so the search's PUCT
+    tries the network's favourites in the same order but leans on them less."""
+    states = [s for s in conformance.random_states(game, 60, 9) if len(s.legal_actions()) >= 3][:10]
+    assert states
+    cold = make_bot(f"ismcts(iterations=5,prior={bot_file})", game, 0, 0).prior
+    hot = make_bot(f"ismcts(iterations=5,prior={bot_file},prior_temperature=1)", game, 0, 0).prior
+    assert cold.temperature == 0.1 and hot.temperature == 1.0
+    for state in states:
+        legal, me = state.legal_actions(), state.current_player()
+        p, q = cold(state, me, legal), hot(state, me, legal)
+        assert list(np.argsort(-p, kind="stable")) == list(np.argsort(-q, kind="stable"))
+        assert q.max() < p.max() and abs(float(q.sum()) - 1) < 1e-5
+
+
+@pytest.mark.parametrize("spec, problem", [
+    ("pimc(prior=rules,prior_temperature=0.3)", "applies to a network prior, not to a bot's"),
+    ("ismcts(prior_temperature=0.3)", "no prior is given"),
+    ("cheat_mcts(prior=shipped,prior_temperature=0)", "must be a number > 0"),
+])
+def test_a_prior_temperature_without_a_network_prior_is_refused(game, spec, problem):
+    with pytest.raises(ValueError, match=problem):
+        make_bot(spec, game, 0, 0)
+
+
 def test_suit_relabelling_of_tensors_and_actions_matches_relabelled_games():
     from agents.neural.symmetry import symmetry_for
     game = pyspiel.load_game("python_page_one(players=4,jokers=2)")

@@ -17,12 +17,15 @@ from agents.neural.bot import legal_scores, load_cached, numpy_layers, shipped_b
 from agents.neural.encoding import GameIdentity, InfoStateEncoder
 
 
+DEFAULT_TEMPERATURE = 0.1
+
+
 class NeuralPrior:
     """`prior(world, player, legal) -> probabilities aligned with legal`."""
 
-    def __init__(self, game: pyspiel.Game, path: str | None, temperature: float = 0.1):
+    def __init__(self, game: pyspiel.Game, path: str | None, temperature: float = DEFAULT_TEMPERATURE):
         if isinstance(temperature, bool) or not isinstance(temperature, (int, float)) or not temperature > 0:
-            raise ValueError(f"prior temperature={temperature!r}: must be a number > 0")
+            raise ValueError(f"prior_temperature={temperature!r}: must be a number > 0")
         identity = GameIdentity.of(game)
         file = shipped_bot_path(identity.short_name) if path in (None, "", "shipped") else Path(path)
         bot = load_cached(file, identity, strict_params=True)
