@@ -221,6 +221,13 @@ TOURNAMENTS: dict[str, Tournament] = {
         "python_modern_canasta",
         ("pimc=pimc(worlds=4,iterations=5,rollout=rules,prior=bots/python_modern_canasta.safetensors)", "rules"),
         100, "PIMC with expert iteration's Canasta network as prior, the cheating search's 100 deals"),
+    # The same prior spread out (prior_temperature 0.3: its mean largest probability 0.20, the earlier
+    # network's at 0.1 is 0.17, on rule-bot decisions with 3 or more actions).
+    "canasta_pimc_expert_hot": Tournament(
+        "python_modern_canasta",
+        ("pimc=pimc(worlds=4,iterations=5,rollout=rules,prior=bots/python_modern_canasta.safetensors,"
+         "prior_temperature=0.3)", "rules"),
+        100, "PIMC with expert iteration's network as a flatter prior, the cheating search's 100 deals"),
     "canasta_pimc_random": Tournament(
         "python_modern_canasta", ("pimc=pimc(worlds=2,iterations=3,rollout=rules)", "random"), 200,
         "PIMC (2 worlds of 3 iterations) against random"),
