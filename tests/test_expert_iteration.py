@@ -70,6 +70,30 @@ def test_one_iteration_writes_a_bot_file_whose_scores_moved_toward_the_search(ga
     assert (tmp_path / "run" / expert.CURVE_PNG).stat().st_size > 0
 
 
+def test_a_fixed_teacher_is_the_searchs_prior_at_every_iteration(game, start, tmp_path, monkeypatch):
+    torch.manual_seed(1)
+    identity = GameIdentity.of(game)
+    teacher = tmp_path / "teacher.safetensors"
+    save_bot(teacher, PolicyValueNet(identity.tensor_size, identity.num_actions, NetworkConfig(hidden=(16,))),
+             identity, {"note": "test teacher"})
+    specs = []
+    real = expert.search_games
+
+    def recording(game, spec, *args, **kwargs):
+        specs.append(spec)
+        return real(game, spec, *args, **kwargs)
+
+    monkeypatch.setattr(expert, "search_games", recording)
+    cfg = expert.ExpertConfig(PAGE_ONE, str(start), SEARCH, iterations=2, games=1, workers=1, eval_deals=1,
+                              seed=5, out=str(tmp_path / "run"), teacher=str(teacher))
+    last = load_bot(expert.run(cfg, progress=False))
+    assert specs == [expert.search_spec(SEARCH, teacher)] * 2       # never the network being trained
+    assert f"the fixed teacher {teacher} as prior" in last.training["method"]
+    assert last.training["settings"]["teacher"] == str(teacher)
+    # the student keeps the start's shape; only the teacher's prior differs
+    assert last.net.config == load_bot(start).net.config
+
+
 def test_samples_hold_the_search_statistics_in_the_networks_scale(game, start):
     spec = expert.search_spec(SEARCH, start)
     rows, returns = expert.play_search_game(game, spec, deal_seed=3, bot_seed=9)
@@ -138,6 +162,7 @@ def test_relabelling_moves_every_per_action_target_with_its_action(game):
     (["--search", "ismcts(iterations=5,baseline=rules)"], "baseline= makes the move"),
     (["--search", "ismcts(iterations=5,c=-1)"], "c=-1: must be a non-negative number"),
     (["--start", "no/such/file.safetensors"], "no/such/file.safetensors"),
+    (["--teacher", "no/such/teacher.safetensors"], "no/such/teacher.safetensors"),
     (["--game", "no_such_game"], "unknown game"),
 ])
 def test_bad_options_are_refused_with_one_line(argv, message, start, tmp_path, capsys):

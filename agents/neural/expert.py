@@ -7,7 +7,9 @@ Read it top to bottom:
    (step 4): the curve's first point.
 1. **Search games.** `--games` games in which every seat is the search bot
    `--search` with the current network as its prior (`prior=<bot file>`,
-   agents/neural/prior.py), each deal drawn by eval.chance.DealChance from a
+   agents/neural/prior.py), or with `--teacher`'s bot file at every iteration
+   (distillation from a fixed teacher: the search does not weaken as the
+   network it learns into sharpens), each deal drawn by eval.chance.DealChance from a
    seed derived from (`--seed`, iteration, game), the bots seeded likewise, in
    `--workers` processes. At each decision with a choice the search's root
    statistics (SearchBot.search: each root action's visits and return sum)
@@ -329,6 +331,7 @@ class ExpertConfig:
     outcome_mix: float = 0.0
     symmetry: bool = True
     policy_weight: float = 0.0
+    teacher: str = ""          # a bot file: the search's prior at every iteration; "": the current network
 
 
 def run(cfg: ExpertConfig, progress: bool = True) -> Path:
@@ -350,11 +353,13 @@ def run(cfg: ExpertConfig, progress: bool = True) -> Path:
     game = pyspiel.load_game(cfg.game)
     identity = GameIdentity.of(game)
     start = shipped_bot_path(identity.short_name) if cfg.start in ("", "shipped") else Path(cfg.start)
+    teacher = Path(cfg.teacher) if cfg.teacher else None
+    for flag, path in (("--start", start), ("--teacher", teacher)):
+        if path is not None and (baseline := load_bot(path, identity).training.get("baseline")) is not None:
+            raise ValueError(f"{flag} {path}: its network scores gains over the {baseline!r} bot's moves, "
+                             f"not values, so it cannot be a search's prior")
     bot = load_bot(start, identity)
-    if bot.training.get("baseline") is not None:
-        raise ValueError(f"--start {start}: its network scores gains over the {bot.training['baseline']!r} "
-                         f"bot's moves, not values, so it cannot be a search's prior")
-    make_bot(search_spec(cfg.search, start), game, 0, 0)      # a bad setting is refused before any game
+    make_bot(search_spec(cfg.search, teacher or start), game, 0, 0)   # a bad setting is refused before any game
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
     net = bot.net
@@ -383,7 +388,7 @@ def run(cfg: ExpertConfig, progress: bool = True) -> Path:
 
     rate(0, current, math.nan, math.nan)
     for iteration in range(1, cfg.iterations + 1):
-        spec = search_spec(cfg.search, current)
+        spec = search_spec(cfg.search, teacher or current)
         t0 = _cpu_seconds()
         fresh = search_games(game, spec, cfg.games, cfg.seed, iteration, cfg.workers, progress)
         np.savez_compressed(out / f"samples_{iteration}.npz", **fresh.__dict__)
@@ -399,8 +404,9 @@ def run(cfg: ExpertConfig, progress: bool = True) -> Path:
         current = out / f"iter_{iteration}.safetensors"
         save_bot(current, net, identity, {
             "method": "expert iteration (agents/neural/expert.py): the network regressed on the search's "
-                      f"root values{' and its visit shares' if cfg.policy_weight else ''}, the search using the "
-                      "previous iteration's network as prior",
+                      f"root values{' and its visit shares' if cfg.policy_weight else ''}, the search using "
+                      + (f"the fixed teacher {teacher} as prior" if teacher else
+                         "the previous iteration's network as prior"),
             "search": cfg.search, "start": str(start), "iteration": iteration, "games": games_played,
             "samples": samples_seen, "replay_samples": len(replay), "cpu_minutes": round(cpu / 60, 2),
             "settings": {k: v for k, v in cfg.__dict__.items() if k != "out"}})
@@ -425,6 +431,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--search", default="ismcts(iterations=200,rollout=rules)",
                    help="the search spec, without prior (the current network is added as prior=PATH); "
                         "ismcts or pimc")
+    p.add_argument("--teacher", default="",
+                   help="bot file kept as the search's prior at every iteration (distillation from a fixed "
+                        "teacher); default: the current network (expert iteration)")
     p.add_argument("--iterations", type=integer(1, 1000), default=5, help="iterations of search games + training")
     p.add_argument("--games", type=integer(1, 10**7), default=300, help="search games per iteration")
     p.add_argument("--workers", type=integer(1, 256), default=1, help="processes playing the search games")
@@ -457,7 +466,7 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(_fail(f"--out {out}: already holds a run ({CURVE_CSV}); choose a new folder"))
     cfg = ExpertConfig(args.game, args.start, args.search, args.iterations, args.games, args.workers,
                        args.eval_deals, args.seed, str(out), args.replay, args.epochs, args.batch, args.lr,
-                       args.outcome_mix, args.symmetry == "true", args.policy_weight)
+                       args.outcome_mix, args.symmetry == "true", args.policy_weight, args.teacher)
     try:
         last = run(cfg)
     except (ValueError, OSError) as e:
