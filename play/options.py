@@ -43,11 +43,23 @@ MATCHES = {"python_page_one": {"kind": "deals", "choices": [1, 2, 3, 5, 10], "de
                                       "defaults": {"3": 7500}}}     # ClassicCanastaMatch's, by player count
 # The partnerships where they are not the seats: {players: each seat's side} (the form's seat hints).
 PARTNERSHIPS = {"python_modern_canasta": {4: [0, 1, 0, 1]}, "python_classic_canasta": {4: [0, 1, 0, 1]}}
+# (spec, title, the games it is offered at; () for every game). The last three are each game's
+# strongest fair bot as measured against the rule bot (docs/search.md, Strength).
 BOTS = (("random", "Random", ()), ("rules", "Rule bot", ()),
         ("neural", "Neural (the shipped network)", ()),
         ("ismcts(seconds=1)", "ISMCTS search, 1 s a move", ()),
         ("ismcts(seconds=0.5,rollout=rules)", "ISMCTS search, rule-bot rollouts, 0.5 s a move", ()),
-        ("pimc(worlds=20,seconds=1)", "PIMC search, 20 worlds, 1 s a move", ()))
+        ("pimc(worlds=20,seconds=1)", "PIMC search, 20 worlds, 1 s a move", ()),
+        ("pimc(worlds=40,iterations=25,rollout=rules,prior=shipped)",
+         "Strongest: PIMC guided by the network (+30 Elo over the rule bot), about 0.2 s a move",
+         ("python_page_one",)),
+        ("ismcts(iterations=480,root=paired,rollout=rules,baseline=neural,assume=rules,utility=placement,"
+         "confidence=1)",
+         "Strongest: ISMCTS leaving the network's move on evidence (+27 Elo over the rule bot), about 0.15 s a move",
+         ("python_american_page_one",)),
+        ("pimc(worlds=4,iterations=5,rollout=rules,prior=bots/earlier/python_modern_canasta_dmc.safetensors)",
+         "Strongest: PIMC guided by a network (+147 Elo over the rule bot), about 0.1 s a move",
+         ("python_modern_canasta",)))
 
 
 class FieldError(ValueError):
@@ -177,9 +189,9 @@ def neural_plays(game: str, game_string: str) -> bool:
 def bot_options(engines: dict[str, Engine] | None = None) -> list[dict]:
     """BotOption of every offered bot, the operator's engines last (each with its command)."""
     games = list(TITLES)
-    return [{"spec": spec, "title": title, "games": games,
+    return [{"spec": spec, "title": title, "games": list(only or games),
              "default_for": [g for g in games if spec == "neural" and neural_plays(g, g)]}
-            for spec, title, _ in BOTS] + \
+            for spec, title, only in BOTS] + \
         [{"spec": e.name, "title": f"Engine {e.name}: {e.cmd}", "games": list(e.games), "default_for": [],
           "engine": e.cmd} for e in (engines or {}).values()]
 

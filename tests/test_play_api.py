@@ -102,6 +102,24 @@ def test_options_offer_every_game_parameter_and_bot(client):
     assert "rules" in specs and "neural" in specs and any(s.startswith("ismcts") for s in specs)
 
 
+def test_every_offered_bot_is_accepted_and_built_at_each_game_it_is_offered_at():
+    import pyspiel
+    from agents import make_bot
+    from play.options import DEFAULT_TIME_LIMIT, bot_options, check_bot, neural_plays
+    strongest = {}
+    for option in bot_options():
+        for name in option["games"]:
+            assert check_bot(option["spec"], name, DEFAULT_TIME_LIMIT, "bots.1") == option["spec"]
+            if option["spec"] != "neural" or neural_plays(name, name):    # no network for some games
+                make_bot(option["spec"], pyspiel.load_game(name), 1, 0)
+        if option["title"].startswith("Strongest"):
+            strongest[option["spec"]] = option["games"]
+    # each game's strongest measured search is offered at that game only
+    assert sorted(g for games in strongest.values() for g in games) == [
+        "python_american_page_one", "python_modern_canasta", "python_page_one"]
+    assert all(len(games) == 1 for games in strongest.values())
+
+
 # ------------------------------------------------------------- whole games
 def test_a_whole_page_one_game_through_the_api_is_recorded_and_reviewed(client, tmp_path):
     r = client.post("/api/games", json={"game": "python_page_one", "params": {"players": 3},
