@@ -174,6 +174,20 @@ def test_new_game_form_shows_the_server_error_beside_its_field(page, server):
     assert len(server.table.sessions) == before, "a refused form started a game"
 
 
+def test_the_bot_list_offers_each_games_strongest_search_at_that_game_only(page):
+    def offered() -> list[str]:
+        return page.eval_on_selector_all("#bot-specs option", "els => els.map(e => e.value)")
+
+    page.select_option("[data-testid=game-select]", "python_modern_canasta")
+    canasta = offered()
+    page.select_option("[data-testid=game-select]", "python_page_one")
+    page_one = offered()
+    strongest_canasta = [s for s in canasta if "python_modern_canasta_dmc" in s]
+    assert len(strongest_canasta) == 1 and strongest_canasta[0] not in page_one
+    assert "rules" in canasta and "rules" in page_one
+    assert any("prior=shipped" in s for s in page_one) and not any("prior=shipped" in s for s in canasta)
+
+
 def test_page_one_whole_deal_by_clicking_with_a_hint_and_a_refusal(page, server):
     assert new_game(page, "python_page_one", seed=28, bots="random", match=1) == "your_turn"
     hand = page.locator("[data-testid=hand] [data-testid=hand-card]")
