@@ -94,6 +94,30 @@ def test_a_fixed_teacher_is_the_searchs_prior_at_every_iteration(game, start, tm
     assert last.net.config == load_bot(start).net.config
 
 
+def test_under_dagger_the_network_moves_and_the_search_labels_its_positions(game, start):
+    spec = expert.search_spec(SEARCH, start)
+    mover = f"neural(path={start})"
+    rows, returns = expert.play_search_game(game, spec, deal_seed=3, bot_seed=9, mover=mover)
+    # Replay the deal with the network in every seat: the same game, move for move.
+    from agents.base import rules_core
+    from eval.chance import DealChance
+    bots = [make_bot(mover, game, seat, 9 + seat) for seat in range(game.num_players())]
+    state, chance, decisions = rules_core(game.new_initial_state()), DealChance(3), 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(chance(state))
+            continue
+        if len(state.legal_actions()) > 1:
+            assert rows[decisions][0] == state.current_player()
+            decisions += 1
+        state.apply_action(bots[state.current_player()].step(state))
+    assert decisions == len(rows) and returns == [r / return_scale(game) for r in state.returns()]
+    # the samples are still the search's: its visit shares, and its own choice as `played`
+    searched = [row for _, row, _ in rows]
+    assert all(abs(share.sum() - 1) < 1e-5 for _, _, share, _, _ in searched)
+    assert all(share[played] == share.max() for (_, (_, _, share, _, _), played) in rows)
+
+
 def test_samples_hold_the_search_statistics_in_the_networks_scale(game, start):
     spec = expert.search_spec(SEARCH, start)
     rows, returns = expert.play_search_game(game, spec, deal_seed=3, bot_seed=9)

@@ -126,9 +126,11 @@ def decision_sample(bot, state, encoder, scale: float) -> tuple[int, tuple]:
     return most_visited(edges), (obs.astype(np.float16), mask > 0, share, value, np.float32(root))
 
 
-def play_search_game(game, spec: str, deal_seed: int, bot_seed: int) -> tuple[list, list[float]]:
+def play_search_game(game, spec: str, deal_seed: int, bot_seed: int, mover: str = "") -> tuple[list, list[float]]:
     """One game of `spec` in every seat on the deal `deal_seed`; returns the samples
-    (without outcomes) with their movers, and the game's returns."""
+    (without outcomes) with their movers, and the game's returns. With `mover` (a bot
+    spec) that bot makes every move and the search only labels each decision (DAgger:
+    the samples come from the positions the network being trained reaches)."""
     from agents import make_bot
     from agents.base import rules_core
     from agents.neural.dmc import return_scale
@@ -137,6 +139,7 @@ def play_search_game(game, spec: str, deal_seed: int, bot_seed: int) -> tuple[li
     encoder = InfoStateEncoder(game)
     scale = return_scale(game)
     bots = [make_bot(spec, game, seat, bot_seed + seat) for seat in range(game.num_players())]
+    movers = [make_bot(mover, game, seat, bot_seed + seat) for seat in range(game.num_players())] if mover else []
     state = rules_core(game.new_initial_state())
     chance = DealChance(deal_seed)
     rows = []
@@ -150,18 +153,20 @@ def play_search_game(game, spec: str, deal_seed: int, bot_seed: int) -> tuple[li
         else:
             action, row = decision_sample(bots[player], state, encoder, scale)
             rows.append((player, row, action))
+            if movers:
+                action = movers[player].step(state)
         state.apply_action(action)
     return rows, [r / scale for r in state.returns()]
 
 
-def _play_games(job: tuple[str, str, list[tuple[int, int]]]) -> Samples:
-    """A worker's share of an iteration's games: (game string, spec, [(deal seed, bot seed)])."""
+def _play_games(job: tuple[str, str, list[tuple[int, int]], str]) -> Samples:
+    """A worker's share of an iteration's games: (game string, spec, [(deal seed, bot seed)], mover)."""
     import pyspiel
 
     import games  # noqa: F401  (registers our games)
-    game_string, spec, seeds = job
+    game_string, spec, seeds, mover = job
     game = pyspiel.load_game(game_string)
-    parts = [_game_samples(*play_search_game(game, spec, d, b)) for d, b in seeds]
+    parts = [_game_samples(*play_search_game(game, spec, d, b, mover)) for d, b in seeds]
     return Samples.concat(parts)
 
 
@@ -172,7 +177,7 @@ def _game_samples(rows: list, returns: list[float]) -> Samples:
 
 
 def search_games(game, spec: str, games: int, seed: int, iteration: int, workers: int,
-                 progress: bool = True) -> Samples:
+                 progress: bool = True, mover: str = "") -> Samples:
     """Step 1: `games` games of `spec` in every seat, in `workers` processes; the
     same samples whatever the number of workers (every game is seeded by its index)."""
     from tqdm import tqdm
@@ -180,7 +185,7 @@ def search_games(game, spec: str, games: int, seed: int, iteration: int, workers
     from eval.schedule import derive_seed
     seeds = [(derive_seed(seed, iteration, i, 0), derive_seed(seed, iteration, i, 1) % (1 << 30))
              for i in range(games)]
-    jobs = [(str(game), spec, [s]) for s in seeds]
+    jobs = [(str(game), spec, [s], mover) for s in seeds]
     bar = tqdm(total=games, desc=f"iteration {iteration}: search games", unit="game", disable=not progress,
                mininterval=2.0)
     parts = []
@@ -332,6 +337,7 @@ class ExpertConfig:
     symmetry: bool = True
     policy_weight: float = 0.0
     teacher: str = ""          # a bot file: the search's prior at every iteration; "": the current network
+    play: str = "search"       # who moves in the search games: "search", or "network" (DAgger)
 
 
 def run(cfg: ExpertConfig, progress: bool = True) -> Path:
@@ -390,7 +396,8 @@ def run(cfg: ExpertConfig, progress: bool = True) -> Path:
     for iteration in range(1, cfg.iterations + 1):
         spec = search_spec(cfg.search, teacher or current)
         t0 = _cpu_seconds()
-        fresh = search_games(game, spec, cfg.games, cfg.seed, iteration, cfg.workers, progress)
+        mover = f"neural(path={current})" if cfg.play == "network" else ""
+        fresh = search_games(game, spec, cfg.games, cfg.seed, iteration, cfg.workers, progress, mover)
         np.savez_compressed(out / f"samples_{iteration}.npz", **fresh.__dict__)
         history = (history + [fresh])[-cfg.replay:]
         replay = Samples.concat(history)
@@ -406,7 +413,9 @@ def run(cfg: ExpertConfig, progress: bool = True) -> Path:
             "method": "expert iteration (agents/neural/expert.py): the network regressed on the search's "
                       f"root values{' and its visit shares' if cfg.policy_weight else ''}, the search using "
                       + (f"the fixed teacher {teacher} as prior" if teacher else
-                         "the previous iteration's network as prior"),
+                         "the previous iteration's network as prior")
+                      + (", in games the previous iteration's network played (DAgger)" if cfg.play == "network"
+                         else ""),
             "search": cfg.search, "start": str(start), "iteration": iteration, "games": games_played,
             "samples": samples_seen, "replay_samples": len(replay), "cpu_minutes": round(cpu / 60, 2),
             "settings": {k: v for k, v in cfg.__dict__.items() if k != "out"}})
@@ -434,6 +443,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--teacher", default="",
                    help="bot file kept as the search's prior at every iteration (distillation from a fixed "
                         "teacher); default: the current network (expert iteration)")
+    p.add_argument("--play", choices=("search", "network"), default="search",
+                   help="who moves in the search games: the search, or the current network with the search "
+                        "labelling each of its decisions (DAgger)")
     p.add_argument("--iterations", type=integer(1, 1000), default=5, help="iterations of search games + training")
     p.add_argument("--games", type=integer(1, 10**7), default=300, help="search games per iteration")
     p.add_argument("--workers", type=integer(1, 256), default=1, help="processes playing the search games")
@@ -466,7 +478,8 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(_fail(f"--out {out}: already holds a run ({CURVE_CSV}); choose a new folder"))
     cfg = ExpertConfig(args.game, args.start, args.search, args.iterations, args.games, args.workers,
                        args.eval_deals, args.seed, str(out), args.replay, args.epochs, args.batch, args.lr,
-                       args.outcome_mix, args.symmetry == "true", args.policy_weight, args.teacher)
+                       args.outcome_mix, args.symmetry == "true", args.policy_weight, args.teacher,
+                       args.play)
     try:
         last = run(cfg)
     except (ValueError, OSError) as e:
