@@ -90,6 +90,7 @@ def test_a_fixed_teacher_is_the_searchs_prior_at_every_iteration(game, start, tm
     assert specs == [expert.search_spec(SEARCH, teacher)] * 2       # never the network being trained
     assert f"the fixed teacher {teacher} as prior" in last.training["method"]
     assert last.training["settings"]["teacher"] == str(teacher)
+    assert f"prior fixed: {teacher}" in expert.curve_title(cfg) and "DAgger" not in expert.curve_title(cfg)
     # the student keeps the start's shape; only the teacher's prior differs
     assert last.net.config == load_bot(start).net.config
 

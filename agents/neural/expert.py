@@ -311,6 +311,13 @@ def plot_curve(csv_path: Path, png_path: Path, title: str) -> None:
     plt.close(fig)
 
 
+def curve_title(cfg: "ExpertConfig") -> str:
+    """The plot's title: the game, the search, and the variant where it is not plain expert iteration."""
+    variant = (f", prior fixed: {cfg.teacher}" if cfg.teacher else "") + (
+        ", the network moving (DAgger)" if cfg.play == "network" else "")
+    return f"{cfg.game}, search {cfg.search}{variant}"
+
+
 def _cpu_seconds() -> float:
     """CPU seconds of this process and of its finished worker processes."""
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -386,7 +393,7 @@ def run(cfg: ExpertConfig, progress: bool = True) -> Path:
                          "elo_high": round(r.elo_high, 1), "mean_return": round(r.mean_return, 5),
                          "return_low": round(r.return_low, 5), "return_high": round(r.return_high, 5)},
                      CSV_FIELDS)
-        plot_curve(out / CURVE_CSV, out / CURVE_PNG, f"{cfg.game}, search {cfg.search}")
+        plot_curve(out / CURVE_CSV, out / CURVE_PNG, curve_title(cfg))
         if progress:
             print(f"iteration {iteration}: {r.games} games against the rule bot, Elo {r.elo:+.0f} "
                   f"[{r.elo_low:+.0f}, {r.elo_high:+.0f}], mean return {r.mean_return:+.4f} "
