@@ -51,3 +51,11 @@ def test_the_report_rows_and_a_bad_bot_file(capsys):
     assert e.value.code == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "python_modern_canasta" in err, err
+
+
+def test_a_bad_argument_is_refused_with_one_line(capsys):
+    with pytest.raises(SystemExit) as e:
+        value_quality.main(["bots/python_page_one.safetensors", "--game", PAGE_ONE, "--deals", "0"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "--deals" in err, err

@@ -367,11 +367,12 @@ def run(cfg: ExpertConfig, progress: bool = True) -> Path:
     identity = GameIdentity.of(game)
     start = shipped_bot_path(identity.short_name) if cfg.start in ("", "shipped") else Path(cfg.start)
     teacher = Path(cfg.teacher) if cfg.teacher else None
-    for flag, path in (("--start", start), ("--teacher", teacher)):
-        if path is not None and (baseline := load_bot(path, identity).training.get("baseline")) is not None:
+    bot = load_bot(start, identity)
+    priors = [("--start", start, bot)] + ([("--teacher", teacher, load_bot(teacher, identity))] if teacher else [])
+    for flag, path, file in priors:
+        if (baseline := file.training.get("baseline")) is not None:
             raise ValueError(f"{flag} {path}: its network scores gains over the {baseline!r} bot's moves, "
                              f"not values, so it cannot be a search's prior")
-    bot = load_bot(start, identity)
     make_bot(search_spec(cfg.search, teacher or start), game, 0, 0)   # a bad setting is refused before any game
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
