@@ -407,6 +407,9 @@ def test_a_bot_over_its_time_forfeits_with_a_clear_message(page, server):
     page.select_option("[data-testid=game-select]", "python_page_one")
     page.fill("[data-testid=param-players]", "2")
     page.fill("[data-testid=time-limit]", "0.05")
+    # Seed 0 deals p1 the lead with four cards to choose from: the bot searches at once. (A random
+    # deal could give it only forced moves, which it answers without searching, inside the limit.)
+    page.fill("[data-testid=seed-input]", "0")
     page.fill("[data-testid=bot-1]", "ismcts(iterations=2000)")
     page.click("[data-testid=start-game]")
     page.wait_for_selector("[data-testid=hand]")
