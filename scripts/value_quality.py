@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> None:
     from scripts.cli import CliParser
     from scripts.cli_checks import game_string, integer, one_line, seed
     p = CliParser(prog="python -m scripts.value_quality", description=__doc__.split("\n\n")[1],
-                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                  formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("bot_files", nargs="+", metavar="BOTFILE", help="bot files whose value heads to measure")
     p.add_argument("--game", type=game_string, default="python_modern_canasta", help="game string")
     p.add_argument("--deals", type=integer(1, 10**6), default=150, help="rule-bot deals")
