@@ -18,9 +18,10 @@ from typing import Sequence
 
 import pyspiel
 
-from agents import BOT_FACTORIES, make_bot, parse_spec
+from agents import BOT_FACTORIES, parse_spec
 from games.protocol import GameState
 from search.mcts import Prior
+from search.rollout import seat_bots
 
 PRIOR_WEIGHT = 0.5
 
@@ -29,10 +30,7 @@ class BotPrior:
     """A bot's move, mixed with the uniform policy."""
 
     def __init__(self, spec: str, game: pyspiel.Game, seed: int):
-        first = make_bot(spec, game, 0, seed)
-        others = ([first] * (game.num_players() - 1) if getattr(first, "any_seat", False) else
-                  [make_bot(spec, game, seat, seed + seat) for seat in range(1, game.num_players())])
-        self.bots = [first] + others
+        self.bots = seat_bots(spec, game, seed)
 
     def __call__(self, world: GameState, player: int, legal: list[int]) -> Sequence[float]:
         choice = self.bots[player].step(world)

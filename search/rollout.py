@@ -65,17 +65,29 @@ class RandomRollout:
                 return world.returns()
 
 
-class BotRollout:
-    """Play to the end with one bot per seat, made from a bot spec; a bot that can
-    play any seat (agents.base.CardBot.any_seat) plays them all, so its
+def seat_bots(spec: str, game: pyspiel.Game, seed: int) -> list[pyspiel.Bot]:
+    """One bot per seat from a bot spec, for playouts that only call `step`; a bot
+    that can play any seat (agents.base.CardBot.any_seat) plays them all, so its
     incremental state (the rule bot's public memory) is rebuilt once per rollout."""
+    first = make_bot(spec, game, 0, seed)
+    if getattr(first, "any_seat", False):
+        return [first] * game.num_players()
+    return [first] + [make_bot(spec, game, seat, seed + seat) for seat in range(1, game.num_players())]
+
+
+class BotRollout:
+    """Play to the end with one bot per seat: made from one bot spec (`seat_bots`),
+    or given seat by seat (`of_bots`: sides that play different bots)."""
 
     def __init__(self, spec: str, game: pyspiel.Game, seed: int, horizon: int | None = None):
         self.horizon = horizon
-        first = make_bot(spec, game, 0, seed)
-        others = ([first] * (game.num_players() - 1) if getattr(first, "any_seat", False) else
-                  [make_bot(spec, game, seat, seed + seat) for seat in range(1, game.num_players())])
-        self.bots = [first] + others
+        self.bots = seat_bots(spec, game, seed)
+
+    @classmethod
+    def of_bots(cls, bots: Sequence[pyspiel.Bot], horizon: int | None = None) -> "BotRollout":
+        rollout = cls.__new__(cls)
+        rollout.horizon, rollout.bots = horizon, list(bots)
+        return rollout
 
     def evaluate(self, world: GameState, rand: Callable[[], float]) -> Sequence[float]:
         sample = chance_sampler(world)

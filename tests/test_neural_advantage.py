@@ -5,6 +5,7 @@ network is sure of a better one."""
 from __future__ import annotations
 
 import csv
+import dataclasses
 import random
 
 import numpy as np
@@ -68,15 +69,56 @@ def test_going_out_is_worth_more_than_drawing_and_the_rule_move_gets_no_sample(a
 
 def test_probe_samples_are_other_moves_of_rule_bot_deals_scored_by_placement_differences(apo):
     encoder = InfoStateEncoder(apo)
-    bots = [make_bot("rules", apo, p, p) for p in range(4)]
-    obs, actions, targets, played = advantage.play_probe_batch(
-        apo, encoder, bots, BotRollout("rules", apo, 1), random.Random(3), games=2, probe=1.0)
+    bots = advantage.ProbeBots.make(apo, "rules", None, 1)
+    obs, actions, targets, played = advantage.play_probe_batch(apo, encoder, bots, random.Random(3),
+                                                               games=2, probe=1.0)
     assert played == 2 and len(actions) > 20 and obs.shape == (len(actions), encoder.size)
     assert np.all(np.abs(targets) <= 2) and np.allclose(targets * 3, np.round(targets * 3))
     assert np.any(targets != 0)
-    fewer = advantage.play_probe_batch(apo, encoder, bots, BotRollout("rules", apo, 1), random.Random(3),
-                                       games=2, probe=0.2)[1]
+    fewer = advantage.play_probe_batch(apo, encoder, bots, random.Random(3), games=2, probe=0.2)[1]
     assert 0 < len(fewer) < len(actions)
+
+
+def test_with_opponents_the_baseline_plays_one_side_and_only_its_decisions_are_probed(apo, monkeypatch):
+    canasta = pyspiel.load_game("python_modern_canasta")
+    bots = advantage.ProbeBots.make(canasta, "rules", "random", 2)
+    assert bots.sides == ((0, 2), (1, 3))
+    drawn = set()
+    for seed in range(12):
+        seated, playout, probed = bots.seat(random.Random(seed))
+        drawn.add(probed)
+        assert [type(b).__name__ for b in seated] == [
+            type(bots.baseline[s] if s in probed else bots.opponents[s]).__name__ for s in range(4)]
+        assert [b is bots.baseline_playout[s] for s, b in enumerate(playout.bots)] == [s in probed for s in range(4)]
+    assert drawn == {frozenset((0, 2)), frozenset((1, 3))}
+    assert {type(b).__name__ for b in bots.opponents} != {type(b).__name__ for b in bots.baseline}
+
+    # Without partnerships each seat is a side; here the baseline (rules) sits in seat 2 only.
+    only_two = dataclasses.replace(advantage.ProbeBots.make(apo, "rules", "random", 3), sides=((2,),))
+    movers = []
+    real = advantage.move_advantages
+    monkeypatch.setattr(advantage, "move_advantages",
+                        lambda state, *rest: movers.append(state.current_player()) or real(state, *rest))
+    actions = advantage.play_probe_batch(apo, InfoStateEncoder(apo), only_two, random.Random(4), games=2,
+                                         probe=1.0)[1]
+    assert len(movers) > 3 and set(movers) == {2} and len(actions) >= len(movers)
+
+
+def test_a_network_of_advantages_over_another_network_plays_that_network_unless_a_move_clears_the_margin(
+        apo, tmp_path):
+    drawer = advantage_bot_file(apo, net_with_head(apo, {DRAW: 0.3}), tmp_path / "first.safetensors")
+    notes = dmc.scores_notes("advantage", f"neural(path={drawer})")
+    second = save_bot(tmp_path / "second.safetensors", net_with_head(apo, {}), GameIdentity.of(apo), notes)
+    bot, first = make_bot(f"neural(path={second})", apo, 0), make_bot(f"neural(path={drawer})", apo, 0)
+    assert bot.baseline.baseline is not None            # its baseline is itself a network over the rule bot
+    states = [s for s in conformance.random_states(apo, 60, 5) if len(s.legal_actions()) > 1]
+    draws = 0
+    for state in states:
+        bot.player = first.player = bot.baseline.player = state.current_player()
+        move = bot.step(state)
+        assert move == first.step(state)
+        draws += move == DRAW
+    assert draws > 5
 
 
 def test_a_network_of_advantages_plays_the_rule_bot_unless_a_move_clears_the_margin(apo, tmp_path):
@@ -133,6 +175,20 @@ def test_training_on_advantages_exports_a_bot_that_names_its_baseline(tmp_path):
     assert (tmp_path / "run" / "rated_curve.png").exists()
     with pytest.raises(ValueError, match="probe=0"):
         TrainConfig(target="advantage", probe=0)
+
+    # The next step of policy iteration: that network is the baseline, against random opponents.
+    spec = f"neural(path={bot_path})"
+    second = dmc.train(dataclasses.replace(cfg, out=str(tmp_path / "run2"), baseline=spec, opponents="random"),
+                       progress=False)
+    assert dmc.load_checkpoint(second)["stats"]["samples"] > 0
+    training = load_bot(dmc.export(second, tmp_path / "adv2.safetensors", onnx=False)[0]).training
+    assert training["baseline"] == spec and spec in training["method"]
+    assert training["config"]["opponents"] == "random"
+    with pytest.raises(ValueError, match="baseline='neural\\(path=missing.safetensors\\)'"):
+        dmc.train(dataclasses.replace(cfg, out=str(tmp_path / "run3"), baseline="neural(path=missing.safetensors)"))
+    assert not (tmp_path / "run3").exists()
+    with pytest.raises(ValueError, match="only a run with target=advantage plays a baseline"):
+        TrainConfig(target="return", opponents="random")
 
 
 def test_a_bot_file_carries_its_play_defaults_and_a_spec_overrides_them(apo, tmp_path):

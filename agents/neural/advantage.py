@@ -1,4 +1,4 @@
-"""Samples for `--target advantage`: one step of policy improvement over the rule bot.
+"""Samples for `--target advantage`: one step of policy improvement over a baseline bot.
 
 Self-play deep Monte-Carlo learns the value of the network's own play from
 whole-game returns, where a move worth a few points drowns in a deal worth
@@ -26,36 +26,89 @@ A network trained this way scores moves by advantage, so the bot plays the
 rule bot's move unless another scores above a margin (agents/neural/bot.py,
 `margin`). That is one step of policy iteration: the greedy policy over the
 rule bot's action values, taken only where the network is sure.
+
+The rule bot is the default baseline (`--baseline`); any bot spec can be one,
+a network of advantages too, whose own baseline then plays inside it: the next
+step of policy iteration. With `--opponents` the baseline plays one side of a
+deal (the mover and its partners), drawn per deal, and that bot the others;
+only the baseline's decisions are probed, so the network learns to improve on
+the baseline's play against those opponents, as the harness will rate it.
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 import numpy as np
 import pyspiel
 
+from agents import make_bot
 from agents.base import rules_core
 from agents.neural.encoding import InfoStateEncoder
 from games.protocol import chance_sampler
 from search.mcts import placement
-from search.rollout import BotRollout
-
-BASELINE = "rules"
+from search.rollout import BotRollout, seat_bots
 
 
-def play_probe_batch(game: pyspiel.Game, encoder: InfoStateEncoder, baseline: list[pyspiel.Bot],
-                     playout: BotRollout, rng: random.Random, games: int,
-                     probe: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """Plays `games` deals with the baseline bots in every seat; returns
-    (obs, actions, advantages, games) for the other moves of the probed decisions."""
+def check_bots(game: pyspiel.Game, baseline: str, opponents: str) -> None:
+    """Makes each bot once, so that a bad spec is refused in one line before any
+    actor process starts."""
+    for setting, spec in (("baseline", baseline), ("opponents", opponents)):
+        if spec:
+            try:
+                make_bot(spec, game, 0, 0)
+            except ValueError as e:
+                raise ValueError(f"{setting}={spec!r}: {e}") from None
+
+
+@dataclass
+class ProbeBots:
+    """One actor's bots: the baseline's and the opponents' (None: the baseline
+    plays every seat), each once for the deals' play and once for playouts
+    (whose bots only `step`, on worlds the deal never reaches)."""
+
+    baseline: list[pyspiel.Bot]
+    baseline_playout: list[pyspiel.Bot]
+    opponents: list[pyspiel.Bot] | None
+    opponents_playout: list[pyspiel.Bot] | None
+    sides: tuple[tuple[int, ...], ...]           # the sides one of which the baseline plays
+
+    @classmethod
+    def make(cls, game: pyspiel.Game, baseline: str, opponents: str | None, seed: int) -> "ProbeBots":
+        n = game.num_players()
+
+        def bots(spec: str, offset: int) -> tuple[list[pyspiel.Bot], list[pyspiel.Bot]]:
+            play = [make_bot(spec, game, s, seed + offset + s) for s in range(n)]
+            return play, seat_bots(spec, game, seed + offset + n)
+
+        base, base_playout = bots(baseline, 0)
+        other, other_playout = bots(opponents, 2 * n) if opponents else (None, None)
+        sides = tuple(tuple(side) for side in (getattr(game, "teams", None) or [(s,) for s in range(n)]))
+        return cls(base, base_playout, other, other_playout, sides)
+
+    def seat(self, rng: random.Random) -> tuple[list[pyspiel.Bot], BotRollout, frozenset[int]]:
+        """A deal's seating: each seat's bot, the playouts' rollout, the probed seats."""
+        if self.opponents is None:
+            return self.baseline, BotRollout.of_bots(self.baseline_playout), frozenset(range(len(self.baseline)))
+        probed = frozenset(rng.choice(self.sides))
+        pick = lambda mine, theirs: [mine[s] if s in probed else theirs[s] for s in range(len(mine))]
+        return (pick(self.baseline, self.opponents),
+                BotRollout.of_bots(pick(self.baseline_playout, self.opponents_playout)), probed)
+
+
+def play_probe_batch(game: pyspiel.Game, encoder: InfoStateEncoder, bots: ProbeBots, rng: random.Random,
+                     games: int, probe: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Plays `games` deals seated by `bots`; returns (obs, actions, advantages,
+    games) for the other moves of the probed decisions (the baseline's seats)."""
     obs_rows: list[np.ndarray] = []
     actions: list[int] = []
     targets: list[float] = []
     for _ in range(games):
         state = rules_core(game.new_initial_state())
         sample = chance_sampler(state)
-        for bot in baseline:
+        seated, playout, probed = bots.seat(rng)
+        for bot in seated:
             bot.restart_at(state)
         while not state.is_terminal():
             if state.is_chance_node():
@@ -63,15 +116,15 @@ def play_probe_batch(game: pyspiel.Game, encoder: InfoStateEncoder, baseline: li
                 continue
             player = state.current_player()
             legal = state.legal_actions()
-            move = baseline[player].step(state)
-            if len(legal) > 1 and rng.random() < probe:
+            move = seated[player].step(state)
+            if player in probed and len(legal) > 1 and rng.random() < probe:
                 obs = np.zeros(encoder.size, np.float32)
                 encoder.encode(state, player, legal, obs)
                 for a, gain in move_advantages(state, legal, move, playout, rng.getrandbits(64)).items():
                     obs_rows.append(obs.astype(np.float16))
                     actions.append(a)
                     targets.append(gain)
-            for seat, bot in enumerate(baseline):
+            for seat, bot in enumerate(seated):
                 if seat != player:
                     bot.inform_action(state, player, move)
             state.apply_action(move)

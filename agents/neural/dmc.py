@@ -30,8 +30,9 @@ Read it top to bottom:
    policy evaluated (and exported) has an exponential moving average of the
    learner's weights, which averages out the noise of the last steps.
 
-With `target="advantage"` the actors play no network: rule bots play, and
-probed decisions yield each other move's gain over the rule bot's move
+With `target="advantage"` the actors play no network being trained: the
+baseline bot (the rule bot unless `baseline` names another) plays, and probed
+decisions yield each other move's gain over the baseline's move
 (agents/neural/advantage.py); the learner, checkpoints and curve are the same.
 
 Actors always run on the CPU; `device` places the learner (e.g. "cuda").
@@ -68,7 +69,6 @@ from agents.neural.evaluate import harness_match
 from agents.neural.network import PolicyValueNet
 from agents.neural.symmetry import symmetry_for
 from games.protocol import chance_sampler
-from search.rollout import BotRollout
 
 CHECKPOINT_NAME = "checkpoint.pt"
 CURVE_CSV = "curve.csv"
@@ -208,16 +208,16 @@ def actor_main(actor_id: int, cfg: TrainConfig, games_before: int, shared: Polic
     rng = random.Random(f"{cfg.seed}/{actor_id}/{games_before}")
     rules_bots = [[make_bot("rules", game, s, rng.randrange(1 << 30)) for s in range(game.num_players())]
                   for _ in range(cfg.games_per_batch)]
-    playout = BotRollout(advantage.BASELINE, game, rng.randrange(1 << 30)) if cfg.target == "advantage" else None
+    probe_bots = (advantage.ProbeBots.make(game, cfg.baseline, cfg.opponents or None, rng.randrange(1 << 30))
+                  if cfg.target == "advantage" else None)
     seen = -1
     parent = learner
     # A learner that was killed reads no more samples: exiting must not wait to
     # flush the queue into its pipe (which would hang the actor for good).
     out_queue.cancel_join_thread()
     while not stop.is_set() and os.getppid() == parent:     # ends with a killed learner too
-        if playout is not None:      # the rule bots play: the network is not needed here
-            batch = advantage.play_probe_batch(game, encoder, rules_bots[0], playout, rng,
-                                               cfg.games_per_batch, cfg.probe)
+        if probe_bots is not None:      # the baseline plays: the network being trained is not needed here
+            batch = advantage.play_probe_batch(game, encoder, probe_bots, rng, cfg.games_per_batch, cfg.probe)
         else:
             if version.value != seen:
                 if not lock.acquire(timeout=1.0):      # the learner holds it (or was killed holding it)
@@ -402,6 +402,8 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
     """Trains until cfg.minutes of training time; returns the checkpoint path."""
     if cfg.device.startswith("cuda") and not torch.cuda.is_available():
         raise ValueError(f"device={cfg.device!r}: torch here has no CUDA device (a CPU build, or no GPU)")
+    if cfg.target == "advantage":
+        advantage.check_bots(pyspiel.load_game(cfg.game), cfg.baseline, cfg.opponents)
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
     torch.manual_seed(cfg.seed)
@@ -538,7 +540,7 @@ def _checkpoint_and_evaluate(out: Path, net: PolicyValueNet, optimizer: torch.op
     # it again on many more deals.
     snapshot = save_bot(out / SNAPSHOTS / f"{stats['cpu_s'] / 120:06.1f}min_{stats['games']}games.safetensors",
                         cpu_net, GameIdentity.of(game),
-                        {**scores_notes(cfg.target), "games": stats["games"],
+                        {**scores_notes(cfg.target, cfg.baseline), "games": stats["games"],
                          "cpu_minutes": round(stats["cpu_s"] / 60, 3)})
     # The same deals at every point: differences between points are then the network's.
     r = harness_match(game, snapshot, "rules", cfg.eval_deals, cfg.seed * 1_000 + 1, out)
@@ -553,10 +555,10 @@ def _checkpoint_and_evaluate(out: Path, net: PolicyValueNet, optimizer: torch.op
     return f"vs rules {r.mean_return:+.3f} [{r.return_low:+.3f}, {r.return_high:+.3f}]"
 
 
-def scores_notes(target: str) -> dict:
+def scores_notes(target: str, baseline: str = "rules") -> dict:
     """What a bot file must say for its scores to be read right: a network trained
     on advantages scores moves against a baseline bot's (agents/neural/bot.py)."""
-    return {"baseline": advantage.BASELINE} if target == "advantage" else {}
+    return {"baseline": baseline} if target == "advantage" else {}
 
 
 def export(checkpoint: str | Path, out: str | Path, onnx: bool = True, play: dict | None = None) -> list[Path]:
@@ -569,12 +571,13 @@ def export(checkpoint: str | Path, out: str | Path, onnx: bool = True, play: dic
     net = network_from_checkpoint(ckpt, averaged=True)
     net.eval()
     target = ckpt["config"].get("target", "return")
-    method = ("one step of policy improvement over the rule bot (agents/neural/advantage.py)"
+    baseline = ckpt["config"].get("baseline", "rules")
+    method = (f"one step of policy improvement over {baseline} (agents/neural/advantage.py)"
               if target == "advantage" else "deep Monte-Carlo self-play")
     training = {"method": method, "games": ckpt["stats"]["games"],
                 "minutes": round(ckpt["stats"]["elapsed_s"] / 60, 1),
                 "config": {k: v for k, v in ckpt["config"].items() if k not in ("out",)},
-                **scores_notes(target), **({"play": play} if play else {})}
+                **scores_notes(target, baseline), **({"play": play} if play else {})}
     written = [save_bot(out, net, GameIdentity.of(game), training)]
     if onnx:
         from agents.neural.onnx_export import export_onnx

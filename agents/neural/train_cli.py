@@ -29,10 +29,15 @@ _HELP = {
     "guide_minutes": "the rule bot makes the network seats' moves at first, less and less over this many minutes",
     "guide_epsilon": "exploration of the moves the rule bot makes for network seats",
     "target": "what a decision learns: return (the seat's points, scaled) or placement (the share of "
-              "seats it finished ahead of, less those ahead of it: what the harness rates) or advantage (rule bots "
-              "play; each other move's placement less the rule bot's move's, by playouts on the true cards "
-              "with the same draws: agents/neural/advantage.py)",
+              "seats it finished ahead of, less those ahead of it: what the harness rates) or advantage (the "
+              "baseline bot plays; each other move's placement less the baseline's move's, by playouts on the "
+              "true cards with the same draws: agents/neural/advantage.py)",
     "probe": "target advantage: the fraction of decisions whose moves are all played out",
+    "baseline": "target advantage: the bot spec whose moves the network learns to improve on; it plays the "
+                "probed side before and after each probed move (a network of advantages here makes a second "
+                "step of policy iteration)",
+    "opponents": "target advantage: the bot spec of the other sides, whose decisions are not probed "
+                 "(default: the baseline plays every seat, and every seat is probed)",
     "ema": "evaluate and export an exponential moving average of the learner's weights, with this decay per "
            "step (0.999 averages about the last thousand steps); 0: the learner's own weights",
     "symmetry": "relabel training samples by random suit permutations where the game declares them (true/false)",
