@@ -61,7 +61,7 @@ import games  # noqa: F401  (registers our games)
 from agents import make_bot
 from agents.base import rules_core
 from agents.neural import advantage
-from agents.neural.bot import play_settings
+from agents.neural.bot import DEFAULT_MARGIN, play_settings
 from agents.neural.botfile import load_bot, save_bot
 from agents.neural.config import NetworkConfig, TrainConfig
 from agents.neural.encoding import GameIdentity, InfoStateEncoder
@@ -330,10 +330,11 @@ def append_curve(out: Path, row: dict, fields: list[str] = CSV_FIELDS) -> None:
         writer.writerow(row)
 
 
-def plot_curve(csv_path: Path, png_path: Path, title: str) -> None:
+def plot_curve(csv_path: Path, png_path: Path, title: str, label: str = "network (greedy)") -> None:
     """Mean return and Elo against the rule-based bot, with 95% intervals, over
     training time on 2 cores (CPU minutes of learner and actors / 2): on a
-    shared machine wall time says more about the neighbours than the training."""
+    shared machine wall time says more about the neighbours than the training.
+    `label` names the bot rated (a network of advantages plays over its baseline)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -347,7 +348,7 @@ def plot_curve(csv_path: Path, png_path: Path, title: str) -> None:
                                        "mean return per seat"),
                                       (axes[1], "elo", "elo_low", "elo_high", "Elo over the rule bot")):
         y, lo, hi = (np.array([float(r[k]) for r in rows]) for k in (key, low, high))
-        ax.plot(x, y, marker="o", ms=3, label="network (greedy)")
+        ax.plot(x, y, marker="o", ms=3, label=label)
         ax.fill_between(x, lo, hi, alpha=0.25, label="95% interval")
         ax.axhline(0.0, color="grey", ls="--", lw=1, label="even with the rule bot")
         ax.set_xlabel("training minutes on 2 cores (CPU minutes / 2)")
@@ -551,8 +552,15 @@ def _checkpoint_and_evaluate(out: Path, net: PolicyValueNet, optimizer: torch.op
                        "eval_games": r.games, "mean_return": round(r.mean_return, 5),
                        "return_low": round(r.return_low, 5), "return_high": round(r.return_high, 5),
                        "elo": round(r.elo, 1), "elo_low": round(r.elo_low, 1), "elo_high": round(r.elo_high, 1)})
-    plot_curve(out / CURVE_CSV, out / CURVE_PNG, cfg.game)
+    plot_curve(out / CURVE_CSV, out / CURVE_PNG, cfg.game, curve_label(cfg))
     return f"vs rules {r.mean_return:+.3f} [{r.return_low:+.3f}, {r.return_high:+.3f}]"
+
+
+def curve_label(cfg: TrainConfig) -> str:
+    """What the curve rates: the greedy network, or its moves over its baseline's."""
+    if cfg.target != "advantage":
+        return "network (greedy)"
+    return f"network, margin {DEFAULT_MARGIN} over {cfg.baseline}"
 
 
 def scores_notes(target: str, baseline: str = "rules") -> dict:
