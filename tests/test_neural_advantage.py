@@ -184,7 +184,8 @@ def test_training_on_advantages_exports_a_bot_that_names_its_baseline(tmp_path):
     training = load_bot(dmc.export(second, tmp_path / "adv2.safetensors", onnx=False)[0]).training
     assert training["baseline"] == spec and spec in training["method"]
     assert training["config"]["opponents"] == "random"
-    assert dmc.curve_label(dataclasses.replace(cfg, baseline=spec)).endswith(f"over {spec}")
+    assert dmc.curve_label(dataclasses.replace(cfg, baseline=spec)) == f"network, margin 0.05 over {tmp_path.name}/adv"
+    assert dmc.curve_label(cfg) == "network, margin 0.05 over rules"
     assert dmc.curve_label(TrainConfig()) == "network (greedy)"
     with pytest.raises(ValueError, match="baseline='neural\\(path=missing.safetensors\\)'"):
         dmc.train(dataclasses.replace(cfg, out=str(tmp_path / "run3"), baseline="neural(path=missing.safetensors)"))

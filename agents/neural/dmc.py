@@ -68,6 +68,7 @@ from agents.neural.encoding import GameIdentity, InfoStateEncoder
 from agents.neural.evaluate import harness_match
 from agents.neural.network import PolicyValueNet
 from agents.neural.symmetry import symmetry_for
+from agents.spec import parse_spec
 from games.protocol import chance_sampler
 
 CHECKPOINT_NAME = "checkpoint.pt"
@@ -330,11 +331,11 @@ def append_curve(out: Path, row: dict, fields: list[str] = CSV_FIELDS) -> None:
         writer.writerow(row)
 
 
-def plot_curve(csv_path: Path, png_path: Path, title: str, label: str = "network (greedy)") -> None:
+def plot_curve(csv_path: Path, png_path: Path, title: str, rated: str = "network (greedy)") -> None:
     """Mean return and Elo against the rule-based bot, with 95% intervals, over
     training time on 2 cores (CPU minutes of learner and actors / 2): on a
     shared machine wall time says more about the neighbours than the training.
-    `label` names the bot rated (a network of advantages plays over its baseline)."""
+    `rated` names the bot rated (a network of advantages plays over its baseline)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -348,7 +349,7 @@ def plot_curve(csv_path: Path, png_path: Path, title: str, label: str = "network
                                        "mean return per seat"),
                                       (axes[1], "elo", "elo_low", "elo_high", "Elo over the rule bot")):
         y, lo, hi = (np.array([float(r[k]) for r in rows]) for k in (key, low, high))
-        ax.plot(x, y, marker="o", ms=3, label=label)
+        ax.plot(x, y, marker="o", ms=3, label=rated)
         ax.fill_between(x, lo, hi, alpha=0.25, label="95% interval")
         ax.axhline(0.0, color="grey", ls="--", lw=1, label="even with the rule bot")
         ax.set_xlabel("training minutes on 2 cores (CPU minutes / 2)")
@@ -560,7 +561,10 @@ def curve_label(cfg: TrainConfig) -> str:
     """What the curve rates: the greedy network, or its moves over its baseline's."""
     if cfg.target != "advantage":
         return "network (greedy)"
-    return f"network, margin {DEFAULT_MARGIN} over {cfg.baseline}"
+    name, settings = parse_spec(cfg.baseline)
+    path = settings.get("path")
+    baseline = f"{Path(path).parent.name}/{Path(path).stem}" if path else name
+    return f"network, margin {DEFAULT_MARGIN} over {baseline}"
 
 
 def scores_notes(target: str, baseline: str = "rules") -> dict:
