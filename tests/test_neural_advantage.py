@@ -152,6 +152,13 @@ def test_a_network_of_advantages_does_not_read_hidden_cards(apo, tmp_path):
         apo, lambda me: make_bot(f"neural(path={path},margin=0)", apo, me), 120, 5, swap_hidden,
         accept=lambda core: len(core.legal_actions()) > 1)
     assert checked > 30
+    # A network of advantages over that network reads no more than its baseline does.
+    notes = dmc.scores_notes("advantage", f"neural(path={path},margin=0)")
+    nested = save_bot(tmp_path / "c2.safetensors", net, identity, notes)
+    checked = conformance.check_bot_ignores_hidden_cards(
+        apo, lambda me: make_bot(f"neural(path={nested},margin=0)", apo, me), 120, 5, swap_hidden,
+        accept=lambda core: len(core.legal_actions()) > 1)
+    assert checked > 30
 
 
 def test_training_on_advantages_exports_a_bot_that_names_its_baseline(tmp_path):
