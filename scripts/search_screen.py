@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> None:
         bots = [make_bot(spec, game, 0, 11) for spec in args.bots]
     except (ValueError, pyspiel.SpielError) as e:
         parser.exit(2, f"search_screen: {e}\n")
-    rollout = BotRollout("rules", game, 0)
+    rollout = BotRollout.from_spec("rules", game, 0)
     gains: list[list[float]] = [[] for _ in bots]
     seconds = [0.0 for _ in bots]
     decisions = 0

@@ -76,18 +76,16 @@ def seat_bots(spec: str, game: pyspiel.Game, seed: int) -> list[pyspiel.Bot]:
 
 
 class BotRollout:
-    """Play to the end with one bot per seat: made from one bot spec (`seat_bots`),
-    or given seat by seat (`of_bots`: sides that play different bots)."""
+    """Play to the end with one bot per seat: given seat by seat (sides that play
+    different bots), or made from one bot spec (`from_spec`, by `seat_bots`)."""
 
-    def __init__(self, spec: str, game: pyspiel.Game, seed: int, horizon: int | None = None):
+    def __init__(self, bots: Sequence[pyspiel.Bot], horizon: int | None = None):
+        self.bots = list(bots)
         self.horizon = horizon
-        self.bots = seat_bots(spec, game, seed)
 
     @classmethod
-    def of_bots(cls, bots: Sequence[pyspiel.Bot], horizon: int | None = None) -> "BotRollout":
-        rollout = cls.__new__(cls)
-        rollout.horizon, rollout.bots = horizon, list(bots)
-        return rollout
+    def from_spec(cls, spec: str, game: pyspiel.Game, seed: int, horizon: int | None = None) -> "BotRollout":
+        return cls(seat_bots(spec, game, seed), horizon)
 
     def evaluate(self, world: GameState, rand: Callable[[], float]) -> Sequence[float]:
         sample = chance_sampler(world)
@@ -114,6 +112,6 @@ def make_evaluator(rollout: str, game: pyspiel.Game, seed: int, horizon: int | N
     if rollout == "random":
         return RandomRollout(horizon)
     try:
-        return BotRollout(rollout, game, seed, horizon)
+        return BotRollout.from_spec(rollout, game, seed, horizon)
     except ValueError as e:
         raise ValueError(f"rollout={rollout!r}: {e}") from e

@@ -53,7 +53,7 @@ def advantage_bot_file(game, net, path):
 
 def test_going_out_is_worth_more_than_drawing_and_the_rule_move_gets_no_sample(apo):
     s = position(["4H", *FOUR[1:]], top="9H")            # 4♥ goes out and wins the deal
-    playout = BotRollout("rules", apo, 0)
+    playout = BotRollout.from_spec("rules", apo, 0)
     rule_move = make_bot("rules", apo, 0).step(s)
     assert rule_move == k("4H")
     gains = advantage.move_advantages(s, s.legal_actions(), rule_move, playout, 7)

@@ -71,7 +71,7 @@ def decisions_after(start, world) -> int:
 def test_a_rollout_stops_at_its_horizon_and_takes_the_static_value(game_string, value, rollout):
     game = pyspiel.load_game(game_string)
     rand = random.Random(2).random
-    evaluator = RandomRollout(horizon=6) if rollout == "random" else BotRollout("rules", game, 0, horizon=6)
+    evaluator = RandomRollout(horizon=6) if rollout == "random" else BotRollout.from_spec("rules", game, 0, horizon=6)
     cut = 0
     for state in conformance.random_states(game, 12, 5):
         world = state.core.clone()

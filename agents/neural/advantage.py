@@ -90,11 +90,14 @@ class ProbeBots:
     def seat(self, rng: random.Random) -> tuple[list[pyspiel.Bot], BotRollout, frozenset[int]]:
         """A deal's seating: each seat's bot, the playouts' rollout, the probed seats."""
         if self.opponents is None:
-            return self.baseline, BotRollout.of_bots(self.baseline_playout), frozenset(range(len(self.baseline)))
+            return self.baseline, BotRollout(self.baseline_playout), frozenset(range(len(self.baseline)))
         probed = frozenset(rng.choice(self.sides))
-        pick = lambda mine, theirs: [mine[s] if s in probed else theirs[s] for s in range(len(mine))]
+
+        def pick(mine: list[pyspiel.Bot], theirs: list[pyspiel.Bot]) -> list[pyspiel.Bot]:
+            return [mine[s] if s in probed else theirs[s] for s in range(len(mine))]
+
         return (pick(self.baseline, self.opponents),
-                BotRollout.of_bots(pick(self.baseline_playout, self.opponents_playout)), probed)
+                BotRollout(pick(self.baseline_playout, self.opponents_playout)), probed)
 
 
 def play_probe_batch(game: pyspiel.Game, encoder: InfoStateEncoder, bots: ProbeBots, rng: random.Random,
