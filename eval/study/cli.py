@@ -1,5 +1,6 @@
 """`cardarena study canasta` (a paired experiment between two strategies),
-`study requirement` (what a higher initial meld costs), `study plot`, `study stats`
+`study requirement` (what a higher initial meld costs), `study tune` (the rule bot's
+settings by coordinate ascent against an opponent), `study plot`, `study stats`
 (what happened in a study's hands) and `study fingerprint` (which games a results
 file played, times left out): docs/studies/canasta.md."""
 
@@ -47,6 +48,19 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--results-dir", default="results", help="where the two results files go")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_requirement)
+
+    p = commands.add_parser("tune", help="the rule bot's settings, one at a time, against an opponent")
+    p.add_argument("--start", default="rules", metavar="SPEC", help="the rule-bot strategy to start from "
+                   "(default rules)")
+    p.add_argument("--against", default="rules", metavar="SPEC", help="the opponent side (default rules)")
+    p.add_argument("--deals", type=int, default=1000, help="duplicate single-hand deals a candidate (default 1000)")
+    p.add_argument("--seed", type=int, default=0, help="fixes the tuning deals")
+    p.add_argument("--passes", type=int, default=2, help="passes over the settings at most (default 2)")
+    p.add_argument("--min-gain", type=float, default=5.0, help="Elo a value must add to be kept (default 5)")
+    p.add_argument("--out", default="results/tune", help="the candidates' results files (default results/tune)")
+    p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: CPUs)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_tune)
 
     p = commands.add_parser("fingerprint", help="a sha256 of the games results files played, times left out: "
                             "equal when two runs played the same games move for move")
@@ -127,6 +141,43 @@ def _requirement(args: argparse.Namespace) -> None:
           f"| seats 0 and 2 need | their lead per hand |\n|---|:---:|\n"
           f"| {need} | {at_score.text()} |\n| 125 | {at_zero.text()} |\n"
           f"| **difference (paired by deal)** | **{gap.text()}** |")
+
+
+def _tune(args: argparse.Namespace) -> None:
+    from pathlib import Path
+
+    from tqdm import tqdm
+
+    from agents import make_bot
+    from agents.spec import parse_spec
+    from eval.config import load_game
+    from eval.study.tune import GAME, GRID, Trial, tune
+    from agents.rules.modern_canasta import Strategy
+    if not 1 <= args.deals <= MAX_DEALS:
+        raise ValueError(f"--deals {args.deals}: expected 1..{MAX_DEALS}")
+    if args.passes < 1 or args.workers < 1:
+        raise ValueError("--passes and --workers: expected at least 1")
+    name, settings = parse_spec(args.start)
+    if name != "rules":
+        raise ValueError(f"--start {args.start!r}: expected a rule-bot strategy, rules(...)")
+    start = Strategy.from_settings(**settings)
+    make_bot(args.against, load_game(GAME), 1, 0)           # a bad opponent is refused before any game
+    steps = sum(len(values) - 1 for values in GRID.values()) * args.passes + 1
+    bar = tqdm(total=steps, disable=args.quiet, desc="tune", unit="candidate")
+    rows = ["| # | setting changed | value | candidate | Elo over the opponent | kept |", "|---:|---|---|---|---:|:---:|"]
+
+    def report(trial: Trial) -> None:
+        bar.update()
+        rows.append(f"| {len(rows) - 1} | {trial.setting or '(start)'} | {'' if trial.value is None else trial.value} "
+                    f"| `{trial.spec}` | {trial.elo:+.0f} | {'yes' if trial.kept else ''} |")
+
+    best, trials = tune(start, args.against, args.deals, args.seed, Path(args.out), passes=args.passes,
+                        min_gain=args.min_gain, workers=args.workers, report=report)
+    bar.close()
+    print(f"## The rule bot tuned against `{args.against}`: {args.deals} single-hand deals a candidate, seed "
+          f"{args.seed}, from `{start.spec()}`\n\n" + "\n".join(rows) +
+          f"\n\nBest: `{best.spec()}`, {max(t.elo for t in trials if t.kept):+.0f} Elo on the tuning deals "
+          f"(chosen on them: rate it on other deals before quoting it).")
 
 
 def _plot(args: argparse.Namespace) -> None:
