@@ -58,6 +58,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--passes", type=int, default=2, help="passes over the settings at most (default 2)")
     p.add_argument("--min-gain", type=float, default=5.0, help="Elo a value must add to be kept (default 5)")
     p.add_argument("--out", default="results/tune", help="the candidates' results files (default results/tune)")
+    p.add_argument("--figure", metavar="PNG", help="plot every candidate's Elo and the best so far there")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: CPUs)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_tune)
@@ -151,7 +152,7 @@ def _tune(args: argparse.Namespace) -> None:
     from agents import make_bot
     from agents.spec import parse_spec
     from eval.config import load_game
-    from eval.study.tune import GAME, GRID, Trial, tune
+    from eval.study.tune import GAME, GRID, Trial, plot, tune
     from agents.rules.modern_canasta import Strategy
     if not 1 <= args.deals <= MAX_DEALS:
         raise ValueError(f"--deals {args.deals}: expected 1..{MAX_DEALS}")
@@ -178,6 +179,9 @@ def _tune(args: argparse.Namespace) -> None:
           f"{args.seed}, from `{start.spec()}`\n\n" + "\n".join(rows) +
           f"\n\nBest: `{best.spec()}`, {max(t.elo for t in trials if t.kept):+.0f} Elo on the tuning deals "
           f"(chosen on them: rate it on other deals before quoting it).")
+    if args.figure:
+        title = f"The Canasta rule bot tuned against {args.against}: {args.deals} deals a candidate, seed {args.seed}"
+        print(f"\nFigure: {plot(trials, args.figure, title)}")
 
 
 def _plot(args: argparse.Namespace) -> None:

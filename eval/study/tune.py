@@ -113,3 +113,28 @@ def tune(start: Strategy, opponent: str, deals: int, seed: int, out: Path, *, pa
         if not improved:
             break
     return best, trials
+
+
+def plot(trials: Sequence[Trial], out: str | Path, title: str) -> Path:
+    """Every candidate's Elo in the order tried, the kept ones joined: the ascent at a glance."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(11, 4.5))
+    ax.scatter(range(len(trials)), [t.elo for t in trials], s=12, color="#8c8c8c", label="candidate")
+    kept = [(i, t) for i, t in enumerate(trials) if t.kept]
+    ax.step([i for i, _ in kept] + [len(trials) - 1], [t.elo for _, t in kept] + [kept[-1][1].elo],
+            where="post", color="#c44e52", label="best so far")
+    for i, t in kept[1:]:
+        ax.annotate(f"{t.setting}={t.value}", (i, t.elo), textcoords="offset points", xytext=(4, 6), fontsize=8)
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_xlabel("candidate, in the order tried")
+    ax.set_ylabel("Elo over the opponent (tuning deals)")
+    ax.set_title(title)
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out
