@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agents.rules.modern_canasta import Strategy
-from eval.study.tune import grid_check, rate, tune
+from eval.study.tune import grid_check, plot, rate, tune
 from scripts.cli import main as cardarena
 
 # Never takes the pile: far weaker than the rule bot (about -100 Elo on the deals below).
@@ -34,6 +34,8 @@ def test_the_ascent_keeps_a_value_only_when_it_beats_the_best_so_far(tmp_path):
     assert piles.kept and piles.elo > start.elo + 5.0
     assert not any(t.kept for t in second_pass)
     assert best.spec() == piles.spec == "rules(pile_canasta=false,pile_min_before=108)"
+    figure = plot(trials, tmp_path / "ascent.png", "the ascent")
+    assert figure.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_a_candidate_already_rated_is_read_back_not_played_again(tmp_path):
