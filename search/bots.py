@@ -14,7 +14,8 @@ units of a return scale), `scale` (`game`, the default: the game's return range;
 `observed`: the spread of the returns seen in this search; search.mcts.Search),
 `utility` (`returns`, the default, or `placement`: the finishing place among the
 others, what a rating by finishing order rewards), `rollout` (`random` or a bot spec:
-search.rollout), `viewer` for ismcts (search.keys), `root` for ismcts (`ucb`, the
+search.rollout) and `rollout_opponents` (a bot spec that plays the rollouts' seats outside the
+bot's side, its partnership or itself, where `rollout` plays the rest), `viewer` for ismcts (search.keys), `root` for ismcts (`ucb`, the
 default, or `paired`: every root action once per determinization, the move
 chosen on paired differences; ISMCTSBot), `worlds` and `chance` (`random`
 or `fixed`: whether a world fixes its future draws too) for pimc, and `model` (a
@@ -68,7 +69,7 @@ class SearchBot(CardBot):
                  c: float, rollout: str, prior: str | None, scale: str, utility: str,
                  baseline: str | None = None, confidence: float = DEFAULT_CONFIDENCE,
                  assume: str | None = None, horizon: int | str | None = "auto",
-                 prior_temperature: float | None = None):
+                 prior_temperature: float | None = None, rollout_opponents: str | None = None):
         super().__init__(player)
         if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or confidence < 0:
             raise ValueError(f"confidence={confidence!r}: must be a non-negative number")
@@ -84,7 +85,8 @@ class SearchBot(CardBot):
         self.budget = budget
         self.c = float(c)
         self.horizon = _horizon(horizon, game, rollout)
-        self.evaluator = make_evaluator(rollout, game, seed, self.horizon)
+        self.evaluator = make_evaluator(rollout, game, seed, self.horizon, player=player,
+                                        opponents=rollout_opponents)
         self.prior = make_prior(prior, game, seed, prior_temperature)
         self.return_range = game.max_utility() - game.min_utility()
         try:
@@ -151,9 +153,10 @@ class ISMCTSBot(SearchBot):
 
     def __init__(self, game, player, seed, budget, c, rollout, prior, scale, utility, baseline,
                  confidence, assume, viewer: str, root: str, horizon: int | str | None = "auto",
-                 pool: int | str | None = "auto", prior_temperature: float | None = None):
+                 pool: int | str | None = "auto", prior_temperature: float | None = None,
+                 rollout_opponents: str | None = None):
         super().__init__(game, player, seed, budget, c, rollout, prior, scale, utility, baseline,
-                         confidence, assume, horizon, prior_temperature)
+                         confidence, assume, horizon, prior_temperature, rollout_opponents)
         if viewer not in VIEWERS:
             raise ValueError(f"viewer={viewer!r}: must be one of {', '.join(VIEWERS)}")
         if root not in ISMCTS_ROOTS:
@@ -220,9 +223,9 @@ class PIMCBot(SearchBot):
     def __init__(self, game, player, seed, budget, c, rollout, prior, scale, utility, baseline,
                  confidence, assume, worlds: int, chance: str, model: str | None,
                  candidates: int | None, flat: bool, horizon: int | str | None = "auto",
-                 prior_temperature: float | None = None):
+                 prior_temperature: float | None = None, rollout_opponents: str | None = None):
         super().__init__(game, player, seed, budget, c, rollout, prior, scale, utility, baseline,
-                         confidence, assume, horizon, prior_temperature)
+                         confidence, assume, horizon, prior_temperature, rollout_opponents)
         if not isinstance(flat, bool):
             raise ValueError(f"flat={flat!r}: must be true or false")
         self.flat = flat
@@ -368,7 +371,7 @@ def _budget(s: dict[str, Any], default_iterations: int) -> Budget:
 
 _COMMON = {"iterations": None, "seconds": None, "c": DEFAULT_C, "scale": "game", "utility": "returns",
            "rollout": "random", "prior": None, "baseline": None, "confidence": DEFAULT_CONFIDENCE,
-           "horizon": "auto", "prior_temperature": None}
+           "horizon": "auto", "prior_temperature": None, "rollout_opponents": None}
 
 
 def make_ismcts(game, player: int, seed: int = 0, **settings) -> ISMCTSBot:
@@ -376,7 +379,7 @@ def make_ismcts(game, player: int, seed: int = 0, **settings) -> ISMCTSBot:
                                        "pool": "auto"})
     return ISMCTSBot(game, player, seed, _budget(s, 1000), s["c"], s["rollout"], s["prior"], s["scale"],
                      s["utility"], s["baseline"], s["confidence"], s["assume"], s["viewer"], s["root"],
-                     s["horizon"], s["pool"], s["prior_temperature"])
+                     s["horizon"], s["pool"], s["prior_temperature"], s["rollout_opponents"])
 
 
 def make_pimc(game, player: int, seed: int = 0, **settings) -> PIMCBot:
@@ -384,11 +387,12 @@ def make_pimc(game, player: int, seed: int = 0, **settings) -> PIMCBot:
                                      "candidates": None, "flat": False})
     return PIMCBot(game, player, seed, _budget(s, 100), s["c"], s["rollout"], s["prior"], s["scale"],
                    s["utility"], s["baseline"], s["confidence"], s["assume"], s["worlds"], s["chance"],
-                   s["model"], s["candidates"], s["flat"], s["horizon"], s["prior_temperature"])
+                   s["model"], s["candidates"], s["flat"], s["horizon"], s["prior_temperature"],
+                   s["rollout_opponents"])
 
 
 def make_cheat_mcts(game, player: int, seed: int = 0, **settings) -> CheatMCTSBot:
     s = _settings("cheat_mcts", settings, _COMMON)
     return CheatMCTSBot(game, player, seed, _budget(s, 1000), s["c"], s["rollout"], s["prior"], s["scale"],
                         s["utility"], s["baseline"], s["confidence"], horizon=s["horizon"],
-                        prior_temperature=s["prior_temperature"])
+                        prior_temperature=s["prior_temperature"], rollout_opponents=s["rollout_opponents"])

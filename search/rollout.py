@@ -105,10 +105,30 @@ class BotRollout:
                 return world.returns()
 
 
-def make_evaluator(rollout: str, game: pyspiel.Game, seed: int, horizon: int | None = None):
-    """The evaluator that the `rollout` setting names, cut at `horizon` moves if given."""
+def side_of(game: pyspiel.Game, player: int) -> set[int]:
+    """`player`'s side: its partnership where the game declares them (`teams`), else itself."""
+    for team in getattr(game, "teams", None) or ():
+        if player in team:
+            return set(team)
+    return {player}
+
+
+def make_evaluator(rollout: str, game: pyspiel.Game, seed: int, horizon: int | None = None, *,
+                   player: int | None = None, opponents: str | None = None):
+    """The evaluator that the `rollout` setting names, cut at `horizon` moves if given;
+    with `opponents` (a bot spec), that bot plays the seats outside `player`'s side
+    and the rollout's bot (`random` too: a random bot) plays `player`'s."""
     if not isinstance(rollout, str):
         raise ValueError(f"rollout={rollout!r}: must be 'random' or a bot spec such as 'rules'")
+    if opponents is not None:
+        if player is None:
+            raise ValueError("rollout_opponents: needs the player whose side the rollout plays")
+        try:
+            own, others = seat_bots(rollout, game, seed), seat_bots(opponents, game, seed + 1000)
+        except ValueError as e:
+            raise ValueError(f"rollout={rollout!r}, rollout_opponents={opponents!r}: {e}") from e
+        side = side_of(game, player)
+        return BotRollout([own[s] if s in side else others[s] for s in range(game.num_players())], horizon)
     if rollout == "random":
         return RandomRollout(horizon)
     try:
