@@ -43,8 +43,9 @@ MATCHES = {"python_page_one": {"kind": "deals", "choices": [1, 2, 3, 5, 10], "de
                                       "defaults": {"3": 7500}}}     # ClassicCanastaMatch's, by player count
 # The partnerships where they are not the seats: {players: each seat's side} (the form's seat hints).
 PARTNERSHIPS = {"python_modern_canasta": {4: [0, 1, 0, 1]}, "python_classic_canasta": {4: [0, 1, 0, 1]}}
-# (spec, title, the games it is offered at; () for every game). The last three are each game's
-# strongest fair bot as measured against the rule bot (docs/search.md, Strength).
+# (spec, title, the games it is offered at; () for every game). The titles beginning "Strongest" are
+# each game's strongest fair bot as measured against the rule bot (docs/search.md, Strength); the
+# tuned rule bot is the strategy lab's (docs/studies/canasta.md, round 7).
 BOTS = (("random", "Random", ()), ("rules", "Rule bot", ()),
         ("neural", "Neural (the shipped network)", ()),
         ("ismcts(seconds=1)", "ISMCTS search, 1 s a move", ()),
@@ -57,8 +58,11 @@ BOTS = (("random", "Random", ()), ("rules", "Rule bot", ()),
          "confidence=1)",
          "Strongest: ISMCTS leaving the network's move on evidence (+27 Elo over the rule bot), about 0.15 s a move",
          ("python_american_page_one",)),
+        ("rules(initial_meld=pile,new_meld_min=5,go_out=lead)",
+         "Rule bot, tuned: waits for piles (+33 Elo over the rule bot, +34 over the network)",
+         ("python_modern_canasta",)),
         ("pimc(worlds=4,iterations=5,rollout=rules,prior=bots/earlier/python_modern_canasta_dmc.safetensors)",
-         "Strongest: PIMC guided by a network (+147 Elo over the rule bot), about 0.1 s a move",
+         "Strongest: PIMC guided by a network (+115 Elo over the rule bot), about 0.03 s a move",
          ("python_modern_canasta",)))
 
 
