@@ -193,6 +193,8 @@ def test_training_on_advantages_exports_a_bot_that_names_its_baseline(tmp_path):
     assert training["config"]["opponents"] == "random"
     assert dmc.curve_label(dataclasses.replace(cfg, baseline=spec)) == f"network, margin 0.05 over {tmp_path.name}/adv"
     assert dmc.curve_label(cfg) == "network, margin 0.05 over rules"
+    tuned = "rules(initial_meld=pile,go_out=lead)"          # a rule bot's settings are part of its name
+    assert dmc.curve_label(dataclasses.replace(cfg, baseline=tuned)) == f"network, margin 0.05 over {tuned}"
     assert dmc.curve_label(TrainConfig()) == "network (greedy)"
     with pytest.raises(ValueError, match="baseline='neural\\(path=missing.safetensors\\)'"):
         dmc.train(dataclasses.replace(cfg, out=str(tmp_path / "run3"), baseline="neural(path=missing.safetensors)"))

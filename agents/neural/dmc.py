@@ -48,6 +48,7 @@ import math
 import os
 import queue as queue_module
 import random
+import textwrap
 import time
 from pathlib import Path
 
@@ -349,7 +350,7 @@ def plot_curve(csv_path: Path, png_path: Path, title: str, rated: str = "network
                                        "mean return per seat"),
                                       (axes[1], "elo", "elo_low", "elo_high", "Elo over the rule bot")):
         y, lo, hi = (np.array([float(r[k]) for r in rows]) for k in (key, low, high))
-        ax.plot(x, y, marker="o", ms=3, label=rated)
+        ax.plot(x, y, marker="o", ms=3, label=textwrap.fill(rated, 40))
         ax.fill_between(x, lo, hi, alpha=0.25, label="95% interval")
         ax.axhline(0.0, color="grey", ls="--", lw=1, label="even with the rule bot")
         ax.set_xlabel("training minutes on 2 cores (CPU minutes / 2)")
@@ -561,9 +562,8 @@ def curve_label(cfg: TrainConfig) -> str:
     """What the curve rates: the greedy network, or its moves over its baseline's."""
     if cfg.target != "advantage":
         return "network (greedy)"
-    name, settings = parse_spec(cfg.baseline)
-    path = settings.get("path")
-    baseline = f"{Path(path).parent.name}/{Path(path).stem}" if path else name
+    path = parse_spec(cfg.baseline)[1].get("path")
+    baseline = f"{Path(path).parent.name}/{Path(path).stem}" if path else cfg.baseline
     return f"network, margin {DEFAULT_MARGIN} over {baseline}"
 
 
