@@ -219,13 +219,13 @@ TOURNAMENTS: dict[str, Tournament] = {
     # Expert iteration's network (docs/neural.md) as PIMC's prior, on the same 100 deals.
     "canasta_pimc_expert": Tournament(
         "python_modern_canasta",
-        ("pimc=pimc(worlds=4,iterations=5,rollout=rules,prior=bots/python_modern_canasta.safetensors)", "rules"),
+        ("pimc=pimc(worlds=4,iterations=5,rollout=rules,prior=bots/earlier/python_modern_canasta_expert.safetensors)", "rules"),
         100, "PIMC with expert iteration's Canasta network as prior, the cheating search's 100 deals"),
     # The same prior spread out (prior_temperature 0.3: its mean largest probability 0.20, the earlier
     # network's at 0.1 is 0.17, on rule-bot decisions with 3 or more actions).
     "canasta_pimc_expert_hot": Tournament(
         "python_modern_canasta",
-        ("pimc=pimc(worlds=4,iterations=5,rollout=rules,prior=bots/python_modern_canasta.safetensors,"
+        ("pimc=pimc(worlds=4,iterations=5,rollout=rules,prior=bots/earlier/python_modern_canasta_expert.safetensors,"
          "prior_temperature=0.3)", "rules"),
         100, "PIMC with expert iteration's network as a flatter prior, the cheating search's 100 deals"),
     "canasta_pimc_random": Tournament(

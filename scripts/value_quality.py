@@ -1,6 +1,6 @@
 """How well a network's value head predicts the return, by the stage of the deal.
 
-    python -m scripts.value_quality bots/python_modern_canasta.safetensors \
+    python -m scripts.value_quality bots/earlier/python_modern_canasta_expert.safetensors \
         bots/earlier/python_modern_canasta_dmc.safetensors --game python_modern_canasta
 
 A value at a search's horizon (search.evaluation) replaces playing to the end

@@ -434,8 +434,9 @@ def test_bad_training_settings_are_named():
 
 
 def test_a_run_may_start_from_a_bot_files_network():
-    """--init: the shipped Canasta network trained longer, without its checkpoint."""
-    shipped = SHIPPED_BOTS / "python_modern_canasta.safetensors"
+    """--init: expert iteration's Canasta network (shipped until 2026-12-02) trained longer,
+    without its checkpoint."""
+    shipped = SHIPPED_BOTS / "earlier" / "python_modern_canasta_expert.safetensors"
     net = dmc.initial_network(TrainConfig(game="python_modern_canasta", init=str(shipped)))
     expected = load_bot(shipped).net.state_dict()
     assert all(torch.equal(v, expected[k]) for k, v in net.state_dict().items())
