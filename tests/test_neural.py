@@ -456,6 +456,20 @@ def test_a_bot_is_shipped_for_every_game():
     assert [p.stem for p in SHIPPED] == ["python_american_page_one", "python_modern_canasta", "python_page_one"]
 
 
+@pytest.mark.parametrize("game_string", ["python_page_one(players=4)", "python_american_page_one(players=4)",
+                                         "python_modern_canasta"])
+def test_the_shipped_bot_plays_the_same_move_in_a_world_resampled_from_its_information(game_string):
+    """`neural` as shipped, with its bot file's baseline and play settings (Canasta's
+    plays the tuned rule bot's move unless a gain clears its margin): the true state
+    and a world redealt from the mover's information state get the same move."""
+    game = pyspiel.load_game(game_string)
+    checked = conformance.check_bot_ignores_hidden_cards(
+        game, lambda me: make_bot("neural", game, me, 0), 60, 8,
+        lambda core, me, rng: core.resample_from_infostate(me, rng.random),
+        accept=lambda core: len(core.legal_actions()) > 1)
+    assert checked > 20
+
+
 def test_the_shipped_american_page_one_bot_plays_every_deal_of_a_match():
     # A match sets the dealer, the standing and the deals left for each deal
     # (games/american_page_one/match.py DEAL_PARAMETERS): the same game to the bot.
