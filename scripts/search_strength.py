@@ -23,6 +23,8 @@ HEARTS_PASS = ("hearts_fixed_pass", "search.references:make_hearts_fixed_pass")
 # The Canasta network shipped until expert iteration replaced it (docs/neural.md): the prior of the
 # Canasta lines below, which named it `prior=shipped` when they ran.
 CANASTA_DMC = "bots/earlier/python_modern_canasta_dmc.safetensors"
+# The strategy lab's tuned rule bot (docs/studies/canasta.md, round 7: `cardarena study tune`).
+CANASTA_TUNED = "rules(initial_meld=pile,new_meld_min=5,go_out=lead)"
 
 
 @dataclass(frozen=True)
@@ -228,6 +230,31 @@ TOURNAMENTS: dict[str, Tournament] = {
         ("pimc=pimc(worlds=4,iterations=5,rollout=rules,prior=bots/earlier/python_modern_canasta_expert.safetensors,"
          "prior_temperature=0.3)", "rules"),
         100, "PIMC with expert iteration's network as a flatter prior, the cheating search's 100 deals"),
+    # The strategy lab's tuned rule bot (docs/studies/canasta.md, round 7) in the rollouts: every seat,
+    # then the search's side only (rollout_opponents), fair and cheating, the same 100 deals.
+    "canasta_pimc_tuned_rollouts": Tournament(
+        "python_modern_canasta", (f"pimc=pimc(worlds=4,iterations=5,rollout={CANASTA_TUNED},prior={CANASTA_DMC})",
+                                  "rules"), 100, "PIMC with the tuned rule bot's rollouts, the cheating search's 100 deals"),
+    "canasta_cheat_tuned_rollouts": Tournament(
+        "python_modern_canasta", (f"cheat=cheat_mcts(iterations=20,rollout={CANASTA_TUNED},prior={CANASTA_DMC})",
+                                  "rules"), 100, "the cheating search with the tuned rule bot's rollouts, the same deals"),
+    "canasta_pimc_per_side_rollouts": Tournament(
+        "python_modern_canasta",
+        (f"pimc=pimc(worlds=4,iterations=5,rollout={CANASTA_TUNED},rollout_opponents=rules,prior={CANASTA_DMC})",
+         "rules"), 100, "PIMC with the tuned rule bot for its side and rules for the others, the same deals"),
+    "canasta_cheat_per_side_rollouts": Tournament(
+        "python_modern_canasta",
+        (f"cheat=cheat_mcts(iterations=20,rollout={CANASTA_TUNED},rollout_opponents=rules,prior={CANASTA_DMC})",
+         "rules"), 100, "the cheating search with those per-side rollouts, the same deals"),
+    # PIMC leaving the shipped network's move (run J's, docs/neural.md) only on evidence.
+    "canasta_pimc_over_neural": Tournament(
+        "python_modern_canasta",
+        (f"pimc=pimc(worlds=4,iterations=5,rollout=rules,prior={CANASTA_DMC},baseline=neural,confidence=1)", "rules"),
+        100, "PIMC leaving the shipped network's move on evidence, the cheating search's 100 deals"),
+    "canasta_pimc_over_neural_1000": Tournament(
+        "python_modern_canasta",
+        (f"pimc=pimc(worlds=4,iterations=5,rollout=rules,prior={CANASTA_DMC},baseline=neural,confidence=1)", "rules"),
+        1000, "the same over the 1,000 deals issue 22 asks for", seed=62),
     "canasta_pimc_random": Tournament(
         "python_modern_canasta", ("pimc=pimc(worlds=2,iterations=3,rollout=rules)", "random"), 200,
         "PIMC (2 worlds of 3 iterations) against random"),
