@@ -123,6 +123,23 @@ def test_a_search_with_a_network_prior_never_reads_hidden_cards(search, tmp_path
     assert len(states) >= 6
 
 
+def test_the_strongest_canasta_search_never_reads_hidden_cards():
+    """PIMC leaving the shipped network's move only on evidence (docs/search.md, issue 22):
+    its statistics and its move are the same on the true state and on a world redealt
+    from the mover's information state."""
+    game = pyspiel.load_game("python_modern_canasta")
+    spec = ("pimc(worlds=2,iterations=3,rollout=rules,prior=bots/earlier/python_modern_canasta_dmc.safetensors,"
+            "baseline=neural,confidence=1)")
+    rng = random.Random(5)
+    states = [s.core for s in conformance.random_states(game, 10, 4) if len(s.legal_actions()) > 1]
+    for state in states:
+        me = state.current_player()
+        world = state.resample_from_infostate(me, rng.random)
+        assert make_bot(spec, game, me, 7).search(state) == make_bot(spec, game, me, 7).search(world)
+        assert make_bot(spec, game, me, 7).step(state) == make_bot(spec, game, me, 7).step(world)
+    assert len(states) >= 5
+
+
 def test_a_hotter_prior_keeps_the_networks_order_and_spreads_its_probability(game, bot_file):
     """`prior_temperature`: the same scores over a larger temperature, so the search's PUCT
     tries the network's favourites in the same order but leans on them less."""
