@@ -18,6 +18,8 @@ from games.modern_canasta.core import ANSWER, TURN, set_up
 
 GAME = pyspiel.load_game("python_modern_canasta")
 STRATEGY = "rules(pile_min=5,initial_pairs=false,discard_safety=0,answer=no)"
+# A fixed network, so that the deals below hold decisions of every class whatever is shipped.
+OTHER = "neural(path=bots/earlier/python_modern_canasta_expert.safetensors)"
 register_bots([GUIDED])
 
 
@@ -35,9 +37,10 @@ def test_each_decision_is_the_strategys_in_its_class_and_the_networks_elsewhere(
     strategy (asked the decisions of the class, in order) or the network would play."""
     by_strategy = by_network = 0
     for deal in range(5, 8):
-        guided = {s: make_bot(f"guided(strategy={STRATEGY},decides={decides})", GAME, s, 0) for s in (0, 2)}
+        guided = {s: make_bot(f"guided(strategy={STRATEGY},decides={decides},other={OTHER})", GAME, s, 0)
+                  for s in (0, 2)}
         rules = {s: make_bot(STRATEGY, GAME, s, 0) for s in (0, 2)}
-        network = {s: make_bot("neural", GAME, s, 0) for s in (0, 2)}
+        network = {s: make_bot(OTHER, GAME, s, 0) for s in (0, 2)}
         others = {s: make_bot("rules", GAME, s, 0) for s in (1, 3)}
         state, chance = GAME.new_initial_state(), DealChance(deal)
         while not state.is_terminal():
