@@ -15,9 +15,9 @@ units of a return scale), `scale` (`game`, the default: the game's return range;
 `utility` (`returns`, the default, or `placement`: the finishing place among the
 others, what a rating by finishing order rewards), `rollout` (`random` or a bot spec:
 search.rollout) and `rollout_opponents` (a bot spec that plays the rollouts' seats outside the
-bot's side, its partnership or itself, where `rollout` plays the rest), `viewer` for ismcts (search.keys), `root` for ismcts (`ucb`, the
-default, or `paired`: every root action once per determinization, the move
-chosen on paired differences; ISMCTSBot), `worlds` and `chance` (`random`
+bot's side, its partnership or itself, where `rollout` plays the rest), `viewer` for ismcts
+(search.keys), `root` for ismcts (`ucb`, the default, or `paired`: every root action
+once per determinization, the move chosen on paired differences; ISMCTSBot), `worlds` and `chance` (`random`
 or `fixed`: whether a world fixes its future draws too) for pimc, and `model` (a
 bot spec: search the worlds in which the others' moves are most likely under that
 bot's play, search.inference) with `candidates` (worlds drawn to choose from);

@@ -20,7 +20,7 @@ A value network would implement `evaluate` directly, with no playout.
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Callable, Collection, Sequence
 
 import pyspiel
 
@@ -105,12 +105,21 @@ class BotRollout:
                 return world.returns()
 
 
+def sides(game: pyspiel.Game) -> tuple[tuple[int, ...], ...]:
+    """The game's sides: its partnerships where it declares them (`teams`), else each seat alone."""
+    teams = getattr(game, "teams", None) or [(seat,) for seat in range(game.num_players())]
+    return tuple(tuple(side) for side in teams)
+
+
 def side_of(game: pyspiel.Game, player: int) -> set[int]:
-    """`player`'s side: its partnership where the game declares them (`teams`), else itself."""
-    for team in getattr(game, "teams", None) or ():
-        if player in team:
-            return set(team)
-    return {player}
+    """`player`'s side: its partnership, else itself."""
+    return set(next(side for side in sides(game) if player in side))
+
+
+def seated_by_side(side: Collection[int], own: Sequence[pyspiel.Bot],
+                   others: Sequence[pyspiel.Bot]) -> list[pyspiel.Bot]:
+    """Seat by seat, `own`'s bot at the seats of `side` and `others`' at the rest."""
+    return [own[seat] if seat in side else others[seat] for seat in range(len(own))]
 
 
 def make_evaluator(rollout: str, game: pyspiel.Game, seed: int, horizon: int | None = None, *,
@@ -127,8 +136,7 @@ def make_evaluator(rollout: str, game: pyspiel.Game, seed: int, horizon: int | N
             own, others = seat_bots(rollout, game, seed), seat_bots(opponents, game, seed + 1000)
         except ValueError as e:
             raise ValueError(f"rollout={rollout!r}, rollout_opponents={opponents!r}: {e}") from e
-        side = side_of(game, player)
-        return BotRollout([own[s] if s in side else others[s] for s in range(game.num_players())], horizon)
+        return BotRollout(seated_by_side(side_of(game, player), own, others), horizon)
     if rollout == "random":
         return RandomRollout(horizon)
     try:

@@ -48,7 +48,7 @@ from agents.base import rules_core
 from agents.neural.encoding import InfoStateEncoder
 from games.protocol import chance_sampler
 from search.mcts import placement
-from search.rollout import BotRollout, seat_bots
+from search.rollout import BotRollout, seat_bots, seated_by_side, sides
 
 
 def check_bots(game: pyspiel.Game, baseline: str, opponents: str) -> None:
@@ -84,20 +84,15 @@ class ProbeBots:
 
         base, base_playout = bots(baseline, 0)
         other, other_playout = bots(opponents, 2 * n) if opponents else (None, None)
-        sides = tuple(tuple(side) for side in (getattr(game, "teams", None) or [(s,) for s in range(n)]))
-        return cls(base, base_playout, other, other_playout, sides)
+        return cls(base, base_playout, other, other_playout, sides(game))
 
     def seat(self, rng: random.Random) -> tuple[list[pyspiel.Bot], BotRollout, frozenset[int]]:
         """A deal's seating: each seat's bot, the playouts' rollout, the probed seats."""
         if self.opponents is None:
             return self.baseline, BotRollout(self.baseline_playout), frozenset(range(len(self.baseline)))
         probed = frozenset(rng.choice(self.sides))
-
-        def pick(mine: list[pyspiel.Bot], theirs: list[pyspiel.Bot]) -> list[pyspiel.Bot]:
-            return [mine[s] if s in probed else theirs[s] for s in range(len(mine))]
-
-        return (pick(self.baseline, self.opponents),
-                BotRollout(pick(self.baseline_playout, self.opponents_playout)), probed)
+        return (seated_by_side(probed, self.baseline, self.opponents),
+                BotRollout(seated_by_side(probed, self.baseline_playout, self.opponents_playout)), probed)
 
 
 def play_probe_batch(game: pyspiel.Game, encoder: InfoStateEncoder, bots: ProbeBots, rng: random.Random,

@@ -416,6 +416,12 @@ def forest_plot(results: Sequence[str | os.PathLike], out: str | os.PathLike, ti
     ax.invert_yaxis()
     ax.set_xlabel("A's points per hand minus B's, 95% interval (B = rules unless named)")
     ax.set_title(title)
+    return save_figure(fig, out)
+
+
+def save_figure(fig, out: str | os.PathLike) -> Path:
+    """Writes a study's figure to `out` (its folder made if missing) and frees it."""
+    import matplotlib.pyplot as plt
     fig.tight_layout()
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -22,6 +22,7 @@ from typing import Any, Callable, Sequence
 
 from agents.rules.modern_canasta import Strategy
 from eval.config import TournamentConfig
+from eval.study.paired import save_figure
 from eval.tournament import run_tournament
 
 GAME = "python_modern_canasta"
@@ -103,7 +104,7 @@ def tune(start: Strategy, opponent: str, deals: int, seed: int, out: Path, *, pa
             for value in values:
                 if getattr(best, name) == value:
                     continue
-                candidate = replace(best, **{name: Strategy.from_settings(**{name: value}).__dict__[name]})
+                candidate = replace(best, **{name: getattr(Strategy.from_settings(**{name: value}), name)})
                 elo = rate(candidate.spec(), opponent, deals, seed, out, workers)
                 kept = elo > best_elo + min_gain
                 trials.append(Trial(name, value, candidate.spec(), elo, kept))
@@ -132,9 +133,4 @@ def plot(trials: Sequence[Trial], out: str | Path, title: str) -> Path:
     ax.set_ylabel("Elo over the opponent (tuning deals)")
     ax.set_title(title)
     ax.legend(loc="lower right")
-    fig.tight_layout()
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out, dpi=110)
-    plt.close(fig)
-    return out
+    return save_figure(fig, out)
