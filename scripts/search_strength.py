@@ -255,6 +255,10 @@ TOURNAMENTS: dict[str, Tournament] = {
         "python_modern_canasta",
         (f"pimc=pimc(worlds=4,iterations=5,rollout=rules,prior={CANASTA_DMC},baseline=neural,confidence=1)", "rules"),
         1000, "the same over the 1,000 deals issue 22 asks for", seed=62),
+    "canasta_cheat_over_neural": Tournament(
+        "python_modern_canasta",
+        (f"cheat=cheat_mcts(iterations=20,rollout=rules,prior={CANASTA_DMC},baseline=neural,confidence=1)", "rules"),
+        100, "its bound: the same search leaving the network's move, every hand known, the same 100 deals"),
     "canasta_pimc_random": Tournament(
         "python_modern_canasta", ("pimc=pimc(worlds=2,iterations=3,rollout=rules)", "random"), 200,
         "PIMC (2 worlds of 3 iterations) against random"),
