@@ -7,6 +7,8 @@ import importlib
 import sys
 from pathlib import Path
 
+from scripts.cli_checks import CliParser, one_line
+
 # The modules that add subcommands: each has `add_commands(sub)`, which adds its
 # subparsers to `sub` (the subparsers action of the `cardarena` parser).
 # This module adds match, bench, train and export itself.
@@ -18,14 +20,6 @@ COMMAND_MODULES = (
     "play.cli",                    # play (the table: web, or --text)
     "scripts.engine_cli",          # engine (a bot speaking docs/engine_protocol.md)
 )
-
-
-class CliParser(argparse.ArgumentParser):
-    """An argument parser that refuses bad arguments with one line and exit code 2
-    (the usage is in --help); subparsers are made of the same class."""
-
-    def error(self, message: str) -> None:
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def _match(args: argparse.Namespace) -> None:
@@ -123,10 +117,8 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         command.exit(130, f"\n{command.prog}: interrupted\n")
     except (ValueError, OSError) as e:          # bad input, or a file that cannot be read or written
-        from scripts.cli_checks import one_line
-        detail = (f"{e.strerror}: {e.filename}" if isinstance(e, OSError) and e.strerror and e.filename
-                  else one_line(e))
-        command.exit(2, f"{command.prog}: error: {detail}\n")
+        detail = (f"{e.strerror}: {e.filename}" if isinstance(e, OSError) and e.strerror and e.filename else e)
+        command.exit(2, f"{command.prog}: error: {one_line(detail)}\n")
 
 
 if __name__ == "__main__":

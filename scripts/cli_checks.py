@@ -17,8 +17,21 @@ MAX_SEED = 2**63 - 1
 
 
 def one_line(text: object) -> str:
-    """A message on one line: the lines of a multi-line one joined by '; '."""
-    return "; ".join(line.strip() for line in str(text).splitlines() if line.strip())
+    """A message on one line: the lines of a multi-line one joined by '; ', and any
+    other character that is not printable (a control character typed into an
+    argument, some of which end a line for Python's `splitlines`) written as its
+    escape, so that an error about bad input is one line whatever the input."""
+    escaped = "".join(c if c.isprintable() or c == "\n" else c.encode("unicode_escape").decode("ascii")
+                      for c in str(text))
+    return "; ".join(line.strip() for line in escaped.split("\n") if line.strip())
+
+
+class CliParser(argparse.ArgumentParser):
+    """An argument parser that refuses bad arguments with one line and exit code 2
+    (the usage is in --help); subparsers are made of the same class."""
+
+    def error(self, message: str) -> None:
+        self.exit(2, f"{self.prog}: error: {one_line(message)} (see {self.prog} --help)\n")
 
 
 def load_game(text: str) -> pyspiel.Game:

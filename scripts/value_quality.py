@@ -84,7 +84,7 @@ def predict(net, obs: np.ndarray) -> np.ndarray:
 
 
 def main(argv: list[str] | None = None) -> None:
-    from scripts.cli import CliParser
+    from scripts.cli_checks import CliParser
     from scripts.cli_checks import game_string, integer, one_line, seed
     p = CliParser(prog="python -m scripts.value_quality", description=__doc__.split("\n\n")[1],
                   formatter_class=argparse.ArgumentDefaultsHelpFormatter)

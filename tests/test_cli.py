@@ -75,6 +75,11 @@ def assert_refused(argv: list[str], capsys, *fragments: str) -> str:
     (["sprt", "--baseline", "rules", "--candidate", "random", "--alpha", "1"], ["--alpha"]),
     (["sprt", "--baseline", "rules", "--candidate", "random", "--elo1", "nan"], ["--elo1"]),
     (["tournament", "--deals", "5", "--bogus"], ["unrecognized arguments: --bogus"]),
+    # A control character typed into an argument is written as its escape: some (\x1e, \x0b)
+    # end a line for Python's splitlines, and a message must stay one line whatever it quotes.
+    (["list", "-\x1e"], ["unrecognized arguments: -\\x1e"]),
+    (["tournament", "--agent", "random", "--agent", "no\x0bsuch\x1c"], ["malformed bot spec 'no\\x0bsuch'"]),
+    (["match", "--games", "x\u2028"], ["--games", "\\u2028"]),
 ])
 def test_bad_input_gets_one_line_and_exit_code_2(argv, fragments, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)

@@ -433,13 +433,9 @@ def run(cfg: ExpertConfig, progress: bool = True) -> Path:
 
 # ----------------------------------------------------------------------------- the command
 def _parser() -> argparse.ArgumentParser:
-    from scripts.cli_checks import game_string, integer, number, seed
+    from scripts.cli_checks import CliParser, game_string, integer, number, seed
 
-    class Parser(argparse.ArgumentParser):
-        def error(self, message: str) -> None:        # one line, exit 2
-            self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
-
-    p = Parser(prog="python -m agents.neural.expert", formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    p = CliParser(prog="python -m agents.neural.expert", formatter_class=argparse.ArgumentDefaultsHelpFormatter,
                description="Expert iteration: search games with the current network as prior, the network "
                            "trained on the search's root values, rated against the rule bot each iteration.")
     p.add_argument("--game", type=game_string, default="python_page_one(players=4)", help="game string")
