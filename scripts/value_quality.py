@@ -84,8 +84,7 @@ def predict(net, obs: np.ndarray) -> np.ndarray:
 
 
 def main(argv: list[str] | None = None) -> None:
-    from scripts.cli_checks import CliParser
-    from scripts.cli_checks import game_string, integer, one_line, seed
+    from scripts.cli_checks import CliParser, game_string, integer, one_line, seed
     p = CliParser(prog="python -m scripts.value_quality", description=__doc__.split("\n\n")[1],
                   formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("bot_files", nargs="+", metavar="BOTFILE", help="bot files whose value heads to measure")
