@@ -461,9 +461,27 @@ def test_a_run_may_start_from_a_bot_files_network():
     assert not torch.equal(fresh.state_dict()["trunk.0.weight"], expected["trunk.0.weight"])
     with pytest.raises(ValueError, match="python_modern_canasta"):       # another game's network
         dmc.initial_network(TrainConfig(init=str(shipped)))
-    with pytest.raises(ValueError, match="gain over the 'rules' bot"):
+    with pytest.raises(ValueError, match="gain over the 'rules' bot's move, and this run learns returns"):
         dmc.initial_network(TrainConfig(game="python_american_page_one(players=4)",
                                         init=str(SHIPPED_BOTS / "python_american_page_one.safetensors")))
+    with pytest.raises(ValueError, match="by their returns, and this run learns gains over the 'rules' bot"):
+        dmc.initial_network(TrainConfig(game="python_modern_canasta", init=str(shipped), target="advantage"))
+
+
+def test_a_run_of_advantages_may_continue_a_network_over_the_same_baseline():
+    """--init with --target advantage: the shipped Canasta network (gains over the tuned rule
+    bot's move) trained on, past its lost checkpoint; over another baseline its scores would
+    mean something else, so that is refused."""
+    shipped = SHIPPED_BOTS / "python_modern_canasta.safetensors"
+    tuned = load_bot(shipped).training["baseline"]
+    net = dmc.initial_network(TrainConfig(game="python_modern_canasta", init=str(shipped), target="advantage",
+                                          baseline=tuned, opponents="rules"))
+    expected = load_bot(shipped).net.state_dict()
+    assert all(torch.equal(v, expected[k]) for k, v in net.state_dict().items())
+    with pytest.raises(ValueError, match=r"gain over the 'rules\(initial_meld=pile.*learns gains over the 'rules' bot"):
+        dmc.initial_network(TrainConfig(game="python_modern_canasta", init=str(shipped), target="advantage"))
+    with pytest.raises(ValueError, match="and this run learns returns"):
+        dmc.initial_network(TrainConfig(game="python_modern_canasta", init=str(shipped)))
 
 
 SHIPPED = sorted(SHIPPED_BOTS.glob("*.safetensors"))

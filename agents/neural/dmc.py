@@ -388,16 +388,21 @@ class CpuClock:
 # ----------------------------------------------------------------------------- the loop
 def initial_network(cfg: TrainConfig) -> PolicyValueNet:
     """A new run's network: random weights in the game's layers, or those of the
-    bot file `cfg.init` (a network trained before, trained longer)."""
+    bot file `cfg.init` (a network trained before, trained longer). The file's
+    scores must mean what the run learns: returns for deep Monte-Carlo, the gain
+    over the same baseline's move for `target=advantage` (a run continued past its
+    lost checkpoint, at a lower learning rate, on fresh playouts)."""
     game = pyspiel.load_game(cfg.game)
     identity = GameIdentity.of(game)
     if not cfg.init:
         return PolicyValueNet(identity.tensor_size, identity.num_actions, cfg.network_config(identity.short_name))
     bot = load_bot(cfg.init, identity, strict_params=True)
     baseline = bot.training.get("baseline")
-    if baseline is not None:
-        raise ValueError(f"--init {cfg.init}: its network scores moves by their gain over the {baseline!r} bot's "
-                         f"move, not by their returns; deep Monte-Carlo cannot continue it")
+    wanted = cfg.baseline if cfg.target == "advantage" else None
+    if baseline != wanted:
+        scores = "their returns" if baseline is None else f"their gain over the {baseline!r} bot's move"
+        learns = "returns" if wanted is None else f"gains over the {wanted!r} bot's move"
+        raise ValueError(f"--init {cfg.init}: its network scores moves by {scores}, and this run learns {learns}")
     return copy.deepcopy(bot.net)
 
 

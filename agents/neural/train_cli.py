@@ -47,8 +47,9 @@ _HELP = {
     "seed": "random seed",
     "device": "learner device: cpu or cuda",
     "hidden": "hidden layer sizes, e.g. 256 256 (default: the game's documented config)",
-    "init": "a bot file of this game (deep Monte-Carlo, not advantages) whose network the run starts from, "
-            "e.g. the shipped one: longer training without its checkpoint; its layers replace --hidden",
+    "init": "a bot file of this game whose network the run starts from, e.g. the shipped one: longer training "
+            "without its checkpoint; its scores must be what the run learns (returns, or gains over the same "
+            "--baseline); its layers replace --hidden",
 }
 
 
@@ -138,7 +139,7 @@ def run_train(args: argparse.Namespace) -> None:
         if args.resume:
             raise ValueError("--init starts a new run from a bot file; --resume continues one: give one of them")
         from agents.neural import dmc
-        dmc.initial_network(cfg)        # refuses a missing file, another game's or an advantages network
+        dmc.initial_network(cfg)        # refuses a missing file, another game's, or scores of another kind
     if Path(cfg.out).exists() and not Path(cfg.out).is_dir():
         raise ValueError(f"--out {cfg.out}: is a file; a run's folder holds its checkpoints and curves")
     from agents.neural import dmc
