@@ -25,6 +25,8 @@ HEARTS_PASS = ("hearts_fixed_pass", "search.references:make_hearts_fixed_pass")
 CANASTA_DMC = "bots/earlier/python_modern_canasta_dmc.safetensors"
 # The strategy lab's tuned rule bot (docs/studies/canasta.md, round 7: `cardarena study tune`).
 CANASTA_TUNED = "rules(initial_meld=pile,new_meld_min=5,go_out=lead)"
+# Run J's network (docs/neural.md), shipped when the searches over it were measured; run L's since.
+CANASTA_RUN_J = "neural(path=bots/earlier/python_modern_canasta_advantage_tuned.safetensors)"
 
 
 @dataclass(frozen=True)
@@ -246,18 +248,21 @@ TOURNAMENTS: dict[str, Tournament] = {
         "python_modern_canasta",
         (f"cheat=cheat_mcts(iterations=20,rollout={CANASTA_TUNED},rollout_opponents=rules,prior={CANASTA_DMC})",
          "rules"), 100, "the cheating search with those per-side rollouts, the same deals"),
-    # PIMC leaving the shipped network's move (run J's, docs/neural.md) only on evidence.
+    # PIMC leaving run J's network's move (shipped then, docs/neural.md) only on evidence.
     "canasta_pimc_over_neural": Tournament(
         "python_modern_canasta",
-        (f"pimc=pimc(worlds=4,iterations=5,rollout=rules,prior={CANASTA_DMC},baseline=neural,confidence=1)", "rules"),
-        100, "PIMC leaving the shipped network's move on evidence, the cheating search's 100 deals"),
+        (f"pimc=pimc(worlds=4,iterations=5,rollout=rules,prior={CANASTA_DMC},"
+         f"baseline={CANASTA_RUN_J},confidence=1)", "rules"),
+        100, "PIMC leaving run J's network's move on evidence, the cheating search's 100 deals"),
     "canasta_pimc_over_neural_1000": Tournament(
         "python_modern_canasta",
-        (f"pimc=pimc(worlds=4,iterations=5,rollout=rules,prior={CANASTA_DMC},baseline=neural,confidence=1)", "rules"),
+        (f"pimc=pimc(worlds=4,iterations=5,rollout=rules,prior={CANASTA_DMC},"
+         f"baseline={CANASTA_RUN_J},confidence=1)", "rules"),
         1000, "the same over the 1,000 deals issue 22 asks for", seed=62),
     "canasta_cheat_over_neural": Tournament(
         "python_modern_canasta",
-        (f"cheat=cheat_mcts(iterations=20,rollout=rules,prior={CANASTA_DMC},baseline=neural,confidence=1)", "rules"),
+        (f"cheat=cheat_mcts(iterations=20,rollout=rules,prior={CANASTA_DMC},"
+         f"baseline={CANASTA_RUN_J},confidence=1)", "rules"),
         100, "its bound: the same search leaving the network's move, every hand known, the same 100 deals"),
     "canasta_pimc_random": Tournament(
         "python_modern_canasta", ("pimc=pimc(worlds=2,iterations=3,rollout=rules)", "random"), 200,
