@@ -98,6 +98,9 @@ def test_train_refuses_an_unknown_game_before_making_its_folder(tmp_path, capsys
     out = tmp_path / "runs" / "x"
     assert_refused(["train", "--game", "nosuch", "--out", str(out)], capsys, "unknown game 'nosuch'")
     assert_refused(["train", "--lr", "nan", "--out", str(out)], capsys, "--lr")
+    canasta = str(ROOT / "bots" / "python_modern_canasta.safetensors")     # gains over the tuned rule bot's move
+    assert_refused(["train", "--game", "python_modern_canasta", "--init", canasta, "--target", "advantage",
+                    "--out", str(out)], capsys, "--init", "this run learns gains over the 'rules' bot's move")
     assert not (tmp_path / "runs").exists()
 
 
