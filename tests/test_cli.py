@@ -101,6 +101,9 @@ def test_train_refuses_an_unknown_game_before_making_its_folder(tmp_path, capsys
     canasta = str(ROOT / "bots" / "python_modern_canasta.safetensors")     # gains over the tuned rule bot's move
     assert_refused(["train", "--game", "python_modern_canasta", "--init", canasta, "--target", "advantage",
                     "--out", str(out)], capsys, "--init", "this run learns gains over the 'rules' bot's move")
+    assert_refused(["train", "--relative", "true", "--out", str(out)], capsys,
+                   "relative=True: only a run with target=advantage plays a baseline")
+    assert_refused(["train", "--relative", "yes", "--out", str(out)], capsys, "--relative", "expected true or false")
     assert not (tmp_path / "runs").exists()
 
 

@@ -554,3 +554,22 @@ def test_actors_exit_when_the_learner_is_killed(tmp_path):
     for c in alive:
         os.kill(c, signal.SIGKILL)
     assert not alive, "an actor outlived its learner"
+
+
+def test_suit_relabelling_carries_a_samples_other_moves_with_it():
+    """A relative sample's reference move is relabelled by the same permutation as its
+    action (American Page One: suits interchangeable); -1, no reference, stays -1."""
+    from agents.neural.symmetry import symmetry_for
+    game = pyspiel.load_game("python_american_page_one(players=4)")
+    symmetry = symmetry_for(game, InfoStateEncoder(game).observer)
+    actions = np.arange(52)
+    references = np.where(actions % 2 == 1, (actions + 13) % 52, -1)     # same rank, the next suit
+    obs = np.zeros((52, InfoStateEncoder(game).size), np.float32)
+    _, new_actions, new_refs = symmetry.augment(obs, actions, np.random.default_rng(3), references)
+    assert np.array_equal(new_actions, symmetry.augment(obs, actions, np.random.default_rng(3))[1])
+    drawn = np.random.default_rng(3).integers(0, len(symmetry.perms), 52)   # the permutations it drew
+    odd = actions % 2 == 1
+    assert np.array_equal(new_refs[odd], symmetry.action_index[drawn[odd], references[odd]])
+    assert np.all(new_refs[~odd] == -1)
+    assert np.array_equal(new_refs[odd] % 13, new_actions[odd] % 13)      # a rank is kept, the suit moves
+    assert len(set(drawn)) > 1 and not np.array_equal(new_actions, actions)

@@ -70,11 +70,19 @@ def test_going_out_is_worth_more_than_drawing_and_the_rule_move_gets_no_sample(a
 def test_probe_samples_are_other_moves_of_rule_bot_deals_scored_by_placement_differences(apo):
     encoder = InfoStateEncoder(apo)
     bots = advantage.ProbeBots.make(apo, "rules", None, 1)
-    obs, actions, targets, played = advantage.play_probe_batch(apo, encoder, bots, random.Random(3),
-                                                               games=2, probe=1.0)
+    obs, actions, targets, references, played = advantage.play_probe_batch(apo, encoder, bots, random.Random(3),
+                                                                           games=2, probe=1.0)
     assert played == 2 and len(actions) > 20 and obs.shape == (len(actions), encoder.size)
     assert np.all(np.abs(targets) <= 2) and np.allclose(targets * 3, np.round(targets * 3))
     assert np.any(targets != 0)
+    # Each sample names the rule bot's move it is measured from: another move, the same for
+    # every sample of one decision (the rows of one decision share their information state).
+    assert len(references) == len(actions) and np.all(references != actions)
+    decision = np.concatenate([[0], np.cumsum(np.any(obs[1:] != obs[:-1], axis=1))])
+    for d in np.unique(decision):
+        mine = decision == d
+        assert len(set(references[mine])) == 1 and len(set(actions[mine])) == mine.sum()
+        assert references[mine][0] not in actions[mine]
     fewer = advantage.play_probe_batch(apo, encoder, bots, random.Random(3), games=2, probe=0.2)[1]
     assert 0 < len(fewer) < len(actions)
 
@@ -219,3 +227,79 @@ def test_a_network_of_advantages_is_refused_as_a_search_prior(apo, tmp_path):
     path = advantage_bot_file(apo, net_with_head(apo, {}), tmp_path / "f.safetensors")
     with pytest.raises(ValueError, match="no prior"):
         make_bot(f"ismcts(iterations=10,prior={path})", apo, 0)
+
+
+def test_relative_scores_are_gains_once_the_baseline_moves_score_is_subtracted(apo, tmp_path):
+    """With `relative` the file's scores are values up to one number a position: a move
+    scoring as high as the rule bot's gains nothing, however high both score."""
+    states = [s for s in conformance.random_states(apo, 60, 2) if len(s.legal_actions()) > 1]
+    notes = dmc.scores_notes("advantage", relative=True)
+    assert notes == {"baseline": "rules", "relative": True}
+    everything_high = {a: 0.5 for a in range(apo.num_distinct_actions())}
+    flat = save_bot(tmp_path / "flat.safetensors", net_with_head(apo, everything_high), GameIdentity.of(apo), notes)
+    drawer = save_bot(tmp_path / "draw.safetensors", net_with_head(apo, {**everything_high, DRAW: 0.8}),
+                      GameIdentity.of(apo), notes)
+    as_gains = advantage_bot_file(apo, net_with_head(apo, everything_high), tmp_path / "gains.safetensors")
+    level, keen, eager = (make_bot(f"neural(path={p})", apo, 0) for p in (flat, drawer, as_gains))
+    assert level.relative and not eager.relative
+    departures = draws = 0
+    for state in states:
+        rule_move = make_bot("rules", apo, state.current_player()).step(state.core)
+        for bot in (level, keen, eager):
+            bot.player = state.current_player()
+        assert level.step(state) == rule_move            # every gain 0.5 - 0.5
+        departures += eager.step(state) != rule_move      # read as gains, every move gains 0.5
+        if DRAW in state.legal_actions() and rule_move != DRAW:
+            assert keen.step(state) == DRAW               # 0.8 - 0.5 clears the margin
+            draws += 1
+        else:
+            assert keen.step(state) == rule_move
+    assert draws > 5 and departures == len(states)
+
+
+def test_the_relative_learner_step_fits_differences_not_scores():
+    """train_step with references regresses score(action) - score(reference) on the
+    target and leaves the level of a position's scores free."""
+    torch.manual_seed(0)
+    net = PolicyValueNet(4, 3, NetworkConfig(hidden=(16,)))
+    optimizer = torch.optim.Adam(net.parameters(), lr=1e-2)
+    obs = torch.eye(4)
+    actions, references = torch.tensor([0, 1, 2, 0]), torch.tensor([1, 2, 0, 2])
+    gains = torch.tensor([0.4, -0.3, 0.1, 0.25])
+    for _ in range(400):
+        loss = dmc.train_step(net, optimizer, obs, actions, gains, value_too=False, references=references)
+    assert loss < 1e-4
+    scores, _ = net.action_values(obs)
+    fitted = (scores.gather(1, actions[:, None]) - scores.gather(1, references[:, None])).squeeze(1)
+    assert torch.allclose(fitted, gains, atol=0.02)
+    taken = scores.gather(1, actions[:, None]).squeeze(1)
+    assert not torch.allclose(taken, gains, atol=0.05)   # the scores themselves are not the gains
+
+
+def test_a_relative_run_may_start_from_gains_and_not_the_other_way(tmp_path):
+    canasta = pyspiel.load_game("python_modern_canasta")
+    identity = GameIdentity.of(canasta)
+    net = PolicyValueNet(identity.tensor_size, identity.num_actions, NetworkConfig(hidden=(8,)))
+    gains = save_bot(tmp_path / "gains.safetensors", net, identity, dmc.scores_notes("advantage"))
+    relative = save_bot(tmp_path / "rel.safetensors", net, identity, dmc.scores_notes("advantage", relative=True))
+    run = TrainConfig(game="python_modern_canasta", target="advantage", relative=True)
+    for start in (gains, relative):
+        assert dmc.initial_network(dataclasses.replace(run, init=str(start))).config == net.config
+    with pytest.raises(ValueError, match="relative scores whose differences are the gains over the 'rules' bot's "
+                                         "move, and this run learns gains over"):
+        dmc.initial_network(dataclasses.replace(run, init=str(relative), relative=False))
+    with pytest.raises(ValueError, match="relative=True: only a run with target=advantage"):
+        TrainConfig(relative=True)
+
+
+def test_training_relative_scores_exports_a_bot_that_says_so(tmp_path):
+    cfg = TrainConfig(game=APO, out=str(tmp_path / "run"), minutes=0.05, actors=1, games_per_batch=1,
+                      buffer_size=2048, batch_size=16, checkpoint_minutes=1.0, eval_deals=2, hidden=[16],
+                      target="advantage", probe=0.5, relative=True)
+    ckpt = dmc.train(cfg, progress=False)
+    assert dmc.load_checkpoint(ckpt)["stats"]["samples"] > 0
+    training = load_bot(dmc.export(ckpt, tmp_path / "rel.safetensors", onnx=False)[0]).training
+    assert training["baseline"] == "rules" and training["relative"] is True
+    snapshot = next((tmp_path / "run" / dmc.SNAPSHOTS).glob("*.safetensors"))
+    assert load_bot(snapshot).training["relative"] is True
+    assert make_bot(f"neural(path={tmp_path / 'rel.safetensors'})", pyspiel.load_game(APO), 1).relative

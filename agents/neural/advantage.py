@@ -24,7 +24,11 @@ A search draws its worlds from a belief and loses what the belief misses
 
 A network trained this way scores moves by advantage, so the bot plays the
 rule bot's move unless another scores above a margin (agents/neural/bot.py,
-`margin`). That is one step of policy iteration: the greedy policy over the
+`margin`). A score that is the gain itself asks the network to know which move
+the baseline would make, since every score is measured from that move's value;
+with `relative` the learner regresses a score less the baseline's move's score
+on the gain, so the scores are the moves' values up to one number a position,
+and the bot subtracts the baseline's move's score before it compares. That is one step of policy iteration: the greedy policy over the
 rule bot's action values, taken only where the network is sure.
 
 The rule bot is the default baseline (`--baseline`); any bot spec can be one,
@@ -96,12 +100,15 @@ class ProbeBots:
 
 
 def play_probe_batch(game: pyspiel.Game, encoder: InfoStateEncoder, bots: ProbeBots, rng: random.Random,
-                     games: int, probe: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+                     games: int, probe: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
     """Plays `games` deals seated by `bots`; returns (obs, actions, advantages,
-    games) for the other moves of the probed decisions (the baseline's seats)."""
+    references, games) for the other moves of the probed decisions (the
+    baseline's seats): a sample's reference is the baseline's move its gain is
+    measured from (what a run with `relative` scores subtracts)."""
     obs_rows: list[np.ndarray] = []
     actions: list[int] = []
     targets: list[float] = []
+    references: list[int] = []
     for _ in range(games):
         state = rules_core(game.new_initial_state())
         sample = chance_sampler(state)
@@ -122,13 +129,16 @@ def play_probe_batch(game: pyspiel.Game, encoder: InfoStateEncoder, bots: ProbeB
                     obs_rows.append(obs.astype(np.float16))
                     actions.append(a)
                     targets.append(gain)
+                    references.append(move)
             for seat, bot in enumerate(seated):
                 if seat != player:
                     bot.inform_action(state, player, move)
             state.apply_action(move)
     if not obs_rows:
-        return np.zeros((0, encoder.size), np.float16), np.zeros(0, np.int64), np.zeros(0, np.float32), games
-    return np.stack(obs_rows), np.array(actions, np.int64), np.array(targets, np.float32), games
+        empty = np.zeros(0, np.int64)
+        return np.zeros((0, encoder.size), np.float16), empty, np.zeros(0, np.float32), empty, games
+    return (np.stack(obs_rows), np.array(actions, np.int64), np.array(targets, np.float32),
+            np.array(references, np.int64), games)
 
 
 def move_advantages(state, legal: list[int], move: int, playout: BotRollout, seed: int) -> dict[int, float]:

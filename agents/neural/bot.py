@@ -18,7 +18,9 @@ Settings:
                    (`--target advantage`, agents/neural/advantage.py; the bot
                    file names the baseline): the bot plays the baseline's move
                    unless another move's score, its estimated gain in
-                   placement ([-2, 2]), is above the margin (default 0.05)
+                   placement ([-2, 2]), is above the margin (default 0.05);
+                   where the file says its scores are relative (`--relative`),
+                   a move's gain is its score less the baseline's move's score
 
 A bot file may carry its own defaults for these settings (`cardarena export
 --play "margin=0.02,symmetric=true"`, the settings it was measured with); a
@@ -137,10 +139,11 @@ def check_settings(policy: str, temperature: float, symmetric: bool = False, mar
 class NeuralBot(CardBot):
     def __init__(self, game: pyspiel.Game, player: int, seed: int, net: PolicyValueNet,
                  policy: str = "greedy", temperature: float = 0.1, symmetric: bool = False,
-                 baseline: pyspiel.Bot | None = None, margin: float = DEFAULT_MARGIN):
+                 baseline: pyspiel.Bot | None = None, margin: float = DEFAULT_MARGIN, relative: bool = False):
         super().__init__(player)
         check_settings(policy, temperature, symmetric, margin)
         self.baseline = baseline
+        self.relative = relative
         self.margin = float(margin)
         self.layers = numpy_layers(net)
         self.encoder = InfoStateEncoder(game)
@@ -175,8 +178,11 @@ class NeuralBot(CardBot):
 
     def _over_baseline(self, state, legal: list[int], gains: np.ndarray) -> int:
         """The baseline's move unless another gains more than the margin: the
-        network never scored the baseline's own move (its gain is 0 by definition)."""
+        network never scored the baseline's own move (its gain is 0 by definition).
+        Relative scores are gains once the baseline's move's score is subtracted."""
         move = self.baseline.step(state)
+        if self.relative:
+            gains = gains - gains[legal.index(move)]
         gains[legal.index(move)] = -np.inf
         best = int(gains.argmax())
         if self.policy == "greedy":
@@ -225,4 +231,5 @@ def make_neural_bot(game: pyspiel.Game, player: int, seed: int = 0, path: str | 
     training = bot.training
     settings = {**play_settings(training.get("play", {}), f"bot file {file}"), **given}
     baseline = None if training.get("baseline") is None else make_bot(training["baseline"], game, player, seed)
-    return NeuralBot(game, player, seed, bot.net, baseline=baseline, **settings)
+    return NeuralBot(game, player, seed, bot.net, baseline=baseline, relative=bool(training.get("relative", False)),
+                     **settings)

@@ -34,6 +34,8 @@ With `target="advantage"` the actors play no network being trained: the
 baseline bot (the rule bot unless `baseline` names another) plays, and probed
 decisions yield each other move's gain over the baseline's move
 (agents/neural/advantage.py); the learner, checkpoints and curve are the same.
+With `relative` as well, the learner regresses the move's score less the
+baseline's move's score on that gain (train_step's `references`).
 
 Actors always run on the CPU; `device` places the learner (e.g. "cuda").
 `cardarena train` is the command line; docs/neural.md the figures.
@@ -76,6 +78,7 @@ CHECKPOINT_NAME = "checkpoint.pt"
 CURVE_CSV = "curve.csv"
 CURVE_PNG = "curve.png"
 SNAPSHOTS = "snapshots"
+NO_REFERENCE = -1        # a sample's reference move where its target is no gain over another move
 CSV_FIELDS = ["minutes", "cpu_minutes", "games", "samples", "steps", "loss", "eval_games", "mean_return",
               "return_low", "return_high", "elo", "elo_low", "elo_high"]
 
@@ -229,8 +232,9 @@ def actor_main(actor_id: int, cfg: TrainConfig, games_before: int, shared: Polic
                     net.load_state_dict(shared.state_dict())
                 finally:
                     lock.release()
-            batch = play_batch(game, net, encoder, rules_bots, rng, cfg.epsilon, cfg.rules_games,
-                               guide.value, cfg.guide_epsilon, cfg.target)
+            obs, actions, targets, played = play_batch(game, net, encoder, rules_bots, rng, cfg.epsilon,
+                                                       cfg.rules_games, guide.value, cfg.guide_epsilon, cfg.target)
+            batch = (obs, actions, targets, np.full(len(actions), NO_REFERENCE, np.int64), played)
         while not stop.is_set() and os.getppid() == parent:
             try:
                 out_queue.put(batch, timeout=1.0)
@@ -241,35 +245,42 @@ def actor_main(actor_id: int, cfg: TrainConfig, games_before: int, shared: Polic
 
 # ----------------------------------------------------------------------------- 2-3. learner
 class ReplayBuffer:
-    """A ring of the latest samples; uniform sampling."""
+    """A ring of the latest samples (information state, action, target, and the
+    move a gain is measured from); uniform sampling."""
 
     def __init__(self, capacity: int, obs_size: int):
         self.obs = np.zeros((capacity, obs_size), np.float16)
         self.actions = np.zeros(capacity, np.int64)
         self.returns = np.zeros(capacity, np.float32)
+        self.references = np.full(capacity, NO_REFERENCE, np.int64)
         self.capacity = capacity
         self.size = 0
         self.next = 0
 
-    def add(self, obs: np.ndarray, actions: np.ndarray, returns: np.ndarray) -> None:
+    def add(self, obs: np.ndarray, actions: np.ndarray, returns: np.ndarray, references: np.ndarray) -> None:
         for start in range(0, len(actions), self.capacity):
-            o, a, r = (x[start:start + self.capacity] for x in (obs, actions, returns))
+            o, a, r, b = (x[start:start + self.capacity] for x in (obs, actions, returns, references))
             idx = (self.next + np.arange(len(a))) % self.capacity
-            self.obs[idx], self.actions[idx], self.returns[idx] = o, a, r
+            self.obs[idx], self.actions[idx], self.returns[idx], self.references[idx] = o, a, r, b
             self.next = int((self.next + len(a)) % self.capacity)
             self.size = min(self.capacity, self.size + len(a))
 
-    def sample(self, batch: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def sample(self, batch: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         idx = rng.integers(0, self.size, batch)
-        return self.obs[idx].astype(np.float32), self.actions[idx], self.returns[idx]
+        return self.obs[idx].astype(np.float32), self.actions[idx], self.returns[idx], self.references[idx]
 
 
 def train_step(net: PolicyValueNet, optimizer: torch.optim.Optimizer, obs: torch.Tensor,
-               actions: torch.Tensor, returns: torch.Tensor, value_too: bool = True) -> float:
+               actions: torch.Tensor, returns: torch.Tensor, value_too: bool = True,
+               references: torch.Tensor | None = None) -> float:
     """One regression step of the taken action's score, and of the value where
-    the targets are returns (an advantage is not the position's value), on the target."""
+    the targets are returns (an advantage is not the position's value), on the
+    target. With `references` (relative scores), the regressed quantity is the
+    taken action's score less the reference move's: a gain over that move."""
     scores, value = net.action_values(obs)
     taken = scores.gather(1, actions.unsqueeze(1)).squeeze(1)
+    if references is not None:
+        taken = taken - scores.gather(1, references.unsqueeze(1)).squeeze(1)
     loss = torch.nn.functional.mse_loss(taken, returns)
     if value_too:
         loss = loss + torch.nn.functional.mse_loss(value, returns)
@@ -391,17 +402,22 @@ def initial_network(cfg: TrainConfig) -> PolicyValueNet:
     bot file `cfg.init` (a network trained before, trained longer). The file's
     scores must mean what the run learns: returns for deep Monte-Carlo, the gain
     over the same baseline's move for `target=advantage` (a run continued past its
-    lost checkpoint, at a lower learning rate, on fresh playouts)."""
+    lost checkpoint, at a lower learning rate, on fresh playouts). A network of
+    gains may start a `relative` run (a gain is a relative score whose
+    baseline's move scores 0); relative scores never start a run of gains."""
     game = pyspiel.load_game(cfg.game)
     identity = GameIdentity.of(game)
     if not cfg.init:
         return PolicyValueNet(identity.tensor_size, identity.num_actions, cfg.network_config(identity.short_name))
     bot = load_bot(cfg.init, identity, strict_params=True)
     baseline = bot.training.get("baseline")
+    relative = bool(bot.training.get("relative", False))
     wanted = cfg.baseline if cfg.target == "advantage" else None
-    if baseline != wanted:
-        scores = "their returns" if baseline is None else f"their gain over the {baseline!r} bot's move"
-        learns = "returns" if wanted is None else f"gains over the {wanted!r} bot's move"
+    if baseline != wanted or (relative and not cfg.relative):
+        kind = "relative scores whose differences are the gains" if relative else "their gain"
+        scores = "their returns" if baseline is None else f"{kind} over the {baseline!r} bot's move"
+        learns = ("returns" if wanted is None else
+                  f"{'relative scores' if cfg.relative else 'gains'} over the {wanted!r} bot's move")
         raise ValueError(f"--init {cfg.init}: its network scores moves by {scores}, and this run learns {learns}")
     return copy.deepcopy(bot.net)
 
@@ -464,10 +480,11 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
     def take_samples(wait: bool) -> bool:
         nonlocal received
         try:
-            obs, actions, rets, n_games = samples_queue.get(timeout=0.05) if wait else samples_queue.get_nowait()
+            obs, actions, rets, references, n_games = (samples_queue.get(timeout=0.05) if wait
+                                                       else samples_queue.get_nowait())
         except queue_module.Empty:
             return False
-        buffer.add(obs, actions, rets)
+        buffer.add(obs, actions, rets, references)
         received += len(actions)
         stats["samples"] += len(actions)
         stats["games"] += n_games
@@ -494,12 +511,13 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
                 continue
             for group in optimizer.param_groups:
                 group["lr"] = cfg.lr_at(elapsed)
-            o, a, r = buffer.sample(cfg.batch_size, np_rng)
+            o, a, r, b = buffer.sample(cfg.batch_size, np_rng)
             if symmetry is not None:
-                o, a = symmetry.augment(o, a, np_rng)
+                o, a, b = symmetry.augment(o, a, np_rng, b)
             losses.append(train_step(net, optimizer, torch.from_numpy(o).to(device),
                                      torch.from_numpy(a).to(device), torch.from_numpy(r).to(device),
-                                     value_too=cfg.target != "advantage"))
+                                     value_too=cfg.target != "advantage",
+                                     references=torch.from_numpy(b).to(device) if cfg.relative else None))
             if averaged is not None:
                 update_average(averaged, net, cfg.ema)
             trained += cfg.batch_size
@@ -548,7 +566,7 @@ def _checkpoint_and_evaluate(out: Path, net: PolicyValueNet, optimizer: torch.op
     # it again on many more deals.
     snapshot = save_bot(out / SNAPSHOTS / f"{stats['cpu_s'] / 120:06.1f}min_{stats['games']}games.safetensors",
                         cpu_net, GameIdentity.of(game),
-                        {**scores_notes(cfg.target, cfg.baseline), "games": stats["games"],
+                        {**scores_notes(cfg.target, cfg.baseline, cfg.relative), "games": stats["games"],
                          "cpu_minutes": round(stats["cpu_s"] / 60, 3)})
     # The same deals at every point: differences between points are then the network's.
     r = harness_match(game, snapshot, "rules", cfg.eval_deals, cfg.seed * 1_000 + 1, out)
@@ -572,10 +590,13 @@ def curve_label(cfg: TrainConfig) -> str:
     return f"network, margin {DEFAULT_MARGIN} over {baseline}"
 
 
-def scores_notes(target: str, baseline: str = "rules") -> dict:
+def scores_notes(target: str, baseline: str = "rules", relative: bool = False) -> dict:
     """What a bot file must say for its scores to be read right: a network trained
-    on advantages scores moves against a baseline bot's (agents/neural/bot.py)."""
-    return {"baseline": baseline} if target == "advantage" else {}
+    on advantages scores moves against a baseline bot's, each score the gain
+    itself or, `relative`, the gain plus one number a position (agents/neural/bot.py)."""
+    if target != "advantage":
+        return {}
+    return {"baseline": baseline, **({"relative": True} if relative else {})}
 
 
 def export(checkpoint: str | Path, out: str | Path, onnx: bool = True, play: dict | None = None) -> list[Path]:
@@ -589,12 +610,13 @@ def export(checkpoint: str | Path, out: str | Path, onnx: bool = True, play: dic
     net.eval()
     target = ckpt["config"].get("target", "return")
     baseline = ckpt["config"].get("baseline", "rules")
+    relative = ckpt["config"].get("relative", False)
     method = (f"one step of policy improvement over {baseline} (agents/neural/advantage.py)"
               if target == "advantage" else "deep Monte-Carlo self-play")
     training = {"method": method, "games": ckpt["stats"]["games"],
                 "minutes": round(ckpt["stats"]["elapsed_s"] / 60, 1),
                 "config": {k: v for k, v in ckpt["config"].items() if k not in ("out",)},
-                **scores_notes(target, baseline), **({"play": play} if play else {})}
+                **scores_notes(target, baseline, relative), **({"play": play} if play else {})}
     written = [save_bot(out, net, GameIdentity.of(game), training)]
     if onnx:
         from agents.neural.onnx_export import export_onnx

@@ -86,11 +86,14 @@ class SuitSymmetry:
             for a in range(num_actions):
                 self.action_index[p, a] = layout.action(a, perm)
 
-    def augment(self, obs: np.ndarray, actions: np.ndarray,
-                rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-        """Each sample relabelled by a random suit permutation."""
+    def augment(self, obs: np.ndarray, actions: np.ndarray, rng: np.random.Generator,
+                *more_actions: np.ndarray) -> tuple[np.ndarray, ...]:
+        """Each sample relabelled by a random suit permutation: its information
+        state, its action and each of `more_actions` (a sample's other moves,
+        such as the one its gain is measured from; -1, none, stays -1)."""
         p = rng.integers(0, len(self.perms), len(actions))
-        return np.take_along_axis(obs, self.obs_index[p], axis=1), self.action_index[p, actions]
+        relabelled = [np.where(m >= 0, self.action_index[p, np.maximum(m, 0)], m) for m in more_actions]
+        return (np.take_along_axis(obs, self.obs_index[p], axis=1), self.action_index[p, actions], *relabelled)
 
 
 def symmetry_for(game, observer) -> SuitSymmetry | None:

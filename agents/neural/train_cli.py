@@ -38,6 +38,9 @@ _HELP = {
                 "step of policy iteration)",
     "opponents": "target advantage: the bot spec of the other sides, whose decisions are not probed "
                  "(default: the baseline plays every seat, and every seat is probed)",
+    "relative": "target advantage: learn scores whose differences are the gains (a move's gain is its score less "
+                "the baseline's move's score), so that the network need not know which move the baseline would "
+                "make; false: each score is the move's gain itself",
     "ema": "evaluate and export an exponential moving average of the learner's weights, with this decay per "
            "step (0.999 averages about the last thousand steps); 0: the learner's own weights",
     "symmetry": "relabel training samples by random suit permutations where the game declares them (true/false)",
