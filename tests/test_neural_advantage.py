@@ -295,11 +295,15 @@ def test_a_relative_run_may_start_from_gains_and_not_the_other_way(tmp_path):
 def test_training_relative_scores_exports_a_bot_that_says_so(tmp_path):
     cfg = TrainConfig(game=APO, out=str(tmp_path / "run"), minutes=0.05, actors=1, games_per_batch=1,
                       buffer_size=2048, batch_size=16, checkpoint_minutes=1.0, eval_deals=2, hidden=[16],
-                      target="advantage", probe=0.5, relative=True)
+                      target="advantage", probe=0.5, relative=True, eval_play="margin=0.3")
     ckpt = dmc.train(cfg, progress=False)
     assert dmc.load_checkpoint(ckpt)["stats"]["samples"] > 0
     training = load_bot(dmc.export(ckpt, tmp_path / "rel.safetensors", onnx=False)[0]).training
-    assert training["baseline"] == "rules" and training["relative"] is True
+    assert training["baseline"] == "rules" and training["relative"] is True and "play" not in training
+    # The curve rated each snapshot at the margin it was told to, and the snapshot keeps it.
     snapshot = next((tmp_path / "run" / dmc.SNAPSHOTS).glob("*.safetensors"))
     assert load_bot(snapshot).training["relative"] is True
+    assert load_bot(snapshot).training["play"] == {"margin": 0.3}
+    assert make_bot(f"neural(path={snapshot})", pyspiel.load_game(APO), 0).margin == 0.3
+    assert dmc.curve_label(cfg) == "network, margin 0.3 over rules"
     assert make_bot(f"neural(path={tmp_path / 'rel.safetensors'})", pyspiel.load_game(APO), 1).relative

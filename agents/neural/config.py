@@ -95,6 +95,7 @@ class TrainConfig:
     sync_steps: int = 10             # learner steps between weight publications
     checkpoint_minutes: float = 3.0
     eval_deals: int = 200            # duplicate deals per evaluation (two games each)
+    eval_play: str = ""              # play settings the evaluations rate each snapshot at, e.g. "margin=0.1"
     seed: int = 0
     device: str = "cpu"
     hidden: list[int] = field(default_factory=list)   # empty: the game's documented config

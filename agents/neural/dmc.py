@@ -428,6 +428,7 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
         raise ValueError(f"device={cfg.device!r}: torch here has no CUDA device (a CPU build, or no GPU)")
     if cfg.target == "advantage":
         advantage.check_bots(pyspiel.load_game(cfg.game), cfg.baseline, cfg.opponents)
+    eval_play(cfg)
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
     torch.manual_seed(cfg.seed)
@@ -567,7 +568,8 @@ def _checkpoint_and_evaluate(out: Path, net: PolicyValueNet, optimizer: torch.op
     snapshot = save_bot(out / SNAPSHOTS / f"{stats['cpu_s'] / 120:06.1f}min_{stats['games']}games.safetensors",
                         cpu_net, GameIdentity.of(game),
                         {**scores_notes(cfg.target, cfg.baseline, cfg.relative), "games": stats["games"],
-                         "cpu_minutes": round(stats["cpu_s"] / 60, 3)})
+                         "cpu_minutes": round(stats["cpu_s"] / 60, 3),
+                         **({"play": eval_play(cfg)} if cfg.eval_play else {})})
     # The same deals at every point: differences between points are then the network's.
     r = harness_match(game, snapshot, "rules", cfg.eval_deals, cfg.seed * 1_000 + 1, out)
     append_curve(out, {"minutes": round(stats["elapsed_s"] / 60, 3),
@@ -587,7 +589,20 @@ def curve_label(cfg: TrainConfig) -> str:
         return "network (greedy)"
     path = parse_spec(cfg.baseline)[1].get("path")
     baseline = f"{Path(path).parent.name}/{Path(path).stem}" if path else cfg.baseline
-    return f"network, margin {DEFAULT_MARGIN} over {baseline}"
+    return f"network, margin {eval_play(cfg).get('margin', DEFAULT_MARGIN)} over {baseline}"
+
+
+def eval_play(cfg: TrainConfig) -> dict:
+    """The play settings the evaluations rate each snapshot at (`eval_play`),
+    checked as a bot file's would be: a bad one is refused before the run starts."""
+    if not cfg.eval_play:
+        return {}
+    try:
+        settings = parse_spec(f"neural({cfg.eval_play})")[1]
+    except ValueError as e:
+        raise ValueError(f"eval_play={cfg.eval_play!r}: {e}") from None
+    play_settings(settings, f"eval_play={cfg.eval_play!r}")
+    return settings
 
 
 def scores_notes(target: str, baseline: str = "rules", relative: bool = False) -> dict:

@@ -47,6 +47,8 @@ _HELP = {
     "sync_steps": "learner steps between publishing weights to the actors",
     "checkpoint_minutes": "minutes between checkpoints and evaluations",
     "eval_deals": "duplicate deals per evaluation against the rule-based bot (two games each)",
+    "eval_play": "play settings the evaluations rate each snapshot at and store in it, e.g. 'margin=0.1' "
+                 "(a network of advantages rated at the margin it will play with); empty: the bot's defaults",
     "seed": "random seed",
     "device": "learner device: cpu or cuda",
     "hidden": "hidden layer sizes, e.g. 256 256 (default: the game's documented config)",
