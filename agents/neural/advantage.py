@@ -24,12 +24,14 @@ A search draws its worlds from a belief and loses what the belief misses
 
 A network trained this way scores moves by advantage, so the bot plays the
 rule bot's move unless another scores above a margin (agents/neural/bot.py,
-`margin`). A score that is the gain itself asks the network to know which move
-the baseline would make, since every score is measured from that move's value;
+`margin`). That is one step of policy iteration: the greedy policy over the
+rule bot's action values, taken only where the network is sure.
+
+A score that is the gain itself asks the network to know which move the
+baseline would make, since every score is measured from that move's value;
 with `relative` the learner regresses a score less the baseline's move's score
 on the gain, so the scores are the moves' values up to one number a position,
-and the bot subtracts the baseline's move's score before it compares. That is one step of policy iteration: the greedy policy over the
-rule bot's action values, taken only where the network is sure.
+and the bot subtracts the baseline's move's score before it compares.
 
 The rule bot is the default baseline (`--baseline`); any bot spec can be one,
 a network of advantages too, whose own baseline then plays inside it: the next
