@@ -167,6 +167,12 @@ def test_a_network_of_advantages_does_not_read_hidden_cards(apo, tmp_path):
         apo, lambda me: make_bot(f"neural(path={nested},margin=0)", apo, me), 120, 5, swap_hidden,
         accept=lambda core: len(core.legal_actions()) > 1)
     assert checked > 30
+    # Relative scores subtract the baseline's move's score: still only what the seat sees.
+    relative = save_bot(tmp_path / "c3.safetensors", net, identity, dmc.scores_notes("advantage", relative=True))
+    checked = conformance.check_bot_ignores_hidden_cards(
+        apo, lambda me: make_bot(f"neural(path={relative},margin=0)", apo, me), 120, 5, swap_hidden,
+        accept=lambda core: len(core.legal_actions()) > 1)
+    assert checked > 30
 
 
 def test_training_on_advantages_exports_a_bot_that_names_its_baseline(tmp_path):
