@@ -106,6 +106,8 @@ def test_train_refuses_an_unknown_game_before_making_its_folder(tmp_path, capsys
     assert_refused(["train", "--relative", "yes", "--out", str(out)], capsys, "--relative", "expected true or false")
     assert_refused(["train", "--target", "advantage", "--eval-play", "depth=2", "--out", str(out)], capsys,
                    "eval_play='depth=2': unknown play setting(s) depth")
+    assert_refused(["train", "--target", "advantage", "--positions", "nosuch_bot", "--out", str(out)], capsys,
+                   "positions='nosuch_bot'")
     assert not (tmp_path / "runs").exists()
 
 

@@ -112,6 +112,43 @@ def test_with_opponents_the_baseline_plays_one_side_and_only_its_decisions_are_p
     assert len(movers) > 3 and set(movers) == {2} and len(actions) >= len(movers)
 
 
+def test_positions_from_another_bot_are_its_own_and_gains_are_still_measured_from_the_baseline(apo, monkeypatch):
+    encoder = InfoStateEncoder(apo)
+    # A positions bot that plays as the baseline does changes nothing: the same samples, draw for draw.
+    plain = advantage.play_probe_batch(apo, encoder, advantage.ProbeBots.make(apo, "rules", None, 1),
+                                       random.Random(3), games=2, probe=0.5)
+    same = advantage.play_probe_batch(apo, encoder, advantage.ProbeBots.make(apo, "rules", None, 1, "rules"),
+                                      random.Random(3), games=2, probe=0.5)
+    for a, b in zip(plain, same):
+        assert np.array_equal(a, b)
+
+    # A random bot moves instead: its seats are its own, the playouts are still the baseline's, and
+    # each probed decision's gains are measured from the rule bot's move there, not the random bot's.
+    bots = advantage.ProbeBots.make(apo, "rules", None, 1, "random")
+    seated, playout, probed = bots.seat(random.Random(0))
+    assert seated is bots.positions and playout.bots == bots.baseline_playout and probed == {0, 1, 2, 3}
+    probes = []
+    real = advantage.move_advantages
+    monkeypatch.setattr(advantage, "move_advantages",
+                        lambda state, legal, move, *rest: probes.append((state.clone(), move))
+                        or real(state, legal, move, *rest))
+    obs, actions, targets, references, _ = advantage.play_probe_batch(apo, encoder, bots, random.Random(3),
+                                                                      games=2, probe=1.0)
+    rules = make_bot("rules", apo, 0)
+    assert len(probes) > 10
+    assert all(move == rules.step(state) for state, move in probes)
+    assert set(references) <= {move for _, move in probes} and np.all(references != actions)
+    # The random bot's deals are not the rule bot's: it meets positions the rule bot never does.
+    assert not np.array_equal(obs[:len(plain[0])], plain[0][:len(obs)])
+
+
+def test_a_positions_setting_is_only_for_advantage_runs_and_a_bad_one_is_refused_before_the_run(tmp_path):
+    with pytest.raises(ValueError, match="positions='random'.*only a run with target=advantage"):
+        TrainConfig(game=APO, out=str(tmp_path), positions="random")
+    with pytest.raises(ValueError, match="positions="):
+        advantage.check_bots(pyspiel.load_game(APO), "rules", "", "nonsense_bot")
+
+
 def test_a_network_of_advantages_over_another_network_plays_that_network_unless_a_move_clears_the_margin(
         apo, tmp_path):
     drawer = advantage_bot_file(apo, net_with_head(apo, {DRAW: 0.3}), tmp_path / "first.safetensors")

@@ -39,6 +39,13 @@ step of policy iteration. With `--opponents` the baseline plays one side of a
 deal (the mover and its partners), drawn per deal, and that bot the others;
 only the baseline's decisions are probed, so the network learns to improve on
 the baseline's play against those opponents, as the harness will rate it.
+
+The baseline's own play makes the probed positions unless `positions` names
+another bot for the probed seats: a network of gains over the baseline plays
+its own positions, not the baseline's, and learns best what it meets there.
+Each gain is still measured from the baseline's move and played out by the
+baseline, so the network's scores keep their meaning (one step over the
+baseline), now weighted by the positions the mover reaches.
 """
 
 from __future__ import annotations
@@ -57,10 +64,10 @@ from search.mcts import placement
 from search.rollout import BotRollout, seat_bots, seated_by_side, sides
 
 
-def check_bots(game: pyspiel.Game, baseline: str, opponents: str) -> None:
+def check_bots(game: pyspiel.Game, baseline: str, opponents: str, positions: str = "") -> None:
     """Makes each bot once, so that a bad spec is refused in one line before any
     actor process starts."""
-    for setting, spec in (("baseline", baseline), ("opponents", opponents)):
+    for setting, spec in (("baseline", baseline), ("opponents", opponents), ("positions", positions)):
         if spec:
             try:
                 make_bot(spec, game, 0, 0)
@@ -72,16 +79,20 @@ def check_bots(game: pyspiel.Game, baseline: str, opponents: str) -> None:
 class ProbeBots:
     """One actor's bots: the baseline's and the opponents' (None: the baseline
     plays every seat), each once for the deals' play and once for playouts
-    (whose bots only `step`, on worlds the deal never reaches)."""
+    (whose bots only `step`, on worlds the deal never reaches), and the bots
+    that play the probed seats in the deals if not the baseline's (`positions`:
+    the baseline's bots then only name the move each gain is measured from)."""
 
     baseline: list[pyspiel.Bot]
     baseline_playout: list[pyspiel.Bot]
     opponents: list[pyspiel.Bot] | None
     opponents_playout: list[pyspiel.Bot] | None
     sides: tuple[tuple[int, ...], ...]           # the sides one of which the baseline plays
+    positions: list[pyspiel.Bot] | None = None
 
     @classmethod
-    def make(cls, game: pyspiel.Game, baseline: str, opponents: str | None, seed: int) -> "ProbeBots":
+    def make(cls, game: pyspiel.Game, baseline: str, opponents: str | None, seed: int,
+             positions: str | None = None) -> "ProbeBots":
         n = game.num_players()
 
         def bots(spec: str, offset: int) -> tuple[list[pyspiel.Bot], list[pyspiel.Bot]]:
@@ -90,14 +101,16 @@ class ProbeBots:
 
         base, base_playout = bots(baseline, 0)
         other, other_playout = bots(opponents, 2 * n) if opponents else (None, None)
-        return cls(base, base_playout, other, other_playout, sides(game))
+        movers = [make_bot(positions, game, s, seed + 4 * n + s) for s in range(n)] if positions else None
+        return cls(base, base_playout, other, other_playout, sides(game), movers)
 
     def seat(self, rng: random.Random) -> tuple[list[pyspiel.Bot], BotRollout, frozenset[int]]:
         """A deal's seating: each seat's bot, the playouts' rollout, the probed seats."""
+        movers = self.positions or self.baseline
         if self.opponents is None:
-            return self.baseline, BotRollout(self.baseline_playout), frozenset(range(len(self.baseline)))
+            return movers, BotRollout(self.baseline_playout), frozenset(range(len(self.baseline)))
         probed = frozenset(rng.choice(self.sides))
-        return (seated_by_side(probed, self.baseline, self.opponents),
+        return (seated_by_side(probed, movers, self.opponents),
                 BotRollout(seated_by_side(probed, self.baseline_playout, self.opponents_playout)), probed)
 
 
@@ -111,11 +124,12 @@ def play_probe_batch(game: pyspiel.Game, encoder: InfoStateEncoder, bots: ProbeB
     actions: list[int] = []
     targets: list[float] = []
     references: list[int] = []
+    shadows = bots.baseline if bots.positions else []   # the baseline beside the bots that move instead
     for _ in range(games):
         state = rules_core(game.new_initial_state())
         sample = chance_sampler(state)
         seated, playout, probed = bots.seat(rng)
-        for bot in seated:
+        for bot in seated + shadows:
             bot.restart_at(state)
         while not state.is_terminal():
             if state.is_chance_node():
@@ -125,16 +139,19 @@ def play_probe_batch(game: pyspiel.Game, encoder: InfoStateEncoder, bots: ProbeB
             legal = state.legal_actions()
             move = seated[player].step(state)
             if player in probed and len(legal) > 1 and rng.random() < probe:
+                reference = shadows[player].step(state) if shadows else move
                 obs = np.zeros(encoder.size, np.float32)
                 encoder.encode(state, player, legal, obs)
-                for a, gain in move_advantages(state, legal, move, playout, rng.getrandbits(64)).items():
+                for a, gain in move_advantages(state, legal, reference, playout, rng.getrandbits(64)).items():
                     obs_rows.append(obs.astype(np.float16))
                     actions.append(a)
                     targets.append(gain)
-                    references.append(move)
+                    references.append(reference)
             for seat, bot in enumerate(seated):
                 if seat != player:
                     bot.inform_action(state, player, move)
+            for bot in shadows:        # none made this move: each hears of it, its own seat's too
+                bot.inform_action(state, player, move)
             state.apply_action(move)
     if not obs_rows:
         empty = np.zeros(0, np.int64)

@@ -90,6 +90,7 @@ class TrainConfig:
     baseline: str = "rules"          # target=advantage: the bot spec whose moves the network learns to improve on
     opponents: str = ""              # target=advantage: the bot spec of the other sides ("": the baseline everywhere)
     relative: bool = False           # target=advantage: a move's gain is its score less the baseline's move's score
+    positions: str = ""              # target=advantage: the bot spec that plays the probed seats ("": the baseline)
     ema: float = 0.0                 # evaluate and export a moving average of the weights (decay a step); 0: off
     symmetry: bool = True            # relabel samples by random suit permutations, where declared
     sync_steps: int = 10             # learner steps between weight publications
@@ -112,9 +113,12 @@ class TrainConfig:
                   ("guide_epsilon", 0 <= self.guide_epsilon <= 1), ("sync_steps", self.sync_steps >= 1),
                   ("checkpoint_minutes", self.checkpoint_minutes > 0), ("eval_deals", self.eval_deals >= 2)]
         checks += [("target", self.target in TARGETS), ("ema", 0 <= self.ema < 1), ("probe", 0 < self.probe <= 1)]
-        if self.target != "advantage" and (self.baseline != "rules" or self.opponents or self.relative):
-            raise ValueError(f"baseline={self.baseline!r}, opponents={self.opponents!r}, relative={self.relative}: "
-                             f"only a run with target=advantage plays a baseline; this one has target={self.target!r}")
+        advantage_only = {"baseline": self.baseline != "rules", "opponents": bool(self.opponents),
+                          "relative": self.relative, "positions": bool(self.positions)}
+        if self.target != "advantage" and any(advantage_only.values()):
+            named = ", ".join(f"{name}={getattr(self, name)!r}" for name, set_ in advantage_only.items() if set_)
+            raise ValueError(f"{named}: only a run with target=advantage plays a baseline; "
+                             f"this one has target={self.target!r}")
         bad = [name for name, ok in checks if not ok]
         if bad:
             raise ValueError("bad training setting(s): " + ", ".join(f"{b}={getattr(self, b)!r}" for b in bad)

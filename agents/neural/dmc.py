@@ -213,7 +213,8 @@ def actor_main(actor_id: int, cfg: TrainConfig, games_before: int, shared: Polic
     rng = random.Random(f"{cfg.seed}/{actor_id}/{games_before}")
     rules_bots = [[make_bot("rules", game, s, rng.randrange(1 << 30)) for s in range(game.num_players())]
                   for _ in range(cfg.games_per_batch)]
-    probe_bots = (advantage.ProbeBots.make(game, cfg.baseline, cfg.opponents or None, rng.randrange(1 << 30))
+    probe_bots = (advantage.ProbeBots.make(game, cfg.baseline, cfg.opponents or None, rng.randrange(1 << 30),
+                                           cfg.positions or None)
                   if cfg.target == "advantage" else None)
     seen = -1
     parent = learner
@@ -427,7 +428,7 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
     if cfg.device.startswith("cuda") and not torch.cuda.is_available():
         raise ValueError(f"device={cfg.device!r}: torch here has no CUDA device (a CPU build, or no GPU)")
     if cfg.target == "advantage":
-        advantage.check_bots(pyspiel.load_game(cfg.game), cfg.baseline, cfg.opponents)
+        advantage.check_bots(pyspiel.load_game(cfg.game), cfg.baseline, cfg.opponents, cfg.positions)
     eval_play(cfg)
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)

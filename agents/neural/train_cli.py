@@ -41,6 +41,10 @@ _HELP = {
     "relative": "target advantage: learn scores whose differences are the gains (a move's gain is its score less "
                 "the baseline's move's score), so that the network need not know which move the baseline would "
                 "make; false: each score is the move's gain itself",
+    "positions": "target advantage: the bot spec that plays the probed seats' moves in the deals, so that the "
+                 "probed positions are the ones it reaches (the shipped network's, for a network that will play "
+                 "its own positions); the baseline's move is still the one each gain is measured from, and the "
+                 "playouts after it are still the baseline's (default: the baseline plays them)",
     "ema": "evaluate and export an exponential moving average of the learner's weights, with this decay per "
            "step (0.999 averages about the last thousand steps); 0: the learner's own weights",
     "symmetry": "relabel training samples by random suit permutations where the game declares them (true/false)",
