@@ -1,0 +1,194 @@
+"""How much of one step's gain over its baseline a network of advantages takes.
+
+    python -m scripts.advantage_headroom bots/python_modern_canasta.safetensors --game python_modern_canasta \
+        --baseline "rules(initial_meld=pile,new_meld_min=5,go_out=lead)" --opponents rules
+
+A network of advantages (`--target advantage`, agents/neural/advantage.py)
+learns, from one playout a move, each move's gain over the baseline's move. This
+measures what that leaves on the table. Deals are seated as in training (the
+baseline, or the `--positions` bot, on the probed side; `--opponents` on the
+other); at `--decisions` probed decisions every legal move is played out
+`--playouts` times by the baseline's seating, all moves with the same draws in
+each playout. For each move the mean placement gain over the baseline's move
+is then known far better than from one playout, and the script prints:
+
+- the noise of one playout's gain and the spread of the mean gains (signal),
+  so the signal-to-noise ratio of one training sample;
+- a cheating choice from half the playouts (the move whose mean gain on the
+  first half is largest, if above zero), rated on the other half: about what a
+  step over the baseline takes at a decision where the mover knew the cards;
+- the network at each `--margins`: how often it departs from the baseline's
+  move, and the mean gain of the move it plays.
+
+Gains are measured with the baseline playing after the move, so they are one
+step's gains: a network that departs often also changes the positions that
+follow, which these figures do not see (a tournament does).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from dataclasses import dataclass
+
+import numpy as np
+import pyspiel
+
+import games  # noqa: F401  (registers our games)
+
+
+@dataclass
+class ProbedDecision:
+    """One probed decision: each move other than the baseline's, its placement
+    gain over the baseline's move in each playout, and the network's gain."""
+
+    moves: list[int]
+    gains: np.ndarray              # (moves, playouts)
+    network: np.ndarray            # (moves,): the network's estimated gain of each move
+
+
+def probe_decisions(game: pyspiel.Game, network_path: str, baseline: str, opponents: str | None,
+                    positions: str | None, decisions: int, playouts: int, probe: float,
+                    seed: int) -> list[ProbedDecision]:
+    """Plays deals seated as a training run with these settings would until
+    `decisions` decisions are probed (each with a choice, at rate `probe`)."""
+    from tqdm import tqdm
+
+    from agents.base import rules_core
+    from agents.neural.advantage import ProbeBots
+    from agents.neural.bot import legal_scores, numpy_layers
+    from agents.neural.botfile import load_bot
+    from agents.neural.encoding import GameIdentity, InfoStateEncoder
+    from games.protocol import chance_sampler
+    from search.mcts import placement
+
+    bot_file = load_bot(network_path, GameIdentity.of(game))
+    layers, relative = numpy_layers(bot_file.net), bool(bot_file.training.get("relative", False))
+    encoder = InfoStateEncoder(game)
+    obs = np.zeros(encoder.size, np.float32)
+    bots = ProbeBots.make(game, baseline, opponents, seed, positions)
+    shadows = bots.baseline if bots.positions else []
+    rng = random.Random(seed)
+    found: list[ProbedDecision] = []
+    bar = tqdm(total=decisions, desc="probed decisions", unit="decision", mininterval=2.0)
+    while len(found) < decisions:
+        state = rules_core(game.new_initial_state())
+        sample = chance_sampler(state)
+        seated, playout, probed = bots.seat(rng)
+        for bot in seated + shadows:
+            bot.restart_at(state)
+        while not state.is_terminal() and len(found) < decisions:
+            if state.is_chance_node():
+                state.apply_action(sample(state, rng.random()))
+                continue
+            player, legal = state.current_player(), state.legal_actions()
+            move = seated[player].step(state)
+            if player in probed and len(legal) > 1 and rng.random() < probe:
+                reference = shadows[player].step(state) if shadows else move
+                seeds = [rng.getrandbits(64) for _ in range(playouts)]
+
+                def places(action: int) -> np.ndarray:
+                    after = []
+                    for s in seeds:
+                        world = state.clone()
+                        world.apply_action(action)
+                        after.append(placement(playout.evaluate(world, random.Random(s).random))[player])
+                    return np.array(after)
+
+                base = places(reference)
+                others = [a for a in legal if a != reference]
+                encoder.encode(state, player, legal, obs)
+                scores = dict(zip(legal, legal_scores(layers, obs, legal)))
+                offset = scores[reference] if relative else 0.0
+                found.append(ProbedDecision(others, np.array([places(a) - base for a in others]),
+                                            np.array([scores[a] - offset for a in others])))
+                bar.update()
+            for seat, bot in enumerate(seated):
+                if seat != player:
+                    bot.inform_action(state, player, move)
+            for bot in shadows:
+                bot.inform_action(state, player, move)
+            state.apply_action(move)
+    bar.close()
+    return found
+
+
+@dataclass
+class Headroom:
+    noise: float                   # variance of one playout's gain about its move's mean
+    signal: float                  # variance of the moves' mean gains, less what the noise adds
+    cheating_choice: float         # gain a decision of the choice from half the playouts, rated on the rest
+    network: dict[float, tuple[float, float]]    # margin -> (departure rate, gain a decision)
+    decisions: int
+    moves: int
+
+
+def headroom(found: list[ProbedDecision], margins: list[float]) -> Headroom:
+    """The figures of the module docstring from the probed decisions (at least
+    two playouts each, so that one half can choose and the other rate)."""
+    gains = np.concatenate([d.gains for d in found])
+    k = gains.shape[1]
+    noise = float(gains.var(axis=1, ddof=1).mean())
+    signal = float(gains.mean(axis=1).var() - noise / k)
+    half = k // 2
+    chosen = []
+    for d in found:
+        first, second = d.gains[:, :half].mean(axis=1), d.gains[:, half:].mean(axis=1)
+        best = int(first.argmax())
+        chosen.append(second[best] if first[best] > 0 else 0.0)
+    network = {}
+    for margin in margins:
+        departures, gain = [], []
+        for d in found:
+            best = int(d.network.argmax())
+            departs = d.network[best] > margin
+            departures.append(departs)
+            gain.append(d.gains[best].mean() if departs else 0.0)
+        network[margin] = (float(np.mean(departures)), float(np.mean(gain)))
+    return Headroom(noise, signal, float(np.mean(chosen)), network, len(found), len(gains))
+
+
+def main(argv: list[str] | None = None) -> None:
+    from scripts.cli_checks import CliParser, game_string, integer, number, one_line, seed
+    p = CliParser(prog="python -m scripts.advantage_headroom", description=__doc__.split("\n\n")[1],
+                  formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("bot_file", help="a bot file of advantages over the baseline")
+    p.add_argument("--game", type=game_string, default="python_modern_canasta", help="game string")
+    p.add_argument("--baseline", default="rules(initial_meld=pile,new_meld_min=5,go_out=lead)",
+                   help="the bot spec the network's gains are over")
+    p.add_argument("--opponents", default="rules",
+                   help="the other side's bot spec (empty: the baseline plays every seat)")
+    p.add_argument("--positions", default="",
+                   help="the bot spec that plays the probed side in the deals (empty: the baseline)")
+    p.add_argument("--decisions", type=integer(1, 10**6), default=400, help="probed decisions")
+    p.add_argument("--playouts", type=integer(2, 1000), default=8, help="playouts of each move")
+    p.add_argument("--probe", type=number(0, 1, open_low=True), default=0.1,
+                   help="the share of decisions with a choice probed")
+    p.add_argument("--margins", type=number(-2, 2), nargs="+", default=[0.0, 0.05, 0.1, 0.2],
+                   help="the network's margins to rate")
+    p.add_argument("--seed", type=seed, default=11, help="random seed")
+    args = p.parse_args(argv)
+    game = pyspiel.load_game(args.game)
+    try:
+        found = probe_decisions(game, args.bot_file, args.baseline, args.opponents or None, args.positions or None,
+                                args.decisions, args.playouts, args.probe, args.seed)
+    except (ValueError, OSError) as e:
+        print(f"python -m scripts.advantage_headroom: error: {one_line(e)}", file=sys.stderr)
+        raise SystemExit(2) from None
+    h = headroom(found, args.margins)
+    seating = (f"baseline {args.baseline!r}, opponents {args.opponents or 'the baseline'!r}, positions by "
+               f"{args.positions or 'the baseline'!r}, {args.game}, seed {args.seed}")
+    print(f"{h.decisions} probed decisions, {h.moves} moves other than the baseline's, {args.playouts} playouts "
+          f"each ({seating})")
+    print(f"one playout's gain: noise variance {h.noise:.4f}, signal variance {h.signal:.4f}, "
+          f"signal/noise {h.signal / h.noise:.3f}")
+    print(f"cheating choice from {args.playouts // 2} playouts, rated on the rest: "
+          f"{h.cheating_choice:+.4f} placement a decision\n")
+    print("| network | margin | departs at | gain a decision |\n|---|---:|---:|---:|")
+    for margin, (departs, gain) in h.network.items():
+        print(f"| {args.bot_file} | {margin} | {departs:.3f} | {gain:+.4f} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,61 @@
+"""scripts/advantage_headroom.py: what a network of advantages leaves of one step's gain."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+import pytest
+
+import games  # noqa: F401
+from agents.neural import dmc
+from agents.neural.botfile import save_bot
+from agents.neural.encoding import GameIdentity
+from scripts import advantage_headroom
+from scripts.advantage_headroom import ProbedDecision, headroom
+from tests.test_neural_advantage import APO, net_with_head
+
+
+def test_the_figures_from_set_decisions():
+    good, bad = np.full(4, 0.5), np.full(4, -1.0)
+    found = [
+        # The network prefers the bad move: it plays it wherever its score clears the margin.
+        ProbedDecision([7, 9], np.array([good, bad]), np.array([0.3, 0.9])),
+        # Nothing beats the baseline's move here; the network thinks so too.
+        ProbedDecision([7], np.array([[-0.5, -0.5, 0.5, 0.5]]), np.array([-0.2])),
+    ]
+    h = headroom(found, [0.1, 1.0])
+    assert (h.decisions, h.moves) == (2, 3)
+    assert h.network[0.1] == (0.5, pytest.approx(-0.5))       # one departure of two, to the bad move
+    assert h.network[1.0] == (0.0, 0.0)                        # never departs: no gain, no loss
+    # Chosen on the first two playouts, rated on the last two: the good move, and at the
+    # second decision the baseline's (the other move's first half is below zero).
+    assert h.cheating_choice == pytest.approx(0.25)
+    # Only the second decision's move varies from playout to playout.
+    assert h.noise == pytest.approx(np.var([-0.5, -0.5, 0.5, 0.5], ddof=1) / 3)
+
+
+def test_a_network_that_never_clears_the_margin_takes_nothing_and_the_gains_are_placements(tmp_path):
+    apo = pyspiel.load_game(APO)
+    path = save_bot(tmp_path / "zero.safetensors", net_with_head(apo, {}), GameIdentity.of(apo),
+                    dmc.scores_notes("advantage"))
+    found = advantage_headroom.probe_decisions(apo, str(path), "rules", None, None, decisions=5, playouts=2,
+                                               probe=0.5, seed=3)
+    assert len(found) == 5
+    for d in found:
+        assert d.gains.shape == (len(d.moves), 2) and np.all(np.abs(d.gains) <= 2)
+        assert np.allclose(d.gains * 3, np.round(d.gains * 3))       # placements of four players
+        assert np.all(d.network == 0)
+    h = headroom(found, [0.0])
+    assert h.network[0.0] == (0.0, 0.0)
+
+
+def test_the_command_prints_its_table_and_refuses_a_bad_bot_file_in_one_line(tmp_path, capsys):
+    advantage_headroom.main(["bots/python_modern_canasta.safetensors", "--decisions", "2", "--playouts", "2",
+                             "--margins", "0.1"])
+    out = capsys.readouterr().out
+    assert "2 probed decisions" in out and "| bots/python_modern_canasta.safetensors | 0.1 |" in out
+    with pytest.raises(SystemExit) as exit_info:
+        advantage_headroom.main([str(tmp_path / "missing.safetensors"), "--decisions", "2"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "missing.safetensors" in err and "Traceback" not in err
