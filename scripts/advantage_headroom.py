@@ -1,6 +1,7 @@
 """How much of one step's gain over its baseline a network of advantages takes.
 
-    python -m scripts.advantage_headroom bots/python_modern_canasta.safetensors --game python_modern_canasta \
+    python -m scripts.advantage_headroom bots/python_modern_canasta.safetensors [MORE.safetensors ...] \
+        --game python_modern_canasta \
         --baseline "rules(initial_meld=pile,new_meld_min=5,go_out=lead)" --opponents rules
 
 A network of advantages (`--target advantage`, agents/neural/advantage.py)
@@ -17,8 +18,9 @@ is then known far better than from one playout, and the script prints:
 - a cheating choice from half the playouts (the move whose mean gain on the
   first half is largest, if above zero), rated on the other half: about what a
   step over the baseline takes at a decision where the mover knew the cards;
-- the network at each `--margins`: how often it departs from the baseline's
-  move, and the mean gain of the move it plays.
+- each network at each `--margins`: how often it departs from the baseline's
+  move, and the mean gain of the move it plays (every network on the same
+  decisions, so that two networks compare pair by pair).
 
 Gains are measured with the baseline playing after the move, so they are one
 step's gains: a network that departs often also changes the positions that
@@ -41,14 +43,14 @@ import games  # noqa: F401  (registers our games)
 @dataclass
 class ProbedDecision:
     """One probed decision: each move other than the baseline's, its placement
-    gain over the baseline's move in each playout, and the network's gain."""
+    gain over the baseline's move in each playout, and each network's gain."""
 
     moves: list[int]
     gains: np.ndarray              # (moves, playouts)
-    network: np.ndarray            # (moves,): the network's estimated gain of each move
+    networks: np.ndarray           # (networks, moves): each network's estimated gain of each move
 
 
-def probe_decisions(game: pyspiel.Game, network_path: str, baseline: str, opponents: str | None,
+def probe_decisions(game: pyspiel.Game, network_paths: list[str], baseline: str, opponents: str | None,
                     positions: str | None, decisions: int, playouts: int, probe: float,
                     seed: int) -> list[ProbedDecision]:
     """Plays deals seated as a training run with these settings would until
@@ -63,8 +65,8 @@ def probe_decisions(game: pyspiel.Game, network_path: str, baseline: str, oppone
     from games.protocol import chance_sampler
     from search.mcts import placement
 
-    bot_file = load_bot(network_path, GameIdentity.of(game))
-    layers, relative = numpy_layers(bot_file.net), bool(bot_file.training.get("relative", False))
+    bot_files = [load_bot(path, GameIdentity.of(game)) for path in network_paths]
+    networks = [(numpy_layers(f.net), bool(f.training.get("relative", False))) for f in bot_files]
     encoder = InfoStateEncoder(game)
     obs = np.zeros(encoder.size, np.float32)
     bots = ProbeBots.make(game, baseline, opponents, seed, positions)
@@ -99,10 +101,13 @@ def probe_decisions(game: pyspiel.Game, network_path: str, baseline: str, oppone
                 base = places(reference)
                 others = [a for a in legal if a != reference]
                 encoder.encode(state, player, legal, obs)
-                scores = dict(zip(legal, legal_scores(layers, obs, legal)))
-                offset = scores[reference] if relative else 0.0
+                estimates = []
+                for layers, relative in networks:
+                    scores = dict(zip(legal, legal_scores(layers, obs, legal)))
+                    offset = scores[reference] if relative else 0.0
+                    estimates.append([scores[a] - offset for a in others])
                 found.append(ProbedDecision(others, np.array([places(a) - base for a in others]),
-                                            np.array([scores[a] - offset for a in others])))
+                                            np.array(estimates)))
                 bar.update()
             for seat, bot in enumerate(seated):
                 if seat != player:
@@ -119,7 +124,7 @@ class Headroom:
     noise: float                   # variance of one playout's gain about its move's mean
     signal: float                  # variance of the moves' mean gains, less what the noise adds
     cheating_choice: float         # gain a decision of the choice from half the playouts, rated on the rest
-    network: dict[float, tuple[float, float]]    # margin -> (departure rate, gain a decision)
+    networks: list[dict[float, tuple[float, float]]]   # each network's margin -> (departure rate, gain a decision)
     decisions: int
     moves: int
 
@@ -137,23 +142,26 @@ def headroom(found: list[ProbedDecision], margins: list[float]) -> Headroom:
         first, second = d.gains[:, :half].mean(axis=1), d.gains[:, half:].mean(axis=1)
         best = int(first.argmax())
         chosen.append(second[best] if first[best] > 0 else 0.0)
-    network = {}
-    for margin in margins:
-        departures, gain = [], []
-        for d in found:
-            best = int(d.network.argmax())
-            departs = d.network[best] > margin
-            departures.append(departs)
-            gain.append(d.gains[best].mean() if departs else 0.0)
-        network[margin] = (float(np.mean(departures)), float(np.mean(gain)))
-    return Headroom(noise, signal, float(np.mean(chosen)), network, len(found), len(gains))
+    networks = []
+    for n in range(found[0].networks.shape[0]):
+        network = {}
+        for margin in margins:
+            departures, gain = [], []
+            for d in found:
+                best = int(d.networks[n].argmax())
+                departs = d.networks[n, best] > margin
+                departures.append(departs)
+                gain.append(d.gains[best].mean() if departs else 0.0)
+            network[margin] = (float(np.mean(departures)), float(np.mean(gain)))
+        networks.append(network)
+    return Headroom(noise, signal, float(np.mean(chosen)), networks, len(found), len(gains))
 
 
 def main(argv: list[str] | None = None) -> None:
     from scripts.cli_checks import CliParser, game_string, integer, number, one_line, seed
     p = CliParser(prog="python -m scripts.advantage_headroom", description=__doc__.split("\n\n")[1],
                   formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    p.add_argument("bot_file", help="a bot file of advantages over the baseline")
+    p.add_argument("bot_files", nargs="+", metavar="BOTFILE", help="bot files of advantages over the baseline")
     p.add_argument("--game", type=game_string, default="python_modern_canasta", help="game string")
     p.add_argument("--baseline", default="rules(initial_meld=pile,new_meld_min=5,go_out=lead)",
                    help="the bot spec the network's gains are over")
@@ -171,7 +179,7 @@ def main(argv: list[str] | None = None) -> None:
     args = p.parse_args(argv)
     game = pyspiel.load_game(args.game)
     try:
-        found = probe_decisions(game, args.bot_file, args.baseline, args.opponents or None, args.positions or None,
+        found = probe_decisions(game, args.bot_files, args.baseline, args.opponents or None, args.positions or None,
                                 args.decisions, args.playouts, args.probe, args.seed)
     except (ValueError, OSError) as e:
         print(f"python -m scripts.advantage_headroom: error: {one_line(e)}", file=sys.stderr)
@@ -186,8 +194,9 @@ def main(argv: list[str] | None = None) -> None:
     print(f"cheating choice from {args.playouts // 2} playouts, rated on the rest: "
           f"{h.cheating_choice:+.4f} placement a decision\n")
     print("| network | margin | departs at | gain a decision |\n|---|---:|---:|---:|")
-    for margin, (departs, gain) in h.network.items():
-        print(f"| {args.bot_file} | {margin} | {departs:.3f} | {gain:+.4f} |")
+    for path, network in zip(args.bot_files, h.networks):
+        for margin, (departs, gain) in network.items():
+            print(f"| {path} | {margin} | {departs:.3f} | {gain:+.4f} |")
 
 
 if __name__ == "__main__":

@@ -19,14 +19,18 @@ def test_the_figures_from_set_decisions():
     good, bad = np.full(4, 0.5), np.full(4, -1.0)
     found = [
         # The network prefers the bad move: it plays it wherever its score clears the margin.
-        ProbedDecision([7, 9], np.array([good, bad]), np.array([0.3, 0.9])),
+        ProbedDecision([7, 9], np.array([good, bad]), np.array([[0.3, 0.9], [0.3, -0.1]])),
         # Nothing beats the baseline's move here; the network thinks so too.
-        ProbedDecision([7], np.array([[-0.5, -0.5, 0.5, 0.5]]), np.array([-0.2])),
+        ProbedDecision([7], np.array([[-0.5, -0.5, 0.5, 0.5]]), np.array([[-0.2], [0.4]])),
     ]
     h = headroom(found, [0.1, 1.0])
     assert (h.decisions, h.moves) == (2, 3)
-    assert h.network[0.1] == (0.5, pytest.approx(-0.5))       # one departure of two, to the bad move
-    assert h.network[1.0] == (0.0, 0.0)                        # never departs: no gain, no loss
+    first, second = h.networks
+    assert first[0.1] == (0.5, pytest.approx(-0.5))           # one departure of two, to the bad move
+    assert first[1.0] == (0.0, 0.0)                            # never departs: no gain, no loss
+    # The second network takes the good move at the first decision and, at the second, departs
+    # to a move no better than the baseline's (a mean gain of 0: -0.5 and +0.5 in equal shares).
+    assert second[0.1] == (1.0, pytest.approx(0.25))
     # Chosen on the first two playouts, rated on the last two: the good move, and at the
     # second decision the baseline's (the other move's first half is below zero).
     assert h.cheating_choice == pytest.approx(0.25)
@@ -38,22 +42,24 @@ def test_a_network_that_never_clears_the_margin_takes_nothing_and_the_gains_are_
     apo = pyspiel.load_game(APO)
     path = save_bot(tmp_path / "zero.safetensors", net_with_head(apo, {}), GameIdentity.of(apo),
                     dmc.scores_notes("advantage"))
-    found = advantage_headroom.probe_decisions(apo, str(path), "rules", None, None, decisions=5, playouts=2,
+    found = advantage_headroom.probe_decisions(apo, [str(path)], "rules", None, None, decisions=5, playouts=2,
                                                probe=0.5, seed=3)
     assert len(found) == 5
     for d in found:
         assert d.gains.shape == (len(d.moves), 2) and np.all(np.abs(d.gains) <= 2)
         assert np.allclose(d.gains * 3, np.round(d.gains * 3))       # placements of four players
-        assert np.all(d.network == 0)
+        assert d.networks.shape == (1, len(d.moves)) and np.all(d.networks == 0)
     h = headroom(found, [0.0])
-    assert h.network[0.0] == (0.0, 0.0)
+    assert h.networks == [{0.0: (0.0, 0.0)}]
 
 
 def test_the_command_prints_its_table_and_refuses_a_bad_bot_file_in_one_line(tmp_path, capsys):
-    advantage_headroom.main(["bots/python_modern_canasta.safetensors", "--decisions", "2", "--playouts", "2",
-                             "--margins", "0.1"])
+    advantage_headroom.main(["bots/python_modern_canasta.safetensors", "bots/python_modern_canasta.safetensors",
+                             "--decisions", "2", "--playouts", "2", "--margins", "0.1"])
     out = capsys.readouterr().out
-    assert "2 probed decisions" in out and "| bots/python_modern_canasta.safetensors | 0.1 |" in out
+    assert "2 probed decisions" in out
+    rows = [line for line in out.splitlines() if line.startswith("| bots/python_modern_canasta.safetensors | 0.1 |")]
+    assert len(rows) == 2 and rows[0] == rows[1]               # one network twice: the same decisions, the same row
     with pytest.raises(SystemExit) as exit_info:
         advantage_headroom.main([str(tmp_path / "missing.safetensors"), "--decisions", "2"])
     assert exit_info.value.code == 2
