@@ -107,7 +107,7 @@ def probe_decisions(game: pyspiel.Game, network_paths: list[str], baseline: str,
                     offset = scores[reference] if relative else 0.0
                     estimates.append([scores[a] - offset for a in others])
                 found.append(ProbedDecision(others, np.array([places(a) - base for a in others]),
-                                            np.array(estimates)))
+                                            np.array(estimates).reshape(len(networks), len(others))))
                 bar.update()
             for seat, bot in enumerate(seated):
                 if seat != player:
@@ -161,7 +161,8 @@ def main(argv: list[str] | None = None) -> None:
     from scripts.cli_checks import CliParser, game_string, integer, number, one_line, seed
     p = CliParser(prog="python -m scripts.advantage_headroom", description=__doc__.split("\n\n")[1],
                   formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    p.add_argument("bot_files", nargs="+", metavar="BOTFILE", help="bot files of advantages over the baseline")
+    p.add_argument("bot_files", nargs="*", metavar="BOTFILE",
+                   help="bot files of advantages over the baseline to rate (none: the headroom alone)")
     p.add_argument("--game", type=game_string, default="python_modern_canasta", help="game string")
     p.add_argument("--baseline", default="rules(initial_meld=pile,new_meld_min=5,go_out=lead)",
                    help="the bot spec the network's gains are over")
@@ -189,12 +190,13 @@ def main(argv: list[str] | None = None) -> None:
                f"{args.positions or 'the baseline'!r}, {args.game}, seed {args.seed}")
     print(f"{h.decisions} probed decisions, {h.moves} moves other than the baseline's, {args.playouts} playouts "
           f"each ({seating})")
+    ratio = f"{h.signal / h.noise:.3f}" if h.noise > 0 else "undefined (no playout differed)"
     print(f"one playout's gain: noise variance {h.noise:.4f}, signal variance {h.signal:.4f}, "
-          f"signal/noise {h.signal / h.noise:.3f}")
+          f"signal/noise {ratio}")
     print(f"cheating choice from {args.playouts // 2} playouts, rated on the rest: "
           f"{h.cheating_choice:+.4f} placement a decision\n")
     print("| network | margin | departs at | gain a decision |\n|---|---:|---:|---:|")
-    for path, network in zip(args.bot_files, h.networks):
+    for path, network in zip(args.bot_files, h.networks):       # no rows without bot files
         for margin, (departs, gain) in network.items():
             print(f"| {path} | {margin} | {departs:.3f} | {gain:+.4f} |")
 

@@ -60,6 +60,9 @@ def test_the_command_prints_its_table_and_refuses_a_bad_bot_file_in_one_line(tmp
     assert "2 probed decisions" in out
     rows = [line for line in out.splitlines() if line.startswith("| bots/python_modern_canasta.safetensors | 0.1 |")]
     assert len(rows) == 2 and rows[0] == rows[1]               # one network twice: the same decisions, the same row
+    advantage_headroom.main(["--decisions", "1", "--playouts", "2"])      # the headroom alone
+    out = capsys.readouterr().out
+    assert "1 probed decisions" in out and "cheating choice" in out and "| bots/" not in out
     with pytest.raises(SystemExit) as exit_info:
         advantage_headroom.main([str(tmp_path / "missing.safetensors"), "--decisions", "2"])
     assert exit_info.value.code == 2
