@@ -142,6 +142,16 @@ class _Worker:
         self.conn.close()
 
 
+def _send(w: _Worker, batch: list[tuple[int, GameTask]]) -> None:
+    """Sends a batch already in the worker's queue. A worker that died since it
+    was last heard from (killed from outside) has a broken pipe: its death shows
+    on its sentinel in the same round, and burying it puts the batch back."""
+    try:
+        w.conn.send(batch)
+    except OSError:
+        pass
+
+
 class LocalPool:
     """Plays tasks on `workers` processes; `run` yields records as games end.
 
@@ -194,7 +204,7 @@ class LocalPool:
                     if todo and len(w.queue) <= depth // 2:
                         batch = [todo.popleft() for _ in range(min(len(todo), depth - len(w.queue)))]
                         w.queue.extend(batch)
-                        w.conn.send(batch)
+                        _send(w, batch)
                 by_handle = {w.conn: w for w in workers} | {w.process.sentinel: w for w in workers}
                 dead: list[_Worker] = []
                 for handle in wait(list(by_handle), timeout=timeout):
@@ -217,7 +227,7 @@ class LocalPool:
                     workers[workers.index(w)] = fresh
                     if again is not None:                 # played first, in the fresh worker
                         fresh.queue.append(again)
-                        fresh.conn.send([again])
+                        _send(fresh, [again])
                     if w.probe[PROBE_TASK] < 0:
                         self.failed_starts += 1
                         if self.failed_starts >= 3:

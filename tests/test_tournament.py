@@ -216,6 +216,25 @@ def test_a_worker_killed_from_outside_costs_no_game(tmp_path):
     assert sorted(outcome(r) for r in played) == reference(config)
 
 
+def test_a_worker_dead_before_its_next_batch_is_sent_costs_no_game(monkeypatch):
+    # The race the test above can lose: the worker is dead, and its pipe broken, by the time
+    # the pool next tops up its queue (two games deep here, so topped up after every game).
+    import eval.workers
+    from eval.workers import LocalPool
+    monkeypatch.setattr(eval.workers, "QUEUE_SECONDS", 0.0)
+    config = TournamentConfig.create(PAGE_ONE, ["random", "t_sleepy"], deals=6,
+                                     bot_modules=[("t_sleepy", TEST_BOTS["t_sleepy"])])
+    with LocalPool(config, 2) as pool:
+        games = pool.run(planned_games(config))
+        played = [next(games)]
+        for w in pool.workers:
+            os.kill(w.process.pid, signal.SIGKILL)
+            w.process.join()
+        played += list(games)
+        assert pool.started == 4
+    assert sorted(outcome(r) for r in played) == reference(config)
+
+
 def test_the_progress_line_names_a_game_whose_bot_has_been_thinking_long(monkeypatch):
     import eval.workers
     from eval.workers import LocalPool
