@@ -59,15 +59,19 @@ def probe_decisions(game: pyspiel.Game, network_paths: list[str], baseline: str,
 
     from agents.base import rules_core
     from agents.neural.advantage import ProbeBots
-    from agents.neural.bot import legal_scores, numpy_layers
+    from agents.neural.bot import legal_scores, numpy_layers, suit_symmetry, symmetric_scores
     from agents.neural.botfile import load_bot
     from agents.neural.encoding import GameIdentity, InfoStateEncoder
     from games.protocol import chance_sampler
     from search.mcts import placement
 
     bot_files = [load_bot(path, GameIdentity.of(game)) for path in network_paths]
-    networks = [(numpy_layers(f.net), bool(f.training.get("relative", False))) for f in bot_files]
     encoder = InfoStateEncoder(game)
+    # Each network scores as its bot plays: relative scores less the baseline move's, and
+    # averaged over suit relabellings where the file's play settings say symmetric=true.
+    networks = [(numpy_layers(f.net), bool(f.training.get("relative", False)),
+                 suit_symmetry(game, encoder) if f.training.get("play", {}).get("symmetric") else None)
+                for f in bot_files]
     obs = np.zeros(encoder.size, np.float32)
     bots = ProbeBots.make(game, baseline, opponents, seed, positions)
     shadows = bots.baseline if bots.positions else []
@@ -102,8 +106,9 @@ def probe_decisions(game: pyspiel.Game, network_paths: list[str], baseline: str,
                 others = [a for a in legal if a != reference]
                 encoder.encode(state, player, legal, obs)
                 estimates = []
-                for layers, relative in networks:
-                    scores = dict(zip(legal, legal_scores(layers, obs, legal)))
+                for layers, relative, symmetry in networks:
+                    scores = dict(zip(legal, legal_scores(layers, obs, legal) if symmetry is None
+                                      else symmetric_scores(layers, obs, legal, symmetry)))
                     offset = scores[reference] if relative else 0.0
                     estimates.append([scores[a] - offset for a in others])
                 found.append(ProbedDecision(others, np.array([places(a) - base for a in others]),

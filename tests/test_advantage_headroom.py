@@ -68,3 +68,19 @@ def test_the_command_prints_its_table_and_refuses_a_bad_bot_file_in_one_line(tmp
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "missing.safetensors" in err and "Traceback" not in err
+
+
+def test_a_network_is_read_as_its_bot_plays_it_averaged_over_suits_where_its_file_says_so(tmp_path):
+    apo = pyspiel.load_game(APO)
+    net = net_with_head(apo, {action: 1.0 for action in range(52) if action % 4 == 0})   # one suit's cards
+    notes = dmc.scores_notes("advantage")
+    plain = save_bot(tmp_path / "plain.safetensors", net, GameIdentity.of(apo), notes)
+    symmetric = save_bot(tmp_path / "symmetric.safetensors", net, GameIdentity.of(apo),
+                         {**notes, "play": {"symmetric": True}})
+    found = advantage_headroom.probe_decisions(apo, [str(plain), str(symmetric)], "rules", None, None,
+                                               decisions=6, playouts=2, probe=1.0, seed=5)
+    raw = np.concatenate([d.networks[0] for d in found])
+    averaged = np.concatenate([d.networks[1] for d in found])
+    assert set(np.round(raw, 6)) == {0.0, 1.0}               # one suit scores 1, the rest 0
+    assert np.all(np.isclose(averaged, 0) | np.isclose(averaged, 0.25))   # a card: a quarter, whatever its suit
+    assert np.any((raw == 0) & (averaged > 0))               # cards of the other suits get their share too
