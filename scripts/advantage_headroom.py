@@ -57,12 +57,10 @@ def probe_decisions(game: pyspiel.Game, network_paths: list[str], baseline: str,
     `decisions` decisions are probed (each with a choice, at rate `probe`)."""
     from tqdm import tqdm
 
-    from agents.base import rules_core
-    from agents.neural.advantage import ProbeBots
+    from agents.neural.advantage import ProbeBots, probed_decisions
     from agents.neural.bot import legal_scores, numpy_layers, suit_symmetry, symmetric_scores
     from agents.neural.botfile import load_bot
     from agents.neural.encoding import GameIdentity, InfoStateEncoder
-    from games.protocol import chance_sampler
     from search.mcts import placement
 
     bot_files = [load_bot(path, GameIdentity.of(game)) for path in network_paths]
@@ -73,53 +71,35 @@ def probe_decisions(game: pyspiel.Game, network_paths: list[str], baseline: str,
                  suit_symmetry(game, encoder) if f.training.get("play", {}).get("symmetric") else None)
                 for f in bot_files]
     obs = np.zeros(encoder.size, np.float32)
-    bots = ProbeBots.make(game, baseline, opponents, seed, positions)
-    shadows = bots.baseline if bots.positions else []
     rng = random.Random(seed)
     found: list[ProbedDecision] = []
     bar = tqdm(total=decisions, desc="probed decisions", unit="decision", mininterval=2.0)
-    while len(found) < decisions:
-        state = rules_core(game.new_initial_state())
-        sample = chance_sampler(state)
-        seated, playout, probed = bots.seat(rng)
-        for bot in seated + shadows:
-            bot.restart_at(state)
-        while not state.is_terminal() and len(found) < decisions:
-            if state.is_chance_node():
-                state.apply_action(sample(state, rng.random()))
-                continue
-            player, legal = state.current_player(), state.legal_actions()
-            move = seated[player].step(state)
-            if player in probed and len(legal) > 1 and rng.random() < probe:
-                reference = shadows[player].step(state) if shadows else move
-                seeds = [rng.getrandbits(64) for _ in range(playouts)]
+    for state, player, legal, reference, playout in probed_decisions(
+            game, ProbeBots.make(game, baseline, opponents, seed, positions), rng, probe):
+        seeds = [rng.getrandbits(64) for _ in range(playouts)]
 
-                def places(action: int) -> np.ndarray:
-                    after = []
-                    for s in seeds:
-                        world = state.clone()
-                        world.apply_action(action)
-                        after.append(placement(playout.evaluate(world, random.Random(s).random))[player])
-                    return np.array(after)
+        def places(action: int) -> np.ndarray:
+            after = []
+            for s in seeds:
+                world = state.clone()
+                world.apply_action(action)
+                after.append(placement(playout.evaluate(world, random.Random(s).random))[player])
+            return np.array(after)
 
-                base = places(reference)
-                others = [a for a in legal if a != reference]
-                encoder.encode(state, player, legal, obs)
-                estimates = []
-                for layers, relative, symmetry in networks:
-                    scores = dict(zip(legal, legal_scores(layers, obs, legal) if symmetry is None
-                                      else symmetric_scores(layers, obs, legal, symmetry)))
-                    offset = scores[reference] if relative else 0.0
-                    estimates.append([scores[a] - offset for a in others])
-                found.append(ProbedDecision(others, np.array([places(a) - base for a in others]),
-                                            np.array(estimates).reshape(len(networks), len(others))))
-                bar.update()
-            for seat, bot in enumerate(seated):
-                if seat != player:
-                    bot.inform_action(state, player, move)
-            for bot in shadows:
-                bot.inform_action(state, player, move)
-            state.apply_action(move)
+        base = places(reference)
+        others = [a for a in legal if a != reference]
+        encoder.encode(state, player, legal, obs)
+        estimates = []
+        for layers, relative, symmetry in networks:
+            scores = dict(zip(legal, legal_scores(layers, obs, legal) if symmetry is None
+                              else symmetric_scores(layers, obs, legal, symmetry)))
+            offset = scores[reference] if relative else 0.0
+            estimates.append([scores[a] - offset for a in others])
+        found.append(ProbedDecision(others, np.array([places(a) - base for a in others]),
+                                    np.array(estimates).reshape(len(networks), len(others))))
+        bar.update()
+        if len(found) == decisions:
+            break
     bar.close()
     return found
 

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any, Iterator
 
 import numpy as np
 import pyspiel
@@ -114,18 +115,16 @@ class ProbeBots:
                 BotRollout(seated_by_side(probed, self.baseline_playout, self.opponents_playout)), probed)
 
 
-def play_probe_batch(game: pyspiel.Game, encoder: InfoStateEncoder, bots: ProbeBots, rng: random.Random,
-                     games: int, probe: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
-    """Plays `games` deals seated by `bots`; returns (obs, actions, advantages,
-    references, games) for the other moves of the probed decisions (the
-    baseline's seats): a sample's reference is the baseline's move its gain is
-    measured from (what a run with `relative` scores subtracts)."""
-    obs_rows: list[np.ndarray] = []
-    actions: list[int] = []
-    targets: list[float] = []
-    references: list[int] = []
+def probed_decisions(game: pyspiel.Game, bots: ProbeBots, rng: random.Random, probe: float,
+                     games: int | None = None) -> Iterator[tuple[Any, int, list[int], int, BotRollout]]:
+    """Plays `games` deals (without end if None) seated by `bots`, and yields each
+    probed decision (a baseline's seat with a choice, at rate `probe`) as
+    (state, mover, legal moves, the baseline's move, the deal's playouts). The
+    state is the deal's own: a consumer clones it before playing on."""
     shadows = bots.baseline if bots.positions else []   # the baseline beside the bots that move instead
-    for _ in range(games):
+    played = 0
+    while games is None or played < games:
+        played += 1
         state = rules_core(game.new_initial_state())
         sample = chance_sampler(state)
         seated, playout, probed = bots.seat(rng)
@@ -139,20 +138,33 @@ def play_probe_batch(game: pyspiel.Game, encoder: InfoStateEncoder, bots: ProbeB
             legal = state.legal_actions()
             move = seated[player].step(state)
             if player in probed and len(legal) > 1 and rng.random() < probe:
-                reference = shadows[player].step(state) if shadows else move
-                obs = np.zeros(encoder.size, np.float32)
-                encoder.encode(state, player, legal, obs)
-                for a, gain in move_advantages(state, legal, reference, playout, rng.getrandbits(64)).items():
-                    obs_rows.append(obs.astype(np.float16))
-                    actions.append(a)
-                    targets.append(gain)
-                    references.append(reference)
+                yield state, player, legal, shadows[player].step(state) if shadows else move, playout
             for seat, bot in enumerate(seated):
                 if seat != player:
                     bot.inform_action(state, player, move)
             for bot in shadows:        # none made this move: each hears of it, its own seat's too
                 bot.inform_action(state, player, move)
             state.apply_action(move)
+
+
+def play_probe_batch(game: pyspiel.Game, encoder: InfoStateEncoder, bots: ProbeBots, rng: random.Random,
+                     games: int, probe: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    """Plays `games` deals seated by `bots`; returns (obs, actions, advantages,
+    references, games) for the other moves of the probed decisions (the
+    baseline's seats): a sample's reference is the baseline's move its gain is
+    measured from (what a run with `relative` scores subtracts)."""
+    obs_rows: list[np.ndarray] = []
+    actions: list[int] = []
+    targets: list[float] = []
+    references: list[int] = []
+    for state, player, legal, reference, playout in probed_decisions(game, bots, rng, probe, games):
+        obs = np.zeros(encoder.size, np.float32)
+        encoder.encode(state, player, legal, obs)
+        for a, gain in move_advantages(state, legal, reference, playout, rng.getrandbits(64)).items():
+            obs_rows.append(obs.astype(np.float16))
+            actions.append(a)
+            targets.append(gain)
+            references.append(reference)
     if not obs_rows:
         empty = np.zeros(0, np.int64)
         return np.zeros((0, encoder.size), np.float16), empty, np.zeros(0, np.float32), empty, games
