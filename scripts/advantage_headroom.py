@@ -70,12 +70,12 @@ def probe_decisions(game: pyspiel.Game, network_paths: list[str], baseline: str,
     networks = [(numpy_layers(f.net), bool(f.training.get("relative", False)),
                  suit_symmetry(game, encoder) if f.training.get("play", {}).get("symmetric") else None)
                 for f in bot_files]
+    bots = ProbeBots.make(game, baseline, opponents, seed, positions)     # a bad spec is refused here
     obs = np.zeros(encoder.size, np.float32)
     rng = random.Random(seed)
     found: list[ProbedDecision] = []
     bar = tqdm(total=decisions, desc="probed decisions", unit="decision", mininterval=2.0)
-    for state, player, legal, reference, playout in probed_decisions(
-            game, ProbeBots.make(game, baseline, opponents, seed, positions), rng, probe):
+    for state, player, legal, reference, playout in probed_decisions(game, bots, rng, probe):
         seeds = [rng.getrandbits(64) for _ in range(playouts)]
 
         def places(action: int) -> np.ndarray:

@@ -68,6 +68,11 @@ def test_the_command_prints_its_table_and_refuses_a_bad_bot_file_in_one_line(tmp
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "missing.safetensors" in err and "Traceback" not in err
+    with pytest.raises(SystemExit) as exit_info:
+        advantage_headroom.main(["--baseline", "nosuch", "--decisions", "2"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.strip().splitlines() == [err.strip()] and "unknown bot 'nosuch'" in err      # before any progress bar
 
 
 def test_a_network_is_read_as_its_bot_plays_it_averaged_over_suits_where_its_file_says_so(tmp_path):
