@@ -57,11 +57,10 @@ def probe_decisions(game: pyspiel.Game, network_paths: list[str], baseline: str,
     `decisions` decisions are probed (each with a choice, at rate `probe`)."""
     from tqdm import tqdm
 
-    from agents.neural.advantage import ProbeBots, probed_decisions
+    from agents.neural.advantage import ProbeBots, move_advantages, probed_decisions
     from agents.neural.bot import legal_scores, numpy_layers, suit_symmetry, symmetric_scores
     from agents.neural.botfile import load_bot
     from agents.neural.encoding import GameIdentity, InfoStateEncoder
-    from search.mcts import placement
 
     bot_files = [load_bot(path, GameIdentity.of(game)) for path in network_paths]
     encoder = InfoStateEncoder(game)
@@ -77,16 +76,7 @@ def probe_decisions(game: pyspiel.Game, network_paths: list[str], baseline: str,
     bar = tqdm(total=decisions, desc="probed decisions", unit="decision", mininterval=2.0)
     for state, player, legal, reference, playout in probed_decisions(game, bots, rng, probe):
         seeds = [rng.getrandbits(64) for _ in range(playouts)]
-
-        def places(action: int) -> np.ndarray:
-            after = []
-            for s in seeds:
-                world = state.clone()
-                world.apply_action(action)
-                after.append(placement(playout.evaluate(world, random.Random(s).random))[player])
-            return np.array(after)
-
-        base = places(reference)
+        by_seed = [move_advantages(state, legal, reference, playout, s) for s in seeds]
         others = [a for a in legal if a != reference]
         encoder.encode(state, player, legal, obs)
         estimates = []
@@ -95,7 +85,7 @@ def probe_decisions(game: pyspiel.Game, network_paths: list[str], baseline: str,
                               else symmetric_scores(layers, obs, legal, symmetry)))
             offset = scores[reference] if relative else 0.0
             estimates.append([scores[a] - offset for a in others])
-        found.append(ProbedDecision(others, np.array([places(a) - base for a in others]),
+        found.append(ProbedDecision(others, np.array([[gains[a] for gains in by_seed] for a in others]),
                                     np.array(estimates).reshape(len(networks), len(others))))
         bar.update()
         if len(found) == decisions:
