@@ -20,7 +20,11 @@ is then known far better than from one playout, and the script prints:
   step over the baseline takes at a decision where the mover knew the cards;
 - each network at each `--margins`: how often it departs from the baseline's
   move, and the mean gain of the move it plays (every network on the same
-  decisions, so that two networks compare pair by pair).
+  decisions, so that two networks compare pair by pair);
+- each bot of `--rate SPEC` (any bot: a search, a network at a setting): the
+  same, from the move it plays at each decision, with its time a decision and
+  its gain less the first rated bot's, pair by pair: how a search's strength
+  grows with its budget, on far fewer CPU minutes than a tournament.
 
 Gains are measured with the baseline playing after the move, so they are one
 step's gains: a network that departs often also changes the positions that
@@ -32,7 +36,8 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 
 import numpy as np
 import pyspiel
@@ -48,15 +53,19 @@ class ProbedDecision:
     moves: list[int]
     gains: np.ndarray              # (moves, playouts)
     networks: np.ndarray           # (networks, moves): each network's estimated gain of each move
+    rated: list[int | None] = field(default_factory=list)    # each rated bot's move (None: the baseline's)
+    seconds: list[float] = field(default_factory=list)       # ... and the time it took
 
 
 def probe_decisions(game: pyspiel.Game, network_paths: list[str], baseline: str, opponents: str | None,
                     positions: str | None, decisions: int, playouts: int, probe: float,
-                    seed: int) -> list[ProbedDecision]:
+                    seed: int, rated_specs: list[str] = ()) -> list[ProbedDecision]:
     """Plays deals seated as a training run with these settings would until
-    `decisions` decisions are probed (each with a choice, at rate `probe`)."""
+    `decisions` decisions are probed (each with a choice, at rate `probe`);
+    each bot of `rated_specs` chooses its move at every one, from the mover's seat."""
     from tqdm import tqdm
 
+    from agents import make_bot
     from agents.neural.advantage import ProbeBots, move_advantages, probed_decisions
     from agents.neural.bot import legal_scores, numpy_layers, suit_symmetry, symmetric_scores
     from agents.neural.botfile import load_bot
@@ -70,6 +79,12 @@ def probe_decisions(game: pyspiel.Game, network_paths: list[str], baseline: str,
                  suit_symmetry(game, encoder) if f.training.get("play", {}).get("symmetric") else None)
                 for f in bot_files]
     bots = ProbeBots.make(game, baseline, opponents, seed, positions)     # a bad spec is refused here
+    rated = []
+    for spec in rated_specs:
+        try:
+            rated.append([make_bot(spec, game, seat, seed + 1000 + seat) for seat in range(game.num_players())])
+        except ValueError as e:
+            raise ValueError(f"--rate {spec!r}: {e}") from None
     obs = np.zeros(encoder.size, np.float32)
     rng = random.Random(seed)
     found: list[ProbedDecision] = []
@@ -85,8 +100,16 @@ def probe_decisions(game: pyspiel.Game, network_paths: list[str], baseline: str,
                               else symmetric_scores(layers, obs, legal, symmetry)))
             offset = scores[reference] if relative else 0.0
             estimates.append([scores[a] - offset for a in others])
+        moves, seconds = [], []
+        for seat_bots in rated:
+            bot = seat_bots[player]
+            bot.restart_at(state)
+            start = time.perf_counter()
+            move = bot.step(state.clone())
+            seconds.append(time.perf_counter() - start)
+            moves.append(None if move == reference else move)
         found.append(ProbedDecision(others, np.array([[gains[a] for gains in by_seed] for a in others]),
-                                    np.array(estimates).reshape(len(networks), len(others))))
+                                    np.array(estimates).reshape(len(networks), len(others)), moves, seconds))
         bar.update()
         if len(found) == decisions:
             break
@@ -102,6 +125,24 @@ class Headroom:
     networks: list[dict[float, tuple[float, float]]]   # each network's margin -> (departure rate, gain a decision)
     decisions: int
     moves: int
+    rated: list["Rating"] = field(default_factory=list)
+
+
+@dataclass
+class Rating:
+    """A rated bot's figures over the probed decisions; the intervals are 95%
+    normal ones over decisions (each gain the mean of its move's playouts)."""
+
+    departs: float                 # the share of decisions where it left the baseline's move
+    gain: float                    # mean placement gain a decision over the baseline's move
+    gain_half_width: float
+    versus_first: float            # mean of its gain less the first rated bot's, decision by decision
+    versus_first_half_width: float
+    seconds: float                 # mean time a decision
+
+
+def half_width(values: np.ndarray) -> float:
+    return float(1.96 * values.std(ddof=1) / np.sqrt(len(values))) if len(values) > 1 else float("nan")
 
 
 def headroom(found: list[ProbedDecision], margins: list[float]) -> Headroom:
@@ -129,7 +170,15 @@ def headroom(found: list[ProbedDecision], margins: list[float]) -> Headroom:
                 gain.append(d.gains[best].mean() if departs else 0.0)
             network[margin] = (float(np.mean(departures)), float(np.mean(gain)))
         networks.append(network)
-    return Headroom(noise, signal, float(np.mean(chosen)), networks, len(found), len(gains))
+    # Each rated bot's gain at each decision: 0 where it kept the baseline's move.
+    per_bot = [np.array([0.0 if d.rated[r] is None else d.gains[d.moves.index(d.rated[r])].mean() for d in found])
+               for r in range(len(found[0].rated))]
+    rated = [Rating(float(np.mean([d.rated[r] is not None for d in found])),
+                    float(gains_of.mean()), half_width(gains_of),
+                    float((gains_of - per_bot[0]).mean()), half_width(gains_of - per_bot[0]),
+                    float(np.mean([d.seconds[r] for d in found])))
+             for r, gains_of in enumerate(per_bot)]
+    return Headroom(noise, signal, float(np.mean(chosen)), networks, len(found), len(gains), rated)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -151,12 +200,15 @@ def main(argv: list[str] | None = None) -> None:
                    help="the share of decisions with a choice probed")
     p.add_argument("--margins", type=number(-2, 2), nargs="+", default=[0.0, 0.05, 0.1, 0.2],
                    help="the network's margins to rate")
+    p.add_argument("--rate", action="append", default=[], metavar="SPEC",
+                   help="a bot spec whose moves to rate at every probed decision (repeatable; the first is "
+                        "the one the others are compared with, pair by pair)")
     p.add_argument("--seed", type=seed, default=11, help="random seed")
     args = p.parse_args(argv)
     game = pyspiel.load_game(args.game)
     try:
         found = probe_decisions(game, args.bot_files, args.baseline, args.opponents or None, args.positions or None,
-                                args.decisions, args.playouts, args.probe, args.seed)
+                                args.decisions, args.playouts, args.probe, args.seed, args.rate)
     except (ValueError, OSError) as e:
         print(f"python -m scripts.advantage_headroom: error: {one_line(e)}", file=sys.stderr)
         raise SystemExit(2) from None
@@ -174,6 +226,13 @@ def main(argv: list[str] | None = None) -> None:
     for path, network in zip(args.bot_files, h.networks):       # no rows without bot files
         for margin, (departs, gain) in network.items():
             print(f"| {path} | {margin} | {departs:.3f} | {gain:+.4f} |")
+    if h.rated:
+        print(f"\n| rated bot | departs at | gain a decision [95%] | less the first's, pair by pair [95%] "
+              f"| ms a decision |\n|---|---:|---:|---:|---:|")
+    for spec, r in zip(args.rate, h.rated):
+        print(f"| `{spec}` | {r.departs:.3f} | {r.gain:+.4f} [{r.gain - r.gain_half_width:+.4f}, "
+              f"{r.gain + r.gain_half_width:+.4f}] | {r.versus_first:+.4f} [{r.versus_first - r.versus_first_half_width:+.4f}, "
+              f"{r.versus_first + r.versus_first_half_width:+.4f}] | {1000 * r.seconds:.1f} |")
 
 
 if __name__ == "__main__":

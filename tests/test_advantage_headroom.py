@@ -89,3 +89,48 @@ def test_a_network_is_read_as_its_bot_plays_it_averaged_over_suits_where_its_fil
     assert set(np.round(raw, 6)) == {0.0, 1.0}               # one suit scores 1, the rest 0
     assert np.all(np.isclose(averaged, 0) | np.isclose(averaged, 0.25))   # a card: a quarter, whatever its suit
     assert np.any((raw == 0) & (averaged > 0))               # cards of the other suits get their share too
+
+
+def test_rated_bots_figures_from_set_decisions():
+    good, bad = np.full(4, 0.5), np.full(4, -1.0)
+    found = [
+        ProbedDecision([7, 9], np.array([good, bad]), np.zeros((0, 2)), [7, 9, None], [0.1, 0.2, 0.0]),
+        ProbedDecision([7], np.array([[-0.5, -0.5, 0.5, 0.5]]), np.zeros((0, 1)), [None, None, 7], [0.3, 0.4, 0.0]),
+    ]
+    first, second, third = headroom(found, [0.1]).rated
+    assert (first.departs, first.gain, first.seconds) == (0.5, pytest.approx(0.25), pytest.approx(0.2))
+    assert (second.departs, second.gain) == (0.5, pytest.approx(-0.5))       # the bad move, then the baseline's
+    assert second.versus_first == pytest.approx(-0.75)                        # -1.5 then 0, pair by pair
+    assert second.versus_first_half_width == pytest.approx(1.96 * np.std([-1.5, 0.0], ddof=1) / np.sqrt(2))
+    assert (third.departs, third.gain, third.versus_first) == (0.5, 0.0, pytest.approx(-0.25))
+    assert first.versus_first == 0.0 and first.versus_first_half_width == 0.0
+
+
+def test_a_network_rated_as_a_bot_spec_matches_its_file_read_at_the_same_margin(tmp_path):
+    apo = pyspiel.load_game(APO)
+    net = net_with_head(apo, {action: 0.1 * (action % 7) for action in range(52)})
+    path = save_bot(tmp_path / "sevens.safetensors", net, GameIdentity.of(apo), dmc.scores_notes("advantage"))
+    found = advantage_headroom.probe_decisions(
+        apo, [str(path)], "rules", None, None, decisions=12, playouts=2, probe=1.0, seed=4,
+        rated_specs=[f"neural(path={path},margin=0.25)", "rules", f"neural(path={path},margin=5)"])
+    h = headroom(found, [0.25])
+    as_file, as_spec, baseline, never = h.networks[0][0.25], *h.rated
+    assert 0 < as_file[0] < 1                                  # it departs at some decisions, not all
+    assert (as_spec.departs, as_spec.gain) == (as_file[0], pytest.approx(as_file[1]))
+    assert (baseline.departs, baseline.gain) == (0.0, 0.0)     # the baseline plays the moves gains start from
+    assert (never.departs, never.gain) == (0.0, 0.0)           # no score clears a margin of 5
+    assert never.versus_first == pytest.approx(-as_spec.gain)
+
+
+def test_the_command_prints_a_row_per_rated_bot_and_refuses_a_bad_spec_in_one_line(capsys):
+    advantage_headroom.main(["--rate", "rules(initial_meld=pile,new_meld_min=5,go_out=lead)", "--rate", "rules",
+                             "--decisions", "3", "--playouts", "2"])
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| `rules")]
+    assert len(rows) == 2
+    assert rows[0].startswith("| `rules(initial_meld=pile,new_meld_min=5,go_out=lead)` | 0.000 | +0.0000 [+0.0000, "
+                              "+0.0000] | +0.0000 [+0.0000, +0.0000] |")       # the baseline itself: never departs
+    with pytest.raises(SystemExit) as exit_info:
+        advantage_headroom.main(["--rate", "pimc(worlds=0)", "--decisions", "2"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert err.splitlines() == [err] and "--rate 'pimc(worlds=0)'" in err and "Traceback" not in err
