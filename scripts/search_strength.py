@@ -27,6 +27,8 @@ CANASTA_DMC = "bots/earlier/python_modern_canasta_dmc.safetensors"
 CANASTA_TUNED = "rules(initial_meld=pile,new_meld_min=5,go_out=lead)"
 # Run J's network (docs/neural.md), shipped when the searches over it were measured; run L's since.
 CANASTA_RUN_J = "neural(path=bots/earlier/python_modern_canasta_advantage_tuned.safetensors)"
+# Run L's network, shipped since 2026-12-02.
+CANASTA_RUN_L = "neural(path=bots/python_modern_canasta.safetensors)"
 
 
 @dataclass(frozen=True)
@@ -264,6 +266,15 @@ TOURNAMENTS: dict[str, Tournament] = {
         (f"cheat=cheat_mcts(iterations=20,rollout=rules,prior={CANASTA_DMC},"
          f"baseline={CANASTA_RUN_J},confidence=1)", "rules"),
         100, "its bound: the same search leaving the network's move, every hand known, the same 100 deals"),
+    # Run R (2026-12-03): PIMC leaving run L's network's move (shipped), 8 worlds of 20 iterations.
+    "canasta_pimc_over_run_l": Tournament(
+        "python_modern_canasta",
+        (f"s=pimc(worlds=8,iterations=20,rollout=rules,prior={CANASTA_DMC},"
+         f"baseline={CANASTA_RUN_L},confidence=1)", "rules"),
+        500, "PIMC leaving run L's network's move on evidence, 8 worlds of 20 iterations (run R)", seed=170),
+    "canasta_run_l_network": Tournament(
+        "python_modern_canasta", (f"n={CANASTA_RUN_L}", "rules"), 500,
+        "run L's network alone, run R's deals", seed=170),
     "canasta_pimc_random": Tournament(
         "python_modern_canasta", ("pimc=pimc(worlds=2,iterations=3,rollout=rules)", "random"), 200,
         "PIMC (2 worlds of 3 iterations) against random"),
