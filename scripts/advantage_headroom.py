@@ -23,12 +23,14 @@ is then known far better than from one playout, and the script prints:
   decisions, so that two networks compare pair by pair);
 - each bot of `--rate SPEC` (any bot: a search, a network at a setting): the
   same, from the move it plays at each decision, with its time a decision and
-  its gain less the first rated bot's, pair by pair: how a search's strength
-  grows with its budget, on far fewer CPU minutes than a tournament.
+  its gain less the first rated bot's, pair by pair.
 
 Gains are measured with the baseline playing after the move, so they are one
 step's gains: a network that departs often also changes the positions that
-follow, which these figures do not see (a tournament does).
+follow, which these figures do not see (a tournament does). They rate what a
+network of advantages learns, one step; they do not rank searches, which play
+the rest of the hand their own way (docs/search.md, curve S: a search 60 Elo
+above the network in play rated level with it here).
 """
 
 from __future__ import annotations
