@@ -1,5 +1,5 @@
-"""`cardarena tournament`, `cardarena report` and `cardarena sprt`: the harness
-(eval/, docs/tournament.md) from the command line."""
+"""`cardarena tournament`, `cardarena report`, `cardarena sprt` and `cardarena
+paired`: the harness (eval/, docs/tournament.md) from the command line."""
 
 from __future__ import annotations
 
@@ -176,6 +176,15 @@ def _sprt(args: argparse.Namespace) -> None:
     print(result.describe())
 
 
+def _paired(args: argparse.Namespace) -> None:
+    from eval.paired import compare
+    for path in (args.first_file, args.second_file):
+        if Path(path).is_dir():
+            raise ValueError(f"{path} is a folder, not a results file")
+    print(compare(args.first_file, args.first_agent, args.second_file, args.second_agent,
+                  args.bootstrap).describe())
+
+
 def _common(p: argparse.ArgumentParser, results: str) -> None:
     p.add_argument("--game", default=DEFAULT_GAME, type=cli_checks.game_string,
                    help="OpenSpiel game string (default %(default)s; `cardarena list games`)")
@@ -205,7 +214,7 @@ def _common(p: argparse.ArgumentParser, results: str) -> None:
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
-    """tournament, report and sprt."""
+    """tournament, report, sprt and paired."""
     p = sub.add_parser("tournament", help="rate agents: duplicate deals, Elo with intervals, resumable",
                        description="Plays every agent against the others on duplicate deals, stores each game "
                                    "in --results as it ends, and prints the ratings. See docs/tournament.md.")
@@ -245,6 +254,19 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                    help="stop undecided after this many deals (default %(default)s)")
     p.set_defaults(func=_sprt)
 
+    p = sub.add_parser("paired", help="two agents from two results files, deal by deal on the deals both played",
+                       description="Compares an agent of one results file with an agent of another on the "
+                                   "deals both files played (the same --seed plays the same deals) against the "
+                                   "same opponents: each deal's luck cancels, so the interval of the difference "
+                                   "is far tighter than two ratings' (eval/paired.py, docs/tournament.md).")
+    p.add_argument("first_file", metavar="FIRST_RESULTS")
+    p.add_argument("first_agent", metavar="FIRST_AGENT", help="the agent's name in the first file")
+    p.add_argument("second_file", metavar="SECOND_RESULTS")
+    p.add_argument("second_agent", metavar="SECOND_AGENT", help="the agent's name in the second file")
+    p.add_argument("--bootstrap", type=_bootstrap_count_positive, default=2000,
+                   help=f"bootstrap resamples, {MIN_BOOTSTRAP} to {MAX_BOOTSTRAP} (default %(default)s)")
+    p.set_defaults(func=_paired)
+
 
 def _bootstrap_count(text: str) -> int:
     """An argparse type: 0 (no intervals) or MIN_BOOTSTRAP to MAX_BOOTSTRAP resamples."""
@@ -252,6 +274,14 @@ def _bootstrap_count(text: str) -> int:
     if 0 < value < MIN_BOOTSTRAP:
         raise argparse.ArgumentTypeError(f"{value} resamples cannot give a 95% interval: use 0 (no intervals) "
                                          f"or at least {MIN_BOOTSTRAP}")
+    return value
+
+
+def _bootstrap_count_positive(text: str) -> int:
+    value = _bootstrap_count(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError(f"a paired comparison is its interval: use {MIN_BOOTSTRAP} to "
+                                         f"{MAX_BOOTSTRAP} resamples")
     return value
 
 
