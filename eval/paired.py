@@ -11,9 +11,10 @@ Deals are matched by their chance seed, so files of different lengths compare
 on the deals they share. The cards are the same; the bots' own random draws are
 too only where both files list their agents in the same order (a tournament
 sorts them by name), so the same bot under a name that sorts elsewhere differs
-a little, deal by deal, from itself. The opponents (every other agent, name and spec), the
-game, the sides and duplicate play must be the same in both files: otherwise the
-deals differ in more than the two agents, and the comparison is refused.
+a little, deal by deal, from itself. The opponents (every other agent, name and
+spec), the game, the sides and duplicate play must be the same in both files:
+otherwise the deals differ in more than the two agents, and the comparison is
+refused.
 """
 
 from __future__ import annotations
