@@ -153,8 +153,7 @@ def _tournament(args: argparse.Namespace) -> None:
 def _report(args: argparse.Namespace) -> None:
     from eval.tournament import load_summary
     results = Path(args.results)
-    if results.is_dir():
-        raise ValueError(f"{results} is a folder, not a results file")
+    _refuse_folder(results)
     _check_results_name(results, not args.no_files)
     _print_and_write(load_summary(results, args.anchor, args.bootstrap), results, not args.no_files)
 
@@ -179,10 +178,15 @@ def _sprt(args: argparse.Namespace) -> None:
 def _paired(args: argparse.Namespace) -> None:
     from eval.paired import compare
     for path in (args.first_file, args.second_file):
-        if Path(path).is_dir():
-            raise ValueError(f"{path} is a folder, not a results file")
+        _refuse_folder(Path(path))
     print(compare(args.first_file, args.first_agent, args.second_file, args.second_agent,
                   args.bootstrap).describe())
+
+
+def _refuse_folder(results: Path) -> None:
+    """A results file to read named by a folder: one line (SQLite would say only "unable to open")."""
+    if results.is_dir():
+        raise ValueError(f"{results} is a folder, not a results file")
 
 
 def _common(p: argparse.ArgumentParser, results: str) -> None:
