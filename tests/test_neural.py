@@ -573,3 +573,21 @@ def test_suit_relabelling_carries_a_samples_other_moves_with_it():
     assert np.all(new_refs[~odd] == -1)
     assert np.array_equal(new_refs[odd] % 13, new_actions[odd] % 13)      # a rank is kept, the suit moves
     assert len(set(drawn)) > 1 and not np.array_equal(new_actions, actions)
+
+
+def test_a_project_bot_path_works_from_any_directory_and_a_local_file_comes_first(tmp_path, monkeypatch):
+    """`path=bots/...` (the play table's options, docs' commands) names the project's
+    file from elsewhere; a file of that name in the working directory is the one read."""
+    game = pyspiel.load_game("python_page_one(players=4)")
+    monkeypatch.chdir(tmp_path)
+    spec = "neural(path=bots/python_page_one.safetensors)"
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    assert make_bot(spec, game, 0, 0).step(state) == make_bot("neural", game, 0, 0).step(state)
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "python_page_one.safetensors").write_bytes(b"not a bot file")
+    with pytest.raises(ValueError, match="bots/python_page_one.safetensors"):
+        make_bot(spec, game, 0, 0)
+    with pytest.raises(ValueError, match="no_such.safetensors"):
+        make_bot("neural(path=bots/no_such.safetensors)", game, 0, 0)

@@ -102,10 +102,12 @@ def test_options_offer_every_game_parameter_and_bot(client):
     assert "rules" in specs and "neural" in specs and any(s.startswith("ismcts") for s in specs)
 
 
-def test_every_offered_bot_is_accepted_and_built_at_each_game_it_is_offered_at():
+def test_every_offered_bot_is_accepted_and_built_at_each_game_it_is_offered_at(tmp_path, monkeypatch):
+    """From a directory that is not the project's, as a person may start the table."""
     import pyspiel
     from agents import make_bot
     from play.options import DEFAULT_TIME_LIMIT, bot_options, check_bot, neural_plays
+    monkeypatch.chdir(tmp_path)
     strongest = {}
     for option in bot_options():
         for name in option["games"]:

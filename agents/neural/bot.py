@@ -49,6 +49,7 @@ from agents.neural.symmetry import SuitSymmetry, symmetry_for
 
 POLICIES = ("greedy", "sample")
 DEFAULT_MARGIN = 0.05      # placement gained, for networks of advantages over a baseline bot
+PROJECT_ROOT = SHIPPED_BOTS.parent
 # How a bot plays where neither its spec nor its file (`cardarena export --play`) says.
 PLAY_DEFAULTS = {"policy": "greedy", "temperature": 0.1, "symmetric": False, "margin": DEFAULT_MARGIN}
 
@@ -65,6 +66,19 @@ def shipped_bot_path(short_name: str) -> Path:
         raise ValueError(f"no shipped neural bot for game {short_name!r} (shipped: "
                          f"{', '.join(have) or 'none'}); pass path=... to a bot file")
     return path
+
+
+def bot_file_path(path: str | None, short_name: str) -> Path:
+    """The bot file a spec's `path` names: the game's shipped one for none (or
+    `shipped`); a relative path from the working directory, else from the
+    project's folder, so that a spec naming `bots/earlier/...` (the play table's
+    options, docs/search.md's commands) works from any directory."""
+    if path in (None, "", "shipped"):
+        return shipped_bot_path(short_name)
+    file = Path(path)
+    if not file.is_absolute() and not file.exists() and (PROJECT_ROOT / file).exists():
+        return PROJECT_ROOT / file
+    return file
 
 
 def load_cached(path: Path, identity: GameIdentity, strict_params: bool) -> BotFile:
@@ -226,7 +240,7 @@ def make_neural_bot(game: pyspiel.Game, player: int, seed: int = 0, path: str | 
                                ("margin", margin)) if v is not None}
     check_settings(**{**PLAY_DEFAULTS, **given})     # the spec's mistakes first, before any file is read
     identity = GameIdentity.of(game)
-    file = Path(path) if path is not None else shipped_bot_path(identity.short_name)
+    file = bot_file_path(path, identity.short_name)
     bot = load_cached(file, identity, strict_params)
     training = bot.training
     settings = {**play_settings(training.get("play", {}), f"bot file {file}"), **given}

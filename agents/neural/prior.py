@@ -8,12 +8,11 @@ state and reveals nothing hidden.
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import pyspiel
 
-from agents.neural.bot import legal_scores, load_cached, numpy_layers, shipped_bot_path
+from agents.neural.bot import bot_file_path, legal_scores, load_cached, numpy_layers
 from agents.neural.encoding import GameIdentity, InfoStateEncoder
 
 
@@ -27,7 +26,7 @@ class NeuralPrior:
         if isinstance(temperature, bool) or not isinstance(temperature, (int, float)) or not temperature > 0:
             raise ValueError(f"prior_temperature={temperature!r}: must be a number > 0")
         identity = GameIdentity.of(game)
-        file = shipped_bot_path(identity.short_name) if path in (None, "", "shipped") else Path(path)
+        file = bot_file_path(path, identity.short_name)
         bot = load_cached(file, identity, strict_params=True)
         baseline = bot.training.get("baseline")
         if baseline is not None:
