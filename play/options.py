@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from agents import SHIPPED_BOTS
 from agents.spec import parse_spec
+from agents.strongest import STRONGEST
 from play.views import TITLES
 
 if TYPE_CHECKING:
@@ -44,25 +45,23 @@ MATCHES = {"python_page_one": {"kind": "deals", "choices": [1, 2, 3, 5, 10], "de
 # The partnerships where they are not the seats: {players: each seat's side} (the form's seat hints).
 PARTNERSHIPS = {"python_modern_canasta": {4: [0, 1, 0, 1]}, "python_classic_canasta": {4: [0, 1, 0, 1]}}
 # (spec, title, the games it is offered at; () for every game). The titles beginning "Strongest" are
-# each game's strongest fair bot as measured against the rule bot (docs/search.md, Strength); the
+# each game's strongest fair bot as measured against the rule bot (agents/strongest.py); the
 # tuned rule bot is the strategy lab's (docs/studies/canasta.md, round 7).
 BOTS = (("random", "Random", ()), ("rules", "Rule bot", ()),
         ("neural", "Neural (the shipped network)", ()),
         ("ismcts(seconds=1)", "ISMCTS search, 1 s a move", ()),
         ("ismcts(seconds=0.5,rollout=rules)", "ISMCTS search, rule-bot rollouts, 0.5 s a move", ()),
         ("pimc(worlds=20,seconds=1)", "PIMC search, 20 worlds, 1 s a move", ()),
-        ("pimc(worlds=40,iterations=25,rollout=rules,prior=shipped)",
+        (STRONGEST["python_page_one"],
          "Strongest: PIMC guided by the network (+30 Elo over the rule bot), about 0.2 s a move",
          ("python_page_one",)),
-        ("ismcts(iterations=480,root=paired,rollout=rules,baseline=neural,assume=rules,utility=placement,"
-         "confidence=1)",
+        (STRONGEST["python_american_page_one"],
          "Strongest: ISMCTS leaving the network's move on evidence (+27 Elo over the rule bot), about 0.15 s a move",
          ("python_american_page_one",)),
         ("rules(initial_meld=pile,new_meld_min=5,go_out=lead)",
          "Rule bot, tuned: waits for piles (+33 Elo over the rule bot)",
          ("python_modern_canasta",)),
-        ("pimc(worlds=8,iterations=20,rollout=rules,prior=bots/earlier/python_modern_canasta_dmc.safetensors,"
-         "baseline=neural,confidence=1)",
+        (STRONGEST["python_modern_canasta"],
          "Strongest: PIMC leaving the network's move on evidence (+193 Elo over the rule bot), about 0.15 s a move",
          ("python_modern_canasta",)))
 
