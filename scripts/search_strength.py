@@ -275,6 +275,17 @@ TOURNAMENTS: dict[str, Tournament] = {
     "canasta_run_l_network": Tournament(
         "python_modern_canasta", (f"n={CANASTA_RUN_L}", "rules"), 500,
         "run L's network alone, run R's deals", seed=170),
+    "canasta_cheat_over_run_l": Tournament(
+        "python_modern_canasta",
+        (f"cheat=cheat_mcts(iterations=160,rollout=rules,prior={CANASTA_DMC},"
+         f"baseline={CANASTA_RUN_L},confidence=1)", "rules"),
+        250, "run R's search with every hand known, at its budget (160 iterations), run R's first 250 deals "
+             "(run U)", seed=170),
+    "canasta_pimc_over_run_l_16_worlds": Tournament(
+        "python_modern_canasta",
+        (f"s=pimc(worlds=16,iterations=20,rollout=rules,prior={CANASTA_DMC},"
+         f"baseline={CANASTA_RUN_L},confidence=1)", "rules"),
+        250, "run R's search with twice the worlds, run R's first 250 deals (run W)", seed=170),
     "canasta_pimc_random": Tournament(
         "python_modern_canasta", ("pimc=pimc(worlds=2,iterations=3,rollout=rules)", "random"), 200,
         "PIMC (2 worlds of 3 iterations) against random"),
