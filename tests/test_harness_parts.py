@@ -426,3 +426,16 @@ def test_default_field_has_the_neural_bot_only_where_one_is_shipped():
     assert default_agents("python_page_one(players=4)")[-1] == "neural"
     assert "neural" not in default_agents("hearts")
     assert {"random", "rules"} <= set(default_agents("hearts"))
+
+
+def test_canastas_default_field_has_its_strongest_measured_bots_and_each_is_made():
+    import pyspiel
+    from agents import make_bot
+    from agents.strongest import CANASTA_FAST, STRONGEST
+    from scripts.tournament_cli import DEFAULT_AGENTS, default_agents
+    field = default_agents("python_modern_canasta")
+    assert field == ["random", "rules", CANASTA_FAST, STRONGEST["python_modern_canasta"], "neural"]
+    assert default_agents("python_page_one(players=3)") == list(DEFAULT_AGENTS)
+    game = pyspiel.load_game("python_modern_canasta")
+    for spec in field:
+        make_bot(spec, game, 0, 0)
