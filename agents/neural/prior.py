@@ -8,7 +8,6 @@ state and reveals nothing hidden.
 
 from __future__ import annotations
 
-
 import numpy as np
 import pyspiel
 
