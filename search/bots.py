@@ -6,6 +6,7 @@
     pimc(worlds=20,iterations=100)       determinized search: UCT in each sampled world
     pimc(worlds=20,chance=fixed)         ... each world with its draws fixed too
     pimc(worlds=96,flat=true)            no tree: each action one rollout per world, paired
+    pimc(worlds=8,baseline=neural,max_worlds=32)   more worlds while the move is close
     cheat_mcts(iterations=1000)          UCT on the true state: reads hidden cards (an upper bound)
 
 Settings: `iterations` and/or `seconds` per move (whichever runs out first; for
@@ -22,7 +23,8 @@ or `fixed`: whether a world fixes its future draws too) for pimc, and `model` (a
 bot spec: search the worlds in which the others' moves are most likely under that
 bot's play, search.inference) with `candidates` (worlds drawn to choose from);
 `baseline` (a bot spec: play its move unless the search shows another better by
-`confidence` standard errors, search.decision), `assume` for ismcts and pimc (a
+`confidence` standard errors, search.decision) with `max_worlds` for pimc (more
+batches of `worlds` worlds while the move is close), `assume` for ismcts and pimc (a
 bot spec whose moves say what its hand lacked: draw worlds in which the others'
 moves show that too), and `flat` for pimc (each legal action valued by one
 rollout per world, every action of a world on the same draws; its budget is
@@ -50,7 +52,7 @@ import pyspiel
 from agents import make_bot
 from agents.base import CardBot, rules_core
 from games.protocol import GameState
-from search.decision import choose_paired, choose_unpaired
+from search.decision import choose_paired, choose_unpaired, unpaired_is_close
 from search.evaluation import auto_setting, leaf_value_for
 from search.inference import WorldInference
 from search.keys import VIEWERS, HistoryKeys, InformationKeys
@@ -218,12 +220,18 @@ class PIMCBot(SearchBot):
 
     With `flat=True` there is no tree: each world values every legal action by
     one rollout after it on the same draws, and the worlds' paired differences
-    choose the move (search.decision.choose_paired)."""
+    choose the move (search.decision.choose_paired).
+
+    With a `baseline` and `max_worlds` above `worlds`, a close move gets more:
+    while the best other action beats the baseline's by fewer than twice
+    `confidence` standard errors (search.decision.unpaired_is_close), another
+    `worlds` worlds are searched, up to `max_worlds`; a clear move costs `worlds`."""
 
     def __init__(self, game, player, seed, budget, c, rollout, prior, scale, utility, baseline,
                  confidence, assume, worlds: int, chance: str, model: str | None,
                  candidates: int | None, flat: bool, horizon: int | str | None = "auto",
-                 prior_temperature: float | None = None, rollout_opponents: str | None = None):
+                 prior_temperature: float | None = None, rollout_opponents: str | None = None,
+                 max_worlds: int | None = None):
         super().__init__(game, player, seed, budget, c, rollout, prior, scale, utility, baseline,
                          confidence, assume, horizon, prior_temperature, rollout_opponents)
         if not isinstance(flat, bool):
@@ -238,6 +246,14 @@ class PIMCBot(SearchBot):
         if isinstance(candidates, bool) or not isinstance(candidates, int) or candidates < worlds:
             raise ValueError(f"candidates={candidates!r}: must be an integer of at least worlds={worlds}")
         self.worlds = worlds
+        max_worlds = worlds if max_worlds is None else max_worlds
+        if isinstance(max_worlds, bool) or not isinstance(max_worlds, int) or max_worlds < worlds:
+            raise ValueError(f"max_worlds={max_worlds!r}: must be an integer of at least worlds={worlds}")
+        if max_worlds > worlds and (baseline is None or flat):
+            raise ValueError(f"max_worlds={max_worlds}: needs a baseline and a tree (flat=false): a move is "
+                             f"close when another action's gain over the baseline's is not yet shown")
+        self.max_worlds = max_worlds
+        self.worlds_searched = 0                # for the last move
         self.fixed_chance = chance == "fixed"
         self.candidates = candidates
         try:
@@ -256,10 +272,14 @@ class PIMCBot(SearchBot):
         return [drawn[i] for i in best]
 
     def choose(self, root: GameState, legal: list[int]) -> int:
-        if not self.flat:
+        if self.flat:
+            self.search(root)
+            return self.paired_move(root, legal, self.values)
+        if self.max_worlds == self.worlds:
             return super().choose(root, legal)
-        self.search(root)
-        return self.paired_move(root, legal, self.values)
+        baseline = self.baseline.step(root)
+        self._tree_search(rules_core(root), baseline)
+        return choose_unpaired(self.root_returns, baseline, self.confidence)
 
     def search(self, root: GameState) -> dict[int, Edge]:
         root = rules_core(root)
@@ -291,22 +311,28 @@ class PIMCBot(SearchBot):
         self.iterations = len(values) * len(legal)
         return {a: [len(values), sum(row[i] for row in values)] for i, a in enumerate(legal)}
 
-    def _tree_search(self, root: GameState) -> dict[int, Edge]:
+    def _tree_search(self, root: GameState, baseline: int | None = None) -> dict[int, Edge]:
+        """The worlds' trees, their root edges summed; given the baseline's move,
+        more batches of worlds while the move is close, up to `max_worlds`."""
         me = root.current_player()
         share = self.budget.split(self.worlds)
         totals: dict[int, Edge] = {}
-        self.iterations, self.root_returns = 0, {}
-        for world in self.sample_worlds(root, me):
-            search = self._search(HistoryKeys())
-            seed = self.rng.getrandbits(64) if self.fixed_chance else None
-            for action, edge in search.run(world, world.clone, share, seed).items():
-                total = totals.setdefault(action, [0, 0.0])
-                total[0] += edge[0]
-                total[1] += edge[1]
-            for action, returns in search.root_returns.items():
-                self.root_returns.setdefault(action, []).extend(returns)
-            self.iterations += search.iterations
-        return totals
+        self.iterations, self.root_returns, self.worlds_searched = 0, {}, 0
+        while True:
+            for world in self.sample_worlds(root, me):
+                search = self._search(HistoryKeys())
+                seed = self.rng.getrandbits(64) if self.fixed_chance else None
+                for action, edge in search.run(world, world.clone, share, seed).items():
+                    total = totals.setdefault(action, [0, 0.0])
+                    total[0] += edge[0]
+                    total[1] += edge[1]
+                for action, returns in search.root_returns.items():
+                    self.root_returns.setdefault(action, []).extend(returns)
+                self.iterations += search.iterations
+            self.worlds_searched += self.worlds
+            if baseline is None or self.worlds_searched + self.worlds > self.max_worlds \
+                    or not unpaired_is_close(self.root_returns, baseline, self.confidence):
+                return totals
 
 
 class CheatMCTSBot(SearchBot):
@@ -384,11 +410,11 @@ def make_ismcts(game, player: int, seed: int = 0, **settings) -> ISMCTSBot:
 
 def make_pimc(game, player: int, seed: int = 0, **settings) -> PIMCBot:
     s = _settings("pimc", settings, {**_COMMON, "assume": None, "worlds": 20, "chance": "random", "model": None,
-                                     "candidates": None, "flat": False})
+                                     "candidates": None, "flat": False, "max_worlds": None})
     return PIMCBot(game, player, seed, _budget(s, 100), s["c"], s["rollout"], s["prior"], s["scale"],
                    s["utility"], s["baseline"], s["confidence"], s["assume"], s["worlds"], s["chance"],
                    s["model"], s["candidates"], s["flat"], s["horizon"], s["prior_temperature"],
-                   s["rollout_opponents"])
+                   s["rollout_opponents"], s["max_worlds"])
 
 
 def make_cheat_mcts(game, player: int, seed: int = 0, **settings) -> CheatMCTSBot:

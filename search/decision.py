@@ -49,6 +49,18 @@ def choose_paired(legal: list[int], values: list[list[float]], baseline: int | N
     return best
 
 
+def _unpaired_gains(samples: dict[int, list[float]], baseline: int):
+    """(action, its mean's gain over the baseline's, the gain's Welch standard error)
+    for each action other than the baseline with two samples or more."""
+    base_mean, base_variance = _mean_and_variance(samples[baseline])
+    base_error = base_variance / len(samples[baseline])
+    for action, xs in samples.items():
+        if action == baseline or len(xs) < 2:
+            continue
+        mean, variance = _mean_and_variance(xs)
+        yield action, mean - base_mean, math.sqrt(variance / len(xs) + base_error)
+
+
 def choose_unpaired(samples: dict[int, list[float]], baseline: int, confidence: float) -> int:
     """The move given `samples[a]`, the returns of the iterations that took action a.
 
@@ -56,14 +68,20 @@ def choose_unpaired(samples: dict[int, list[float]], baseline: int, confidence: 
     is kept (nothing is known against it)."""
     if len(samples.get(baseline, ())) < 2:
         return baseline
-    base_mean, base_variance = _mean_and_variance(samples[baseline])
-    base_error = base_variance / len(samples[baseline])
     best, best_gain = baseline, 0.0
-    for action, xs in samples.items():
-        if action == baseline or len(xs) < 2:
-            continue
-        mean, variance = _mean_and_variance(xs)
-        gain = mean - base_mean
-        if gain > best_gain and gain > confidence * math.sqrt(variance / len(xs) + base_error):
+    for action, gain, error in _unpaired_gains(samples, baseline):
+        if gain > best_gain and gain > confidence * error:
             best, best_gain = action, gain
     return best
+
+
+def unpaired_is_close(samples: dict[int, list[float]], baseline: int, confidence: float) -> bool:
+    """Whether more evidence could well change the move: the action that beats the
+    baseline by the most standard errors does so by fewer than twice `confidence`
+    of them (a search with `max_worlds` spends more worlds on such a
+    move, search.bots.PIMCBot). Too few samples of the baseline to compare: close."""
+    if len(samples.get(baseline, ())) < 2:
+        return True
+    scores = [gain / error if error > 0 else math.copysign(math.inf, gain)
+              for _, gain, error in _unpaired_gains(samples, baseline) if gain]
+    return bool(scores) and 0 < max(scores) < 2 * confidence

@@ -15,7 +15,7 @@ import games  # noqa: F401
 from agents import make_bot
 from games.protocol import CHANCE, TERMINAL, chance_sampler
 from search.keys import HistoryKeys, InformationKeys
-from search.decision import choose_paired, choose_unpaired
+from search.decision import choose_paired, choose_unpaired, unpaired_is_close
 from search.inference import WorldInference
 from search.mcts import Budget, Search, most_visited, placement
 from search.references import make_hearts_fixed_pass
@@ -391,6 +391,9 @@ def test_a_paired_search_without_baseline_plays_the_best_mean():
     ("pimc(utility=wins)", "utility='wins': must be one of returns, placement"),
     ("pimc(worlds=4,candidates=3)", "candidates=3: must be an integer of at least worlds=4"),
     ("pimc(model=alphago)", "model='alphago': unknown bot 'alphago'"),
+    ("pimc(worlds=4,max_worlds=2,baseline=rules)", "max_worlds=2: must be an integer of at least worlds=4"),
+    ("pimc(worlds=4,max_worlds=8)", "max_worlds=8: needs a baseline"),
+    ("pimc(worlds=4,max_worlds=8,baseline=rules,flat=true)", "max_worlds=8: needs a baseline and a tree"),
     ("cheat_mcts(viewer=acting)", "unknown setting.*viewer"),
     ("cheat_mcts(assume=rules)", "unknown setting.*assume"),
 ])
@@ -533,6 +536,55 @@ def test_a_baseline_move_is_left_only_on_evidence():
     assert choose_unpaired(samples, 3, 2.0) == 5
     assert choose_unpaired({3: [0.0, 1.0], 5: [0.4, 0.8]}, 3, 1.0) == 3
     assert choose_unpaired({3: [0.0], 5: [1.0, 1.0]}, 3, 1.0) == 3
+
+
+def test_a_move_is_close_while_the_best_gain_over_the_baseline_is_not_yet_shown():
+    baseline = [0.0, 1.0, 0.0, 1.0]                      # mean 0.5, standard error 0.29
+    # 5 gains 0.25 with a standard error of 0.35: under one, so close at confidence 1.
+    assert unpaired_is_close({3: baseline, 5: [0.5, 1.0, 0.5, 1.0]}, 3, 1.0)
+    # 5 gains 0.5 with 0.29: 1.7 standard errors: close at confidence 1, not at 0.5.
+    assert unpaired_is_close({3: baseline, 5: [1.0] * 4}, 3, 1.0)
+    assert not unpaired_is_close({3: baseline, 5: [1.0] * 4}, 3, 0.5)
+    # Every other action worse than the baseline: more worlds would not change the move.
+    assert not unpaired_is_close({3: baseline, 5: [0.0] * 4, 7: [0.2, 0.1]}, 3, 1.0)
+    # One clear gain decides it, whatever the noisy ones do.
+    assert not unpaired_is_close({3: [0.0] * 8, 5: [1.0] * 8, 7: [2.0, -1.0]}, 3, 1.0)
+    # The baseline seen once: nothing is known against it.
+    assert unpaired_is_close({3: [0.0], 5: [1.0, 1.0]}, 3, 1.0)
+
+
+def test_pimc_spends_more_worlds_only_on_a_close_move():
+    game = pyspiel.load_game("python_modern_canasta")
+    searched = []
+    for state in canasta_states(10, 3):
+        me, width = state.current_player(), len(state.legal_actions())
+        # Confidence 0: no gain is close once the baseline has two returns, which it has
+        # when each world's iterations try every action once.
+        never = make_bot(f"pimc(worlds=2,iterations={width},rollout=rules,baseline=rules,max_worlds=6,"
+                         f"confidence=0)", game, me, 1)
+        always = make_bot("pimc(worlds=2,iterations=4,rollout=rules,baseline=rules,max_worlds=6,confidence=1e9)",
+                          game, me, 1)
+        never.step(state)
+        always.step(state)
+        assert never.worlds_searched == 2 and never.iterations == 2 * width
+        assert always.worlds_searched in (2, 4, 6) and always.iterations == 4 * always.worlds_searched
+        searched.append(always.worlds_searched)
+    # Any gain is close under an endless confidence: most moves run to max_worlds, and a move
+    # whose every alternative lost to the baseline stops early.
+    assert searched.count(6) >= 5 and min(searched) < 6
+
+
+def test_pimc_with_max_worlds_never_reads_hidden_cards():
+    game = pyspiel.load_game("python_modern_canasta")
+    rng = random.Random(6)
+    spec = "pimc(worlds=2,iterations=4,rollout=rules,baseline=rules,max_worlds=6)"
+    for state in canasta_states(6, 2):
+        me = state.current_player()
+        world = state.resample_from_infostate(me, rng.random)
+        on_truth, on_world = make_bot(spec, game, me, 2), make_bot(spec, game, me, 2)
+        assert on_truth.step(state) == on_world.step(world)
+        assert on_truth.worlds_searched == on_world.worlds_searched
+        assert on_truth.root_returns == on_world.root_returns
 
 
 @pytest.mark.parametrize("spec", ["pimc(worlds=3,flat=true,rollout=rules,baseline=rules,assume=rules,"
