@@ -286,6 +286,12 @@ TOURNAMENTS: dict[str, Tournament] = {
         (f"s=pimc(worlds=16,iterations=20,rollout=rules,prior={CANASTA_DMC},"
          f"baseline={CANASTA_RUN_L},confidence=1)", "rules"),
         250, "run R's search with twice the worlds, run R's first 250 deals (run W)", seed=170),
+    "canasta_ismcts_over_run_l": Tournament(
+        "python_modern_canasta",
+        (f"s=ismcts(iterations=160,rollout=rules,prior={CANASTA_DMC},"
+         f"baseline={CANASTA_RUN_L},confidence=1)", "rules"),
+        500, "one tree of information states at run R's budget, run R's 500 deals (screen Y: the first 150; "
+             "run Y)", seed=170),
     "canasta_pimc_random": Tournament(
         "python_modern_canasta", ("pimc=pimc(worlds=2,iterations=3,rollout=rules)", "random"), 200,
         "PIMC (2 worlds of 3 iterations) against random"),
