@@ -292,6 +292,11 @@ TOURNAMENTS: dict[str, Tournament] = {
          f"baseline={CANASTA_RUN_L},confidence=1)", "rules"),
         500, "one tree of information states at run R's budget, run R's 500 deals (screen Y: the first 150; "
              "run Y)", seed=170),
+    "canasta_ismcts_480_over_run_l": Tournament(
+        "python_modern_canasta",
+        (f"s=ismcts(iterations=480,rollout=rules,prior={CANASTA_DMC},"
+         f"baseline={CANASTA_RUN_L},confidence=1)", "rules"),
+        100, "the same tree at three times the iterations, run R's first 100 deals (screen Z)", seed=170),
     "canasta_pimc_random": Tournament(
         "python_modern_canasta", ("pimc=pimc(worlds=2,iterations=3,rollout=rules)", "random"), 200,
         "PIMC (2 worlds of 3 iterations) against random"),
