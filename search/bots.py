@@ -224,8 +224,9 @@ class PIMCBot(SearchBot):
 
     With a `baseline` and `max_worlds` above `worlds`, a close move gets more:
     while the best other action beats the baseline's by fewer than twice
-    `confidence` standard errors (search.decision.unpaired_is_close), another
-    `worlds` worlds are searched, up to `max_worlds`; a clear move costs `worlds`."""
+    `confidence` standard errors, or the baseline has fewer than two returns
+    (search.decision.unpaired_is_close), another `worlds` worlds are searched,
+    up to `max_worlds`; a clear move costs `worlds`."""
 
     def __init__(self, game, player, seed, budget, c, rollout, prior, scale, utility, baseline,
                  confidence, assume, worlds: int, chance: str, model: str | None,
