@@ -11,7 +11,11 @@ the model agrees and log(epsilon / (legal - 1)) where it does not: the model
 plays its own move, or any other with total probability epsilon.
 
 The search bots use it with the `model` setting (search.bots): they draw
-`candidates` worlds and keep the most likely ones. Everything it reads is the
+`candidates` worlds and keep the most likely ones. With `partner_model` the
+seats on the searcher's own side are modelled by that bot instead: in a
+partnership the partner is often not the bot the opponents are (at Canasta
+the search's partner is the search itself, which mostly plays its baseline's
+move). Everything it reads is the
 world, which holds only what the player saw and what the resampler drew, so it
 never reads the real hidden cards; it assumes the others play like the model,
 which is right against that bot and a guess against anyone else.
@@ -33,11 +37,14 @@ DEFAULT_EPSILON = 0.1
 class WorldInference:
     """The log-likelihood of a world's history under a model of the other players."""
 
-    def __init__(self, spec: str, game: pyspiel.Game, seed: int, epsilon: float = DEFAULT_EPSILON):
+    def __init__(self, spec: str, game: pyspiel.Game, seed: int, epsilon: float = DEFAULT_EPSILON,
+                 partners: tuple[int, ...] = (), partner_spec: str | None = None):
+        """`spec` models every other seat, or, with `partner_spec`, every seat but `partners`."""
         if not 0 < epsilon < 1:
             raise ValueError(f"epsilon={epsilon!r}: must be in (0, 1)")
         self.game = game
-        self.bots = [make_bot(spec, game, seat, seed + seat) for seat in range(game.num_players())]
+        self.bots = [make_bot(partner_spec if partner_spec is not None and seat in partners else spec,
+                              game, seat, seed + seat) for seat in range(game.num_players())]
         self.agree = math.log1p(-epsilon)
         self.epsilon = epsilon
 

@@ -500,6 +500,35 @@ def test_the_world_the_rule_bots_played_is_the_most_likely_under_their_model():
         WorldInference("rules", game, 0, epsilon=1.5)
 
 
+def test_a_partner_model_judges_the_partner_by_its_own_play():
+    # Canasta's side of seats 0 and 2 plays the shipped network, the opponents
+    # the rule bot. At seat 0's last decision of the hand, every other move
+    # agrees with the model that knows the partner's bot, while the rule bot
+    # alone disagrees with some of the partner's moves.
+    game = pyspiel.load_game("python_modern_canasta")
+    bots = [make_bot("neural" if seat % 2 == 0 else "rules", game, seat, seat) for seat in range(4)]
+    rng = random.Random(1)
+    state, last = game.new_initial_state(), None
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
+            continue
+        if state.current_player() == 0:
+            last = state.core.clone()
+        state.apply_action(bots[state.current_player()].step(state))
+    others_choices = 0
+    replay = game.new_initial_state()
+    for action in last.history():
+        if 0 < replay.current_player() and len(replay.legal_actions()) > 1:
+            others_choices += 1
+        replay.apply_action(action)
+    knowing = WorldInference("rules", game, 0, epsilon=0.1, partners=(2,), partner_spec="neural")
+    assert knowing.disagreements(last, 0) == 0
+    assert knowing.log_likelihood(last, 0) == pytest.approx(others_choices * math.log(0.9))
+    assert WorldInference("rules", game, 0, epsilon=0.1).disagreements(last, 0) > 0
+
+
 def test_search_bots_play_american_page_one_to_the_end():
     game = pyspiel.load_game(APO)
     specs = ["ismcts(iterations=20,rollout=rules)", "pimc(worlds=2,iterations=10,rollout=rules)",
