@@ -11,7 +11,7 @@ from scripts.cli_checks import CliParser, one_line
 
 # The modules that add subcommands: each has `add_commands(sub)`, which adds its
 # subparsers to `sub` (the subparsers action of the `cardarena` parser).
-# This module adds match, bench, train and export itself.
+# This module adds match, bench, train, export and ensemble itself.
 COMMAND_MODULES = (
     "scripts.tournament_cli",      # tournament, report, sprt
     "scripts.list_cli",            # list
@@ -51,8 +51,13 @@ def _export(args: argparse.Namespace) -> None:
     run_export(args)
 
 
+def _ensemble(args: argparse.Namespace) -> None:
+    from agents.neural.train_cli import run_ensemble
+    run_ensemble(args)
+
+
 def add_commands(sub: argparse._SubParsersAction) -> None:
-    """match, bench, train and export."""
+    """match, bench, train, export and ensemble."""
     from scripts import cli_checks
     p = sub.add_parser("match", help="play bots against each other, seats rotated: the quick look",
                        description="Plays --games games, the seats rotated between the agents, and prints "
@@ -90,6 +95,17 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--play", metavar="SETTINGS", help="the bot's default play settings, stored in the file, "
                    "e.g. 'margin=0.02,symmetric=true' (a spec's own settings override them)")
     p.set_defaults(func=_export)
+
+    p = sub.add_parser("ensemble", help="merge bot files of one game into one network that scores by their mean",
+                       description="Writes one bot file (and its ONNX twin) whose network scores each action "
+                                   "by the mean of the members' scores, exactly (agents/neural/ensemble.py).")
+    p.add_argument("out", help="the bot file to write, e.g. bots/mine.safetensors (its folder must exist)")
+    p.add_argument("members", nargs="+", metavar="MEMBER", help="two or more bot files of one game and kind of score")
+    p.add_argument("--force", action="store_true", help="replace the bot file (and its .onnx) if they exist")
+    p.add_argument("--no-onnx", action="store_true", help="skip the ONNX export and its check")
+    p.add_argument("--play", metavar="SETTINGS", help="the bot's default play settings, e.g. 'margin=0.1' "
+                   "(left out: the members' own, where they agree)")
+    p.set_defaults(func=_ensemble)
 
 
 def build_parser() -> tuple[CliParser, argparse._SubParsersAction]:

@@ -113,7 +113,7 @@ def test_train_refuses_an_unknown_game_before_making_its_folder(tmp_path, capsys
 
 def test_every_option_of_every_command_says_what_it_does():
     parser, sub = build_parser()
-    for name in ("match", "tournament", "report", "sprt", "list", "train", "export"):
+    for name in ("match", "tournament", "report", "sprt", "list", "train", "export", "ensemble"):
         for action in sub.choices[name]._actions:
             if not isinstance(action, argparse._HelpAction):
                 assert action.help, f"cardarena {name} {action.option_strings or action.dest}: no help"

@@ -188,3 +188,12 @@ def run_export(args: argparse.Namespace) -> None:
     for path in dmc.export(args.checkpoint, args.out, onnx=not args.no_onnx, play=play):
         _usual_permissions(Path(path))
         print(f"wrote {path}")
+
+
+def run_ensemble(args: argparse.Namespace) -> None:
+    play = parse_spec(f"neural({args.play})")[1] if args.play else None
+    _export_paths(args)
+    from agents.neural.ensemble import ensemble
+    for path in ensemble(args.members, args.out, play=play, onnx=not args.no_onnx):
+        _usual_permissions(Path(path))
+        print(f"wrote {path}")
