@@ -31,6 +31,8 @@ MAX_TIME_LIMIT = 60.0
 MAX_DEALS = 100
 ALLOWED_BOTS = ("random", "rules", "neural", "ismcts", "pimc")
 BUDGET_SETTINGS = {"seconds": 30.0, "iterations": 100_000, "worlds": 1000}
+# Search settings whose value is itself a bot spec: checked by the same rules as the bot.
+NESTED_BOT_SETTINGS = ("baseline", "rollout", "rollout_opponents", "model", "assume")
 
 # Parameters a match sets for each deal: not the player's to choose.
 MATCH_SET = {"python_page_one": (), "python_american_page_one": ("dealer", "scores", "deals_left"),
@@ -292,7 +294,9 @@ def check_bot(spec: Any, game: str, time_limit: float, field_name: str,
             if key == "seconds" and value > time_limit:
                 raise FieldError(field_name, f"bot spec {spec!r}: seconds={value:g} is over the per-move "
                                              f"limit of {time_limit:g} s")
-        if isinstance(value, str) and key in ("path", "prior") and value not in ("shipped", "rules", "none"):
+        if isinstance(value, str) and key in NESTED_BOT_SETTINGS:
+            check_bot(value, game, time_limit, field_name)
+        elif isinstance(value, str) and key in ("path", "prior") and value not in ("shipped", "rules", "none"):
             bot_file(value, field_name)
         elif isinstance(value, str) and ("/" in value or "\\" in value or value.startswith(".")):
             raise FieldError(field_name, f"bot spec {spec!r}: {key}={value!r} looks like a path; only "
