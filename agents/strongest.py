@@ -17,7 +17,9 @@ STRONGEST = {
                                  "utility=placement,confidence=1)"),
     # run R: +193 [+168, +218] (1000 games, 500 deals, seed 170), 134 ms a move
     "python_modern_canasta": ("pimc(worlds=8,iterations=20,rollout=rules,"
-                              "prior=bots/earlier/python_modern_canasta_dmc.safetensors,baseline=neural,confidence=1)"),
+                              "prior=bots/earlier/python_modern_canasta_dmc.safetensors,"
+                              "baseline=neural(path=bots/earlier/python_modern_canasta_advantage_l.safetensors),"
+                              "confidence=1)"),
 }
 
 # A fast Canasta search: PIMC with the deep Monte-Carlo network as its prior,

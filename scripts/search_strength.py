@@ -27,8 +27,8 @@ CANASTA_DMC = "bots/earlier/python_modern_canasta_dmc.safetensors"
 CANASTA_TUNED = "rules(initial_meld=pile,new_meld_min=5,go_out=lead)"
 # Run J's network (docs/neural.md), shipped when the searches over it were measured; run L's since.
 CANASTA_RUN_J = "neural(path=bots/earlier/python_modern_canasta_advantage_tuned.safetensors)"
-# Run L's network, shipped since 2026-12-02.
-CANASTA_RUN_L = "neural(path=bots/python_modern_canasta.safetensors)"
+# Run L's network, shipped from 2026-12-02 until run AB's mean of five networks (2026-12-03).
+CANASTA_RUN_L = "neural(path=bots/earlier/python_modern_canasta_advantage_l.safetensors)"
 
 
 @dataclass(frozen=True)
@@ -297,6 +297,12 @@ TOURNAMENTS: dict[str, Tournament] = {
         (f"s=ismcts(iterations=480,rollout=rules,prior={CANASTA_DMC},"
          f"baseline={CANASTA_RUN_L},confidence=1)", "rules"),
         100, "the same tree at three times the iterations, run R's first 100 deals (screen Z)", seed=170),
+    "canasta_ismcts_placement_over_run_l": Tournament(
+        "python_modern_canasta",
+        (f"s=ismcts(iterations=160,rollout=rules,prior={CANASTA_DMC},"
+         f"baseline={CANASTA_RUN_L},confidence=1,utility=placement)", "rules"),
+        150, "the same tree at 160 iterations backing up the hand's placement, not its points, run R's "
+             "first 150 deals (screen AA)", seed=170),
     "canasta_pimc_random": Tournament(
         "python_modern_canasta", ("pimc=pimc(worlds=2,iterations=3,rollout=rules)", "random"), 200,
         "PIMC (2 worlds of 3 iterations) against random"),

@@ -518,7 +518,9 @@ def test_the_shipped_american_page_one_bot_plays_every_deal_of_a_match():
 @pytest.mark.parametrize("path", SHIPPED, ids=[p.stem for p in SHIPPED])
 def test_shipped_bots_load_through_make_bot_and_are_small(path):
     game = pyspiel.load_game(load_bot(path).metadata["game"])
-    assert path.stat().st_size < 5_000_000
+    # Canasta's is an exact merge of five networks (agents/neural/ensemble.py), its
+    # zero blocks stored: about 15 MB; a single network of ours is about 1 MB.
+    assert path.stat().st_size < 20_000_000
     bots = [make_bot("neural", game, p, p) for p in range(game.num_players())]
     returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(1))
     assert all(game.min_utility() <= r <= game.max_utility() for r in returns)
