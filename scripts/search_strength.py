@@ -303,6 +303,12 @@ TOURNAMENTS: dict[str, Tournament] = {
          f"baseline={CANASTA_RUN_L},confidence=1,utility=placement)", "rules"),
         150, "the same tree at 160 iterations backing up the hand's placement, not its points, run R's "
              "first 150 deals (screen AA)", seed=170),
+    "canasta_ismcts_confidence_2_over_run_l": Tournament(
+        "python_modern_canasta",
+        (f"s=ismcts(iterations=160,rollout=rules,prior={CANASTA_DMC},"
+         f"baseline={CANASTA_RUN_L},confidence=2)", "rules"),
+        150, "the same tree leaving the network's move only at 2 standard errors, run R's first 150 deals "
+             "(screen AC)", seed=170),
     "canasta_pimc_random": Tournament(
         "python_modern_canasta", ("pimc=pimc(worlds=2,iterations=3,rollout=rules)", "random"), 200,
         "PIMC (2 worlds of 3 iterations) against random"),
