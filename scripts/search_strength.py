@@ -309,6 +309,18 @@ TOURNAMENTS: dict[str, Tournament] = {
          f"baseline={CANASTA_RUN_L},confidence=2)", "rules"),
         150, "the same tree leaving the network's move only at 2 standard errors, run R's first 150 deals "
              "(screen AC)", seed=170),
+    "canasta_ismcts_confidence_half_over_run_l": Tournament(
+        "python_modern_canasta",
+        (f"s=ismcts(iterations=160,rollout=rules,prior={CANASTA_DMC},"
+         f"baseline={CANASTA_RUN_L},confidence=0.5)", "rules"),
+        150, "the same tree leaving the network's move at half a standard error, run R's first 150 deals "
+             "(screen AE)", seed=170),
+    "canasta_ismcts_over_shipped": Tournament(
+        "python_modern_canasta",
+        (f"s=ismcts(iterations=160,rollout=rules,prior={CANASTA_DMC},"
+         f"baseline=neural(path=bots/python_modern_canasta.safetensors),confidence=1)", "rules"),
+        150, "the same tree over run AB's mean of five networks (shipped 2026-12-03), run R's first 150 "
+             "deals (screen AD)", seed=170),
     "canasta_pimc_random": Tournament(
         "python_modern_canasta", ("pimc=pimc(worlds=2,iterations=3,rollout=rules)", "random"), 200,
         "PIMC (2 worlds of 3 iterations) against random"),
