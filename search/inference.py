@@ -11,11 +11,13 @@ the model agrees and log(epsilon / (legal - 1)) where it does not: the model
 plays its own move, or any other with total probability epsilon.
 
 The search bots use it with the `model` setting (search.bots): they draw
-`candidates` worlds and keep the most likely ones. With `partner_model` the
+`candidates` worlds and keep the most likely ones. With a `partner_spec` the
 seats on the searcher's own side are modelled by that bot instead: in a
 partnership the partner is often not the bot the opponents are (at Canasta
 the search's partner is the search itself, which mostly plays its baseline's
-move). Everything it reads is the
+move). scripts/belief_quality.py measures it (`--partner-model`); no search
+setting uses it, as it brought worlds no closer (docs/search.md, screen X).
+Everything it reads is the
 world, which holds only what the player saw and what the resampler drew, so it
 never reads the real hidden cards; it assumes the others play like the model,
 which is right against that bot and a guess against anyone else.
