@@ -315,6 +315,11 @@ TOURNAMENTS: dict[str, Tournament] = {
          f"baseline={CANASTA_RUN_L},confidence=0.5)", "rules"),
         150, "the same tree leaving the network's move at half a standard error, run R's first 150 deals "
              "(screen AE)", seed=170),
+    "canasta_ismcts_c_0.1_over_run_l": Tournament(
+        "python_modern_canasta",
+        (f"s=ismcts(iterations=160,rollout=rules,prior={CANASTA_DMC},"
+         f"baseline={CANASTA_RUN_L},confidence=1,c=0.1)", "rules"),
+        150, "the same tree with a fifth of the exploration, run R's first 150 deals (screen AF)", seed=170),
     "canasta_ismcts_over_shipped": Tournament(
         "python_modern_canasta",
         (f"s=ismcts(iterations=160,rollout=rules,prior={CANASTA_DMC},"
