@@ -12,7 +12,7 @@ import torch
 
 import games  # noqa: F401  (registers our games)
 from agents import make_bot
-from agents.neural.bot import legal_scores
+from agents.neural.bot import BlockDiagonal, legal_scores, member_hidden, numpy_layers
 from agents.neural.botfile import load_bot, save_bot
 from agents.neural.config import NetworkConfig
 from agents.neural.encoding import GameIdentity
@@ -86,6 +86,36 @@ def test_an_ensemble_plays_as_a_bot_file_and_its_move_follows_the_mean(tmp_path)
             checked += 1
         state.apply_action(legal[rng.integers(len(legal))])
     assert checked == 10
+
+
+def test_an_ensembles_bot_reads_its_later_layers_by_blocks_with_the_same_scores(tmp_path):
+    paths = [member(tmp_path, "a", (32, 16, 8), 7), member(tmp_path, "b", (16, 24, 8), 8)]
+    out = tmp_path / "pair.safetensors"
+    ensemble(paths, out, onnx=False)
+    merged = load_bot(out)
+    members = member_hidden(merged.training)
+    assert members == [(32, 16, 8), (16, 24, 8)]
+    split, dense = numpy_layers(merged.net, members), numpy_layers(merged.net)
+    assert [type(w).__name__ for w, _ in split] == ["ndarray", "BlockDiagonal", "BlockDiagonal", "ndarray"]
+    assert [block.shape for _, block in split[1][0].blocks] == [(32, 16), (16, 24)]
+    obs, mask = sample_states(pyspiel.load_game(CANASTA), 16, 1)
+    for row, legal_mask in zip(obs, mask):
+        legal = list(np.flatnonzero(legal_mask))
+        assert np.allclose(legal_scores(split, row, legal), legal_scores(dense, row, legal), atol=1e-6)
+    bot = make_bot(f"neural(path={out})", pyspiel.load_game(CANASTA), 0, 0)
+    assert isinstance(bot.layers[1][0], BlockDiagonal)
+    assert member_hidden(load_bot(paths[0]).training) is None      # one network: dense as before
+
+
+def test_a_matrix_with_weights_off_its_blocks_stays_dense():
+    w = np.arange(1.0, 17.0).reshape(4, 4)
+    assert BlockDiagonal.of(w, [2, 2], [2, 2]) is w              # not block-diagonal: kept whole
+    assert BlockDiagonal.of(w, [1, 2], [2, 2]) is w              # sizes that do not tile it
+    w[:2, 2:] = 0.0
+    w[2:, :2] = 0.0
+    blocks = BlockDiagonal.of(w, [2, 2], [2, 2])
+    x = np.arange(8.0).reshape(2, 4)
+    assert np.array_equal(x @ blocks, x @ w)
 
 
 def test_members_whose_scores_do_not_mix_are_refused(tmp_path):

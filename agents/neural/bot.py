@@ -89,23 +89,71 @@ def load_cached(path: Path, identity: GameIdentity, strict_params: bool) -> BotF
     return _cache[key]
 
 
-def numpy_layers(net: PolicyValueNet) -> list[tuple[np.ndarray, np.ndarray]]:
+def numpy_layers(net: PolicyValueNet, members: list[tuple[int, ...]] | None = None) -> list[tuple]:
     """The network's weights as numpy (transposed, for x @ W): one decision in
     numpy costs a fraction of a torch call, whose fixed overhead dominates at
-    batch size 1. The last pair is the policy head."""
+    batch size 1. The last pair is the policy head. `members`: an ensemble's
+    members' hidden sizes (`member_hidden`), whose later trunk layers are then
+    kept as their diagonal blocks (BlockDiagonal), the same scores at a fraction
+    of the work."""
     linears = [m for m in net.trunk if isinstance(m, torch.nn.Linear)] + [net.policy_head]
-    return [(m.weight.detach().cpu().numpy().T.copy(), m.bias.detach().cpu().numpy().copy())
-            for m in linears]
+    layers = [(m.weight.detach().cpu().numpy().T.copy(), m.bias.detach().cpu().numpy().copy())
+              for m in linears]
+    if members:
+        for depth in range(1, len(layers) - 1):
+            w, b = layers[depth]
+            layers[depth] = (BlockDiagonal.of(w, [m[depth - 1] for m in members], [m[depth] for m in members]), b)
+    return layers
 
 
-def legal_scores(layers: list[tuple[np.ndarray, np.ndarray]], obs: np.ndarray,
+def member_hidden(training: dict) -> list[tuple[int, ...]] | None:
+    """The hidden sizes of an ensemble's members (agents/neural/ensemble.py), from
+    a bot file's training notes; None for a file that is not an ensemble."""
+    members = training.get("members")
+    if not isinstance(members, list) or len(members) < 2:
+        return None
+    try:
+        return [tuple(int(h) for h in m["network"]["hidden"]) for m in members]
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+class BlockDiagonal:
+    """A block-diagonal weight matrix kept as its blocks. An ensemble's later
+    layers read each member's units only (agents/neural/ensemble.py), so all but
+    the diagonal blocks are zeros; `x @ W` by blocks skips them."""
+
+    __array_ufunc__ = None          # numpy hands `x @ BlockDiagonal` to __rmatmul__
+
+    def __init__(self, blocks: list[tuple[slice, np.ndarray]]):
+        self.blocks = blocks
+
+    @staticmethod
+    def of(w: np.ndarray, rows: list[int], cols: list[int]) -> "BlockDiagonal | np.ndarray":
+        """w (rows x cols) by its diagonal blocks of the given sizes; w itself where
+        the sizes do not tile it or anything off those blocks is not zero."""
+        if sum(rows) != w.shape[0] or sum(cols) != w.shape[1]:
+            return w
+        blocks, off = [], w.copy()
+        r0 = c0 = 0
+        for r, c in zip(rows, cols):
+            blocks.append((slice(r0, r0 + r), w[r0:r0 + r, c0:c0 + c].copy()))
+            off[r0:r0 + r, c0:c0 + c] = 0.0
+            r0, c0 = r0 + r, c0 + c
+        return BlockDiagonal(blocks) if not off.any() else w
+
+    def __rmatmul__(self, x: np.ndarray) -> np.ndarray:
+        return np.concatenate([x[..., rows] @ w for rows, w in self.blocks], axis=-1)
+
+
+def legal_scores(layers: list[tuple], obs: np.ndarray,
                  legal: list[int]) -> np.ndarray:
     """The policy head's scores of the legal actions, as PolicyValueNet.forward."""
     w, b = layers[-1]
     return trunk(layers, obs) @ w[:, legal] + b[legal]
 
 
-def trunk(layers: list[tuple[np.ndarray, np.ndarray]], obs: np.ndarray) -> np.ndarray:
+def trunk(layers: list[tuple], obs: np.ndarray) -> np.ndarray:
     """The hidden layers' output for one row or a batch of rows."""
     h = obs
     for w, b in layers[:-1]:
@@ -113,7 +161,7 @@ def trunk(layers: list[tuple[np.ndarray, np.ndarray]], obs: np.ndarray) -> np.nd
     return h
 
 
-def symmetric_scores(layers: list[tuple[np.ndarray, np.ndarray]], obs: np.ndarray,
+def symmetric_scores(layers: list[tuple], obs: np.ndarray,
                      legal: list[int], symmetry: SuitSymmetry) -> np.ndarray:
     """The legal actions' scores averaged over every suit relabelling: row p of
     the batch is the position relabelled by permutation p, where action a is
@@ -153,13 +201,14 @@ def check_settings(policy: str, temperature: float, symmetric: bool = False, mar
 class NeuralBot(CardBot):
     def __init__(self, game: pyspiel.Game, player: int, seed: int, net: PolicyValueNet,
                  policy: str = "greedy", temperature: float = 0.1, symmetric: bool = False,
-                 baseline: pyspiel.Bot | None = None, margin: float = DEFAULT_MARGIN, relative: bool = False):
+                 baseline: pyspiel.Bot | None = None, margin: float = DEFAULT_MARGIN, relative: bool = False,
+                 members: list[tuple[int, ...]] | None = None):
         super().__init__(player)
         check_settings(policy, temperature, symmetric, margin)
         self.baseline = baseline
         self.relative = relative
         self.margin = float(margin)
-        self.layers = numpy_layers(net)
+        self.layers = numpy_layers(net, members)
         self.encoder = InfoStateEncoder(game)
         self.policy = policy
         self.temperature = float(temperature)
@@ -246,4 +295,4 @@ def make_neural_bot(game: pyspiel.Game, player: int, seed: int = 0, path: str | 
     settings = {**play_settings(training.get("play", {}), f"bot file {file}"), **given}
     baseline = None if training.get("baseline") is None else make_bot(training["baseline"], game, player, seed)
     return NeuralBot(game, player, seed, bot.net, baseline=baseline, relative=bool(training.get("relative", False)),
-                     **settings)
+                     members=member_hidden(training), **settings)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
-from agents.neural.bot import bot_file_path, legal_scores, load_cached, numpy_layers
+from agents.neural.bot import bot_file_path, legal_scores, load_cached, member_hidden, numpy_layers
 from agents.neural.encoding import GameIdentity, InfoStateEncoder
 
 
@@ -32,7 +32,7 @@ class NeuralPrior:
             raise ValueError(f"prior {file}: its network scores moves by their gain over the {baseline!r} "
                              f"bot's move, not by their value, so it is no prior; use it as "
                              f"baseline=neural(path={file}), or give a deep Monte-Carlo bot file as the prior")
-        self.layers = numpy_layers(bot.net)
+        self.layers = numpy_layers(bot.net, member_hidden(bot.training))
         self.encoder = InfoStateEncoder(game)
         self.obs = np.zeros(self.encoder.size, np.float32)
         self.temperature = float(temperature)
