@@ -7,7 +7,9 @@ layers stacked on the shared input, the later ones block-diagonal, so no unit
 reads another member's units) and the heads average the members' last layers.
 It is an ordinary bot file of the same format (its hidden sizes the members'
 sums), so `neural(path=...)`, its ONNX twin and every check of a bot file work
-unchanged; it costs the members' time together (the zero blocks included).
+unchanged. Its file stores the zero blocks; `neural` reads the later layers
+by their diagonal blocks (agents/neural/bot.py BlockDiagonal, from the members'
+sizes in the file's notes), so it costs about the members' time together.
 
 The members must score the same thing: the same game and tensor, the same
 number of layers, the same kind of score and, for networks of advantages over
