@@ -477,8 +477,8 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
     """Trains until cfg.minutes of training time; returns the checkpoint path."""
     device = learner_device(cfg.device)
     if cfg.target == "advantage":
-        advantage.check_bots(pyspiel.load_game(cfg.game), cfg.baseline, cfg.opponents, cfg.positions)
         check_recordable(cfg.baseline, GameIdentity.of(pyspiel.load_game(cfg.game)))
+        advantage.check_bots(pyspiel.load_game(cfg.game), cfg.baseline, cfg.opponents, cfg.positions)
     eval_play(cfg)
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
