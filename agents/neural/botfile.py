@@ -52,7 +52,7 @@ import shutil
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import torch
@@ -67,7 +67,6 @@ from agents.spec import parse_spec
 
 FORMAT = "cardarena-bot"
 FORMAT_VERSION = "1"
-_REPO_ROOT = Path(__file__).resolve().parents[2]
 PROJECT_ROOT = SHIPPED_BOTS.parent
 
 # First bytes of files that must never be parsed as a bot: pickles (protocol 2+
@@ -172,7 +171,7 @@ def toolkit_version() -> str:
     try:
         return importlib.metadata.version("cardarena")
     except importlib.metadata.PackageNotFoundError:   # running from a checkout
-        with open(_REPO_ROOT / "pyproject.toml", "rb") as f:
+        with open(PROJECT_ROOT / "pyproject.toml", "rb") as f:
             return tomllib.load(f)["project"]["version"]
 
 
@@ -243,7 +242,7 @@ def parse_file_bot(spec: object, where: str) -> tuple[str, dict[str, Any]]:
     if not isinstance(spec, str) or len(spec) > MAX_SPEC_LENGTH:
         raise BotFileError(f"{where}: a bot spec of at most {MAX_SPEC_LENGTH} characters was expected; "
                            f"got {_shown(spec)}")
-    refusal = (f"{where}: {_shown(spec)} is refused: a bot named in a file may be only "
+    refusal = (f"{where} {_shown(spec)} is refused: a bot named in a file may be only "
                f"{', '.join(BASELINE_BOTS)}, with plain settings")
     try:
         name, settings = parse_spec(spec)
@@ -288,7 +287,7 @@ def writer_baseline(spec: object, identity: GameIdentity) -> Baseline:
     settings): BASELINE_BOTS with plain settings, a neural one's path from the
     working directory (or the project's folder; none: the game's shipped bot),
     its file and its own baselines' read and checked for `identity`'s game."""
-    name, settings = parse_file_bot(spec, "the baseline a bot file records")
+    name, settings = parse_file_bot(spec, "a bot file's baseline")
     if name != "neural":
         return Baseline(spec=spec, name=name, settings=settings)
     file = bot_file_path(settings.get("path"), identity.short_name).resolve()
@@ -360,15 +359,23 @@ def _refuse_code_formats(path: Path) -> None:
         raise BotFileError(f"{path} is truncated or empty ({len(head)} bytes): not a cardarena bot file")
 
 
-def _read(path: Path) -> tuple[dict[str, str], dict[str, np.ndarray]]:
+def _safetensors(path: Path, read: Callable[[Any], Any]) -> Any:
+    """`read(the open file)`, a safetensors parser's refusal made one line naming the file."""
     try:
         with safe_open(str(path), framework="numpy") as f:
-            metadata = f.metadata() or {}
-            tensors = {name: f.get_tensor(name) for name in f.keys()}
+            return read(f)
     except (SafetensorError, OSError, ValueError, TypeError) as e:
         raise BotFileError(f"{path} is not a readable safetensors bot file (truncated or corrupt?): "
                            f"{_shown(str(e))}") from e
-    return metadata, tensors
+
+
+def _header(f: Any) -> tuple[dict[str, str], dict[str, tuple[tuple[int, ...], str]]]:
+    """The metadata, and each stored tensor's shape and dtype, from the header alone."""
+    stored = {}
+    for name in f.keys():
+        part = f.get_slice(name)
+        stored[name] = (tuple(part.get_shape()), part.get_dtype())
+    return f.metadata() or {}, stored
 
 
 def _field(metadata: dict[str, str], key: str, path: Path) -> str:
@@ -465,15 +472,13 @@ def load_bot(path: str | Path, game: GameIdentity | None = None, strict_params: 
     if path.stat().st_size > MAX_FILE_BYTES:
         raise BotFileError(f"{path} is {path.stat().st_size} bytes; a bot file is at most {MAX_FILE_BYTES}")
     _refuse_code_formats(path)
-    metadata, tensors = _read(path)        # no more than the file holds: it is under MAX_FILE_BYTES
+    metadata, stored = _safetensors(path, _header)
     if metadata.get("format") != FORMAT:
         raise BotFileError(f"{path} is a safetensors file but not a cardarena bot (format "
                            f"{_shown(metadata.get('format'), 40)}, expected {FORMAT!r})")
     if _field(metadata, "format_version", path) != FORMAT_VERSION:
         raise BotFileError(f"{path} has bot format version {_shown(metadata['format_version'], 40)}; "
                            f"this toolkit reads version {FORMAT_VERSION}")
-    if _checksum(metadata, tensors) != _field(metadata, "checksum", path):
-        raise BotFileError(f"{path} fails its checksum: the file was changed after it was written")
     identity = _identity(metadata, path)
     if game is not None:
         check_game(identity, game, path, strict_params)
@@ -481,17 +486,20 @@ def load_bot(path: str | Path, game: GameIdentity | None = None, strict_params: 
         config = NetworkConfig.from_json(_field(metadata, "network", path))
     except ValueError as e:
         raise BotFileError(f"{path}: its metadata field 'network' is not a network config: {e}") from e
-    # The declared sizes against the stored tensors, by arithmetic, before any network is built.
+    # The declared sizes against the header's shapes, by arithmetic, before a tensor is read or a network built.
     expected = parameter_shapes(identity.tensor_size, identity.num_actions, config)
-    found = {name: tuple(t.shape) for name, t in tensors.items()}
+    found = {name: shape for name, (shape, _) in stored.items()}
     if expected != found:
         wrong = sorted(n for n in set(expected) | set(found) if expected.get(n) != found.get(n))
         raise BotFileError(f"{path}: its tensors do not match its metadata fields 'tensor_shape', "
                            f"'num_actions' and 'network' ({_shown(config.hidden, 60)}): {_shown(wrong, 100)} "
                            f"stored as {_shown([found.get(n) for n in wrong], 100)}, declared "
                            f"{_shown([expected.get(n) for n in wrong], 100)}")
-    if any(t.dtype != np.float32 for t in tensors.values()):
+    if any(dtype != "F32" for _, dtype in stored.values()):
         raise BotFileError(f"{path}: its tensors are not all float32")
+    tensors = _safetensors(path, lambda f: {name: f.get_tensor(name) for name in f.keys()})
+    if _checksum(metadata, tensors) != _field(metadata, "checksum", path):
+        raise BotFileError(f"{path} fails its checksum: the file was changed after it was written")
     if not all(np.isfinite(t).all() for t in tensors.values()):
         raise BotFileError(f"{path}: its weights are not all finite numbers (NaN or infinity)")
     baseline = _check_notes(_json(metadata, "training", path) if "training" in metadata else {}, path)
