@@ -16,9 +16,11 @@ Settings:
                    to suit; one batch of 24 rows, still well under 1 ms
     margin         for a network trained on advantages over a baseline bot
                    (`--target advantage`, agents/neural/advantage.py; the bot
-                   file names the baseline): the bot plays the baseline's move
-                   unless another move's score, its estimated gain in
-                   placement ([-2, 2]), is above the margin (default 0.05);
+                   file names the baseline: a rule, random or neural bot, as
+                   agents/neural/botfile.py checks, never anything else): the
+                   bot plays the baseline's move unless another move's score,
+                   its estimated gain in placement ([-2, 2]), is above the
+                   margin (default 0.05);
                    where the file says its scores are relative (`--relative`),
                    a move's gain is its score less the baseline's move's score
 
@@ -40,16 +42,15 @@ import pyspiel
 import torch
 from threadpoolctl import threadpool_limits
 
-from agents import SHIPPED_BOTS, make_bot
+from agents import SHIPPED_BOTS, make_bot  # noqa: F401  (SHIPPED_BOTS: where `neural` alone looks)
 from agents.base import CardBot, rules_core
-from agents.neural.botfile import BotFile, load_bot
+from agents.neural.botfile import MAX_BASELINE_DEPTH, BotFile, BotFileError, bot_file_path, load_bot
 from agents.neural.encoding import GameIdentity, InfoStateEncoder
 from agents.neural.network import PolicyValueNet
 from agents.neural.symmetry import SuitSymmetry, symmetry_for
 
 POLICIES = ("greedy", "sample")
 DEFAULT_MARGIN = 0.05      # placement gained, for networks of advantages over a baseline bot
-PROJECT_ROOT = SHIPPED_BOTS.parent
 # How a bot plays where neither its spec nor its file (`cardarena export --play`) says.
 PLAY_DEFAULTS = {"policy": "greedy", "temperature": 0.1, "symmetric": False, "margin": DEFAULT_MARGIN}
 
@@ -57,28 +58,6 @@ PLAY_DEFAULTS = {"policy": "greedy", "temperature": 0.1, "symmetric": False, "ma
 _cache: dict[tuple, BotFile] = {}
 # game string -> its suit relabellings (building the tables takes milliseconds).
 _symmetries: dict[str, SuitSymmetry] = {}
-
-
-def shipped_bot_path(short_name: str) -> Path:
-    path = SHIPPED_BOTS / f"{short_name}.safetensors"
-    if not path.is_file():
-        have = sorted(p.stem for p in SHIPPED_BOTS.glob("*.safetensors"))
-        raise ValueError(f"no shipped neural bot for game {short_name!r} (shipped: "
-                         f"{', '.join(have) or 'none'}); pass path=... to a bot file")
-    return path
-
-
-def bot_file_path(path: str | None, short_name: str) -> Path:
-    """The bot file a spec's `path` names: the game's shipped one for none (or
-    `shipped`); a relative path from the working directory, else from the
-    project's folder, so that a spec naming `bots/earlier/...` (the play table's
-    options, docs/search.md's commands) works from any directory."""
-    if path in (None, "", "shipped"):
-        return shipped_bot_path(short_name)
-    file = Path(path)
-    if not file.is_absolute() and not file.exists() and (PROJECT_ROOT / file).exists():
-        return PROJECT_ROOT / file
-    return file
 
 
 def load_cached(path: Path, identity: GameIdentity, strict_params: bool) -> BotFile:
@@ -289,10 +268,39 @@ def make_neural_bot(game: pyspiel.Game, player: int, seed: int = 0, path: str | 
                                ("margin", margin)) if v is not None}
     check_settings(**{**PLAY_DEFAULTS, **given})     # the spec's mistakes first, before any file is read
     identity = GameIdentity.of(game)
-    file = bot_file_path(path, identity.short_name)
+    return _file_bot(game, player, seed, bot_file_path(path, identity.short_name), identity, strict_params,
+                     given, ())
+
+
+def _file_bot(game: pyspiel.Game, player: int, seed: int, file: Path, identity: GameIdentity,
+              strict_params: bool, given: dict, chain: tuple[Path, ...]) -> NeuralBot:
+    """The bot of a bot file, and of the baseline it names; `chain`: the files
+    whose baseline this one is, outermost first (a cycle or a deeper chain than
+    MAX_BASELINE_DEPTH is refused)."""
     bot = load_cached(file, identity, strict_params)
     training = bot.training
     settings = {**play_settings(training.get("play", {}), f"bot file {file}"), **given}
-    baseline = None if training.get("baseline") is None else make_bot(training["baseline"], game, player, seed)
+    baseline = None if bot.baseline is None else _baseline_bot(bot, game, player, seed, identity, chain + (file,))
     return NeuralBot(game, player, seed, bot.net, baseline=baseline, relative=bool(training.get("relative", False)),
                      members=member_hidden(training), **settings)
+
+
+def _baseline_bot(bot: BotFile, game: pyspiel.Game, player: int, seed: int, identity: GameIdentity,
+                  chain: tuple[Path, ...]) -> pyspiel.Bot:
+    """The baseline a loaded bot file names (checked as it was read: one of
+    botfile.BASELINE_BOTS with plain settings, a neural one inside the file's folder)."""
+    baseline = bot.baseline
+    where = f"bot file {bot.path}: its baseline {baseline.spec!r}"
+    try:
+        if baseline.file is None:                     # the rule bot or the random one, in-process
+            return make_bot(baseline.spec, game, player, seed)
+        if baseline.file in {f.resolve() for f in chain}:
+            raise BotFileError(f"leads back to {baseline.file}: the baselines go round in a cycle")
+        if len(chain) > MAX_BASELINE_DEPTH:
+            raise BotFileError(f"baselines nest deeper than {MAX_BASELINE_DEPTH}")
+        settings = {k: v for k, v in baseline.settings.items() if k not in ("path", "strict_params")}
+        check_settings(**{**PLAY_DEFAULTS, **settings})
+        return _file_bot(game, player, seed, baseline.file, identity,
+                         bool(baseline.settings.get("strict_params", True)), settings, chain)
+    except ValueError as e:
+        raise BotFileError(f"{where}: {e}") from None

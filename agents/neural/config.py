@@ -7,7 +7,21 @@ the file is read back; the training config into each checkpoint.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict, dataclass, field, fields
+
+
+# Bounds on a network's declared layers (a bot file's or a checkpoint's are checked
+# against them before anything is built): far above any network trained here (two
+# layers of 256; an ensemble's sums, 1536), far below what would exhaust memory.
+MAX_LAYERS = 16
+MAX_WIDTH = 4096
+
+
+def _shown(value: object, limit: int = 80) -> str:
+    """repr(value), cut to `limit` characters: a hostile file's sizes stay one short line."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 @dataclass(frozen=True)
@@ -18,25 +32,29 @@ class NetworkConfig:
     hidden: tuple[int, ...] = (256, 256)
 
     def __post_init__(self) -> None:
-        if not self.hidden or any(not isinstance(h, int) or isinstance(h, bool) or not 1 <= h <= 4096
-                                  for h in self.hidden):
-            raise ValueError(f"network hidden sizes must be 1-4096 integers, at least one; got {self.hidden!r}")
+        if not 1 <= len(self.hidden) <= MAX_LAYERS or any(
+                not isinstance(h, int) or isinstance(h, bool) or not 1 <= h <= MAX_WIDTH for h in self.hidden):
+            raise ValueError(f"network hidden sizes must be 1 to {MAX_LAYERS} integers of 1-{MAX_WIDTH}; "
+                             f"got {_shown(self.hidden)}")
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> "NetworkConfig":
-        data = json.loads(text)
+        try:
+            data = json.loads(text)
+        except RecursionError:          # nested too deep for the parser: not a config
+            data = None
         if not isinstance(data, dict):
-            raise ValueError(f"network config must be a JSON object; got {text!r}")
+            raise ValueError(f"network config must be a JSON object; got {_shown(text)}")
         known = {f.name for f in fields(cls)}
         unknown = set(data) - known
         if unknown:
-            raise ValueError(f"unknown network config key(s) {sorted(unknown)}; known: {sorted(known)}")
+            raise ValueError(f"unknown network config key(s) {_shown(sorted(unknown))}; known: {sorted(known)}")
         if "hidden" in data:
             if not isinstance(data["hidden"], list):
-                raise ValueError(f"network config 'hidden' must be a list of sizes; got {data['hidden']!r}")
+                raise ValueError(f"network config 'hidden' must be a list of sizes; got {_shown(data['hidden'])}")
             data["hidden"] = tuple(data["hidden"])
         return cls(**data)
 
@@ -61,6 +79,8 @@ def network_config_for(short_name: str) -> NetworkConfig:
 
 
 TARGETS = ("return", "placement", "advantage")
+# The learner's devices: the CPU, or a CUDA GPU (whether torch here has one is checked as a run starts).
+LEARNER_DEVICES = r"cpu|cuda(:[0-9]{1,2})?"
 
 
 @dataclass
@@ -98,7 +118,7 @@ class TrainConfig:
     eval_deals: int = 200            # duplicate deals per evaluation (two games each)
     eval_play: str = ""              # play settings the evaluations rate each snapshot at, e.g. "margin=0.1"
     seed: int = 0
-    device: str = "cpu"
+    device: str = "cpu"              # the learner's: cpu, cuda or cuda:N (the actors run on the CPU)
     hidden: list[int] = field(default_factory=list)   # empty: the game's documented config
     init: str = ""                   # a bot file whose network the run starts from ("": random weights)
 
@@ -112,7 +132,8 @@ class TrainConfig:
                   ("rules_games", 0 <= self.rules_games <= 1), ("guide_minutes", self.guide_minutes >= 0),
                   ("guide_epsilon", 0 <= self.guide_epsilon <= 1), ("sync_steps", self.sync_steps >= 1),
                   ("checkpoint_minutes", self.checkpoint_minutes > 0), ("eval_deals", self.eval_deals >= 2)]
-        checks += [("target", self.target in TARGETS), ("ema", 0 <= self.ema < 1), ("probe", 0 < self.probe <= 1)]
+        checks += [("target", self.target in TARGETS), ("ema", 0 <= self.ema < 1), ("probe", 0 < self.probe <= 1),
+                   ("device", isinstance(self.device, str) and re.fullmatch(LEARNER_DEVICES, self.device) is not None)]
         advantage_only = {"baseline": self.baseline != "rules", "opponents": bool(self.opponents),
                           "relative": self.relative, "positions": bool(self.positions)}
         if self.target != "advantage" and any(advantage_only.values()):
@@ -123,7 +144,8 @@ class TrainConfig:
         if bad:
             raise ValueError("bad training setting(s): " + ", ".join(f"{b}={getattr(self, b)!r}" for b in bad)
                              + " (buffer_size must hold at least 4 batches; fractions lie in [0, 1];"
-                             " target is " + ", ".join(TARGETS) + "; ema lies in [0, 1); probe in (0, 1])")
+                             " target is " + ", ".join(TARGETS) + "; ema lies in [0, 1); probe in (0, 1];"
+                             " device is cpu, cuda or cuda:N)")
         if self.hidden:
             NetworkConfig(tuple(self.hidden))
 

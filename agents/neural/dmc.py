@@ -50,6 +50,7 @@ import math
 import os
 import queue as queue_module
 import random
+import re
 import textwrap
 import time
 from pathlib import Path
@@ -65,14 +66,15 @@ from agents import make_bot
 from agents.base import rules_core
 from agents.neural import advantage
 from agents.neural.bot import DEFAULT_MARGIN, play_settings
-from agents.neural.botfile import load_bot, save_bot
-from agents.neural.config import NetworkConfig, TrainConfig
+from agents.neural.botfile import MAX_TENSOR_SIZE, load_bot, save_bot, writer_baseline
+from agents.neural.config import LEARNER_DEVICES, NetworkConfig, TrainConfig
 from agents.neural.encoding import GameIdentity, InfoStateEncoder
 from agents.neural.evaluate import harness_match
-from agents.neural.network import PolicyValueNet
+from agents.neural.network import PolicyValueNet, parameter_shapes
 from agents.neural.symmetry import symmetry_for
 from agents.spec import parse_spec
 from games.protocol import chance_sampler
+from scripts.cli_checks import load_game
 
 CHECKPOINT_NAME = "checkpoint.pt"
 CURVE_CSV = "curve.csv"
@@ -311,19 +313,63 @@ def save_checkpoint(path: Path, net: PolicyValueNet, optimizer: torch.optim.Opti
 
 
 def load_checkpoint(path: str | Path) -> dict:
-    """A training checkpoint, read without unpickling anything but plain data."""
+    """A training checkpoint, read without unpickling anything but plain data,
+    its declared network checked against the weights it holds."""
     try:
-        return torch.load(path, map_location="cpu", weights_only=True)
+        ckpt = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as e:  # torch raises several kinds for a bad or unsafe file
         raise ValueError(f"cannot read training checkpoint {path}: {e}") from e
+    checkpoint_network(ckpt, f"checkpoint {path}")
+    return ckpt
+
+
+def checkpoint_network(ckpt: object, where: str) -> NetworkConfig:
+    """A checkpoint's network config, its declared sizes (input, actions, layers)
+    checked against the weights it stores, and their moving average's, by
+    arithmetic: nothing is built for a size the checkpoint only declares."""
+    if not isinstance(ckpt, dict):
+        raise ValueError(f"{where}: not a training checkpoint (no dict of fields)")
+    sizes = ckpt.get("input_size"), ckpt.get("num_actions")
+    if not all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= MAX_TENSOR_SIZE for n in sizes):
+        raise ValueError(f"{where}: its input_size and num_actions must be integers from 1 to {MAX_TENSOR_SIZE}")
+    try:
+        config = NetworkConfig.from_json(ckpt.get("network"))
+    except (ValueError, TypeError) as e:
+        raise ValueError(f"{where}: its network is not a network config: {e}") from None
+    expected = parameter_shapes(*sizes, config)
+    for key in ("model", "ema"):
+        state = ckpt.get(key)
+        if state is None and key == "ema":       # a run without a moving average
+            continue
+        found = ({name: tuple(t.shape) if isinstance(t, torch.Tensor) else None for name, t in state.items()}
+                 if isinstance(state, dict) else None)
+        if found != expected:
+            raise ValueError(f"{where}: its {key} weights do not match its declared network "
+                             f"({sizes[0]} inputs, {sizes[1]} actions, layers {config.hidden})")
+    return config
 
 
 def network_from_checkpoint(ckpt: dict, averaged: bool = False) -> PolicyValueNet:
     """The learner's network, or with `averaged` the weights' moving average
     where the run kept one (the policy that is evaluated and exported)."""
-    net = PolicyValueNet(ckpt["input_size"], ckpt["num_actions"], NetworkConfig.from_json(ckpt["network"]))
+    net = PolicyValueNet(ckpt["input_size"], ckpt["num_actions"], checkpoint_network(ckpt, "checkpoint"))
     net.load_state_dict(ckpt["ema"] if averaged and "ema" in ckpt else ckpt["model"])
     return net
+
+
+def learner_device(name: object) -> torch.device:
+    """The learner's device (`--device`), refused with one line where it is not
+    one, or torch here cannot use it (no CUDA build, no GPU, no such GPU)."""
+    if not isinstance(name, str) or re.fullmatch(LEARNER_DEVICES, name) is None:
+        raise ValueError(f"device={name!r}: the learner runs on cpu, cuda or cuda:N")
+    device = torch.device(name)
+    if device.type == "cuda" and not torch.cuda.is_available():
+        raise ValueError(f"device={name!r}: torch here has no CUDA device (a CPU build, or no GPU); "
+                         f"use --device cpu")
+    if device.type == "cuda" and (device.index or 0) >= torch.cuda.device_count():
+        raise ValueError(f"device={name!r}: torch here sees {torch.cuda.device_count()} CUDA device(s), "
+                         f"numbered from 0")
+    return device
 
 
 def update_average(averaged: PolicyValueNet, net: PolicyValueNet, decay: float) -> None:
@@ -411,10 +457,14 @@ def initial_network(cfg: TrainConfig) -> PolicyValueNet:
     if not cfg.init:
         return PolicyValueNet(identity.tensor_size, identity.num_actions, cfg.network_config(identity.short_name))
     bot = load_bot(cfg.init, identity, strict_params=True)
-    baseline = bot.training.get("baseline")
+    baseline = None if bot.baseline is None else bot.baseline.spec
     relative = bool(bot.training.get("relative", False))
     wanted = cfg.baseline if cfg.target == "advantage" else None
-    if baseline != wanted or (relative and not cfg.relative):
+    # The same baseline bot: its name and settings, and a neural one's file by content (the
+    # bot file names its own copy of it, beside it).
+    same = (bot.baseline is None if wanted is None else
+            bot.baseline is not None and bot.baseline.key() == writer_baseline(wanted, identity).key())
+    if not same or (relative and not cfg.relative):
         kind = "relative scores whose differences are the gains" if relative else "their gain"
         scores = "their returns" if baseline is None else f"{kind} over the {baseline!r} bot's move"
         learns = ("returns" if wanted is None else
@@ -425,9 +475,9 @@ def initial_network(cfg: TrainConfig) -> PolicyValueNet:
 
 def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = True) -> Path:
     """Trains until cfg.minutes of training time; returns the checkpoint path."""
-    if cfg.device.startswith("cuda") and not torch.cuda.is_available():
-        raise ValueError(f"device={cfg.device!r}: torch here has no CUDA device (a CPU build, or no GPU)")
+    device = learner_device(cfg.device)
     if cfg.target == "advantage":
+        check_recordable(cfg.baseline, GameIdentity.of(pyspiel.load_game(cfg.game)))
         advantage.check_bots(pyspiel.load_game(cfg.game), cfg.baseline, cfg.opponents, cfg.positions)
     eval_play(cfg)
     out = Path(cfg.out)
@@ -445,7 +495,6 @@ def train(cfg: TrainConfig, resume: str | Path | None = None, progress: bool = T
         net = network_from_checkpoint(ckpt)
     else:
         net = initial_network(cfg)
-    device = torch.device(cfg.device)
     if device.type == "cpu":
         torch.set_num_threads(1)     # the actors have the other cores
     net.to(device)
@@ -606,6 +655,16 @@ def eval_play(cfg: TrainConfig) -> dict:
     return settings
 
 
+def check_recordable(baseline: str, identity: GameIdentity) -> None:
+    """Refuses, before a run starts, a baseline its bot files could not name
+    (botfile.BASELINE_BOTS with plain settings: what a file names is never a
+    program or a search whose settings name other bots and files)."""
+    try:
+        writer_baseline(baseline, identity)
+    except ValueError as e:
+        raise ValueError(f"baseline={baseline!r}: {e}") from None
+
+
 def scores_notes(target: str, baseline: str = "rules", relative: bool = False) -> dict:
     """What a bot file must say for its scores to be read right: a network trained
     on advantages scores moves against a baseline bot's, each score the gain
@@ -621,19 +680,29 @@ def export(checkpoint: str | Path, out: str | Path, onnx: bool = True, play: dic
     if play:
         play_settings(play, "export --play")
     ckpt = load_checkpoint(checkpoint)
-    game = pyspiel.load_game(ckpt["config"]["game"])
+    game = load_game(ckpt["config"]["game"])
+    identity = GameIdentity.of(game)
+    if (ckpt["input_size"], ckpt["num_actions"]) != (identity.tensor_size, identity.num_actions):
+        raise ValueError(f"checkpoint {checkpoint}: its network takes {ckpt['input_size']} inputs and "
+                         f"{ckpt['num_actions']} actions; its game {game} has {identity.tensor_size} and "
+                         f"{identity.num_actions}")
     net = network_from_checkpoint(ckpt, averaged=True)
     net.eval()
     target = ckpt["config"].get("target", "return")
     baseline = ckpt["config"].get("baseline", "rules")
     relative = ckpt["config"].get("relative", False)
+    if target == "advantage":            # the checkpoint's baseline goes into the bot file: checked first
+        try:
+            check_recordable(baseline, identity)
+        except ValueError as e:
+            raise ValueError(f"checkpoint {checkpoint}: {e}") from None
     method = (f"one step of policy improvement over {baseline} (agents/neural/advantage.py)"
               if target == "advantage" else "deep Monte-Carlo self-play")
-    training = {"method": method, "games": ckpt["stats"]["games"],
-                "minutes": round(ckpt["stats"]["elapsed_s"] / 60, 1),
+    training = {"method": method, "games": ckpt["stats"].get("games"),
+                "minutes": round(float(ckpt["stats"].get("elapsed_s", 0)) / 60, 1),
                 "config": {k: v for k, v in ckpt["config"].items() if k not in ("out",)},
                 **scores_notes(target, baseline, relative), **({"play": play} if play else {})}
-    written = [save_bot(out, net, GameIdentity.of(game), training)]
+    written = [save_bot(out, net, identity, training)]
     if onnx:
         from agents.neural.onnx_export import export_onnx
         written.append(export_onnx(written[0], Path(out).with_suffix(".onnx")))

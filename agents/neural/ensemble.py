@@ -25,12 +25,8 @@ from typing import Any, Sequence
 import torch
 
 from agents.neural.botfile import BotFile, load_bot, save_bot
-from agents.neural.config import NetworkConfig
+from agents.neural.config import MAX_WIDTH, NetworkConfig
 from agents.neural.network import PolicyValueNet
-
-# What every member's file must say alike (training notes), so that the mean is of one quantity.
-SHARED_NOTES = ("baseline", "relative")
-
 
 def merge_networks(nets: Sequence[PolicyValueNet]) -> PolicyValueNet:
     """One network whose scores and value are the means of `nets`' (same input, actions and depth)."""
@@ -40,6 +36,9 @@ def merge_networks(nets: Sequence[PolicyValueNet]) -> PolicyValueNet:
         raise ValueError(f"the members' trunks have different numbers of layers ({sorted(depths)}); "
                          f"only networks of one depth merge")
     hidden = tuple(sum(n.config.hidden[i] for n in nets) for i in range(len(first.config.hidden)))
+    if max(hidden) > MAX_WIDTH:         # refused before anything of that size is built
+        raise ValueError(f"the members' layers add up to {hidden} units; an ensemble's layers hold at most "
+                         f"{MAX_WIDTH}: merge fewer or smaller networks")
     merged = PolicyValueNet(first.input_size, first.num_actions, NetworkConfig(hidden=hidden))
     layers = [m for m in merged.trunk if isinstance(m, torch.nn.Linear)]
     member_layers = [[m for m in n.trunk if isinstance(m, torch.nn.Linear)] for n in nets]
@@ -57,17 +56,23 @@ def merge_networks(nets: Sequence[PolicyValueNet]) -> PolicyValueNet:
 
 
 def _shared_notes(members: Sequence[tuple[Path, BotFile]]) -> dict[str, Any]:
-    """The training notes every member shares (SHARED_NOTES), refused where they differ."""
-    notes = {}
-    for key in SHARED_NOTES:
-        values = {json.dumps(bot.training.get(key), sort_keys=True) for _, bot in members}
+    """The training notes every member must share (`baseline`, `relative`), refused
+    where they differ: a neural baseline is compared by its file's content (each
+    member may name its own copy) and written with its absolute path, for save_bot
+    to place beside the ensemble."""
+    baselines = {None if bot.baseline is None else bot.baseline.key() for _, bot in members}
+    relatives = {bool(bot.training.get("relative", False)) for _, bot in members}
+    for key, values in (("baseline", baselines), ("relative", relatives)):
         if len(values) > 1:
             shown = "; ".join(f"{path}: {bot.training.get(key)!r}" for path, bot in members)
             raise ValueError(f"the members' scores differ in {key!r} ({shown}); their mean would mix "
                              f"two quantities")
-        value = members[0][1].training.get(key)
-        if value is not None:
-            notes[key] = value
+    first = members[0][1]
+    notes: dict[str, Any] = {}
+    if first.baseline is not None:
+        notes["baseline"] = first.baseline.absolute_spec()
+    if "relative" in first.training:
+        notes["relative"] = first.training["relative"]
     return notes
 
 

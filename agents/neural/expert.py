@@ -353,8 +353,7 @@ def run(cfg: ExpertConfig, progress: bool = True) -> Path:
     import torch
 
     import games  # noqa: F401  (registers our games)
-    from agents.neural.bot import shipped_bot_path
-    from agents.neural.botfile import load_bot, save_bot
+    from agents.neural.botfile import load_bot, save_bot, shipped_bot_path
     from agents.neural.dmc import append_curve
     from agents.neural.encoding import GameIdentity, InfoStateEncoder
     from agents.neural.evaluate import harness_match
@@ -370,8 +369,8 @@ def run(cfg: ExpertConfig, progress: bool = True) -> Path:
     bot = load_bot(start, identity)
     priors = [("--start", start, bot)] + ([("--teacher", teacher, load_bot(teacher, identity))] if teacher else [])
     for flag, path, file in priors:
-        if (baseline := file.training.get("baseline")) is not None:
-            raise ValueError(f"{flag} {path}: its network scores gains over the {baseline!r} bot's moves, "
+        if file.baseline is not None:
+            raise ValueError(f"{flag} {path}: its network scores gains over the {file.baseline.spec!r} bot's moves, "
                              f"not values, so it cannot be a search's prior")
     make_bot(search_spec(cfg.search, teacher or start), game, 0, 0)   # a bad setting is refused before any game
     out = Path(cfg.out)

@@ -11,6 +11,22 @@ from agents.neural.config import NetworkConfig
 ILLEGAL_SCORE = -1e9
 
 
+def parameter_shapes(input_size: int, num_actions: int, config: NetworkConfig) -> dict[str, tuple[int, ...]]:
+    """The shape of every tensor of PolicyValueNet(input_size, num_actions, config),
+    by arithmetic: a file's declared sizes are checked against the tensors it
+    stores before any network is built, so a few bytes of metadata can never
+    make us allocate gigabytes."""
+    shapes: dict[str, tuple[int, ...]] = {}
+    width = input_size
+    for i, h in enumerate(config.hidden):
+        shapes[f"trunk.{2 * i}.weight"] = (h, width)
+        shapes[f"trunk.{2 * i}.bias"] = (h,)
+        width = h
+    shapes.update({"policy_head.weight": (num_actions, width), "policy_head.bias": (num_actions,),
+                   "value_head.weight": (1, width), "value_head.bias": (1,)})
+    return shapes
+
+
 class PolicyValueNet(nn.Module):
     """`forward(obs, mask) -> (scores, value)`.
 

@@ -17,9 +17,10 @@ import numpy as np
 import pyspiel
 import torch
 
-from agents.neural.botfile import load_bot
-from agents.neural.encoding import InfoStateEncoder
+from agents.neural.botfile import check_game, load_bot
+from agents.neural.encoding import GameIdentity, InfoStateEncoder
 from games.protocol import chance_sampler
+from scripts.cli_checks import load_game
 
 OPSET = 17
 
@@ -54,6 +55,8 @@ def export_onnx(bot_path: str | Path, onnx_path: str | Path, check_states: int =
     import onnxruntime
 
     bot = load_bot(bot_path)
+    game = load_game(bot.identity.game_string)      # the file's game, checked before anything is written
+    check_game(bot.identity, GameIdentity.of(game), bot_path)
     onnx_path = Path(onnx_path)
     obs = torch.zeros(2, bot.identity.tensor_size)
     mask = torch.ones(2, bot.identity.num_actions)
@@ -70,7 +73,6 @@ def export_onnx(bot_path: str | Path, onnx_path: str | Path, check_states: int =
         model.metadata_props.add(key=key, value=value)
     onnx.save(model, str(onnx_path))
 
-    game = pyspiel.load_game(bot.identity.game_string)
     obs_np, mask_np = sample_states(game, check_states, seed=0)
     session = onnxruntime.InferenceSession(str(onnx_path), providers=["CPUExecutionProvider"])
     scores, value = session.run(None, {"obs": obs_np, "mask": mask_np})

@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
-from agents.neural.bot import bot_file_path, legal_scores, load_cached, member_hidden, numpy_layers
+from agents.neural.bot import legal_scores, load_cached, member_hidden, numpy_layers
+from agents.neural.botfile import bot_file_path
 from agents.neural.encoding import GameIdentity, InfoStateEncoder
 
 
@@ -27,9 +28,8 @@ class NeuralPrior:
         identity = GameIdentity.of(game)
         file = bot_file_path(path, identity.short_name)
         bot = load_cached(file, identity, strict_params=True)
-        baseline = bot.training.get("baseline")
-        if baseline is not None:
-            raise ValueError(f"prior {file}: its network scores moves by their gain over the {baseline!r} "
+        if bot.baseline is not None:
+            raise ValueError(f"prior {file}: its network scores moves by their gain over the {bot.baseline.spec!r} "
                              f"bot's move, not by their value, so it is no prior; use it as "
                              f"baseline=neural(path={file}), or give a deep Monte-Carlo bot file as the prior")
         self.layers = numpy_layers(bot.net, member_hidden(bot.training))

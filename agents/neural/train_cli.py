@@ -54,7 +54,7 @@ _HELP = {
     "eval_play": "play settings the evaluations rate each snapshot at and store in it, e.g. 'margin=0.1' "
                  "(a network of advantages rated at the margin it will play with); empty: the bot's defaults",
     "seed": "random seed",
-    "device": "learner device: cpu or cuda",
+    "device": "learner device: cpu, cuda or cuda:N (refused where torch here has no such device)",
     "hidden": "hidden layer sizes, e.g. 256 256 (default: the game's documented config)",
     "init": "a bot file of this game whose network the run starts from, e.g. the shipped one: longer training "
             "without its checkpoint; its scores must be what the run learns (returns, or gains over the same "
@@ -91,7 +91,8 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
             parser.add_argument(flag, type=_finite if isinstance(default, float) else type(default), default=None,
                                 help=f"{_HELP[f.name]} (default: {default})")
     parser.add_argument("--resume", metavar="CHECKPOINT",
-                        help="continue from a checkpoint; its settings apply unless given here")
+                        help="continue from a checkpoint, in its folder; its settings apply unless given here "
+                             "(its bots only where they are rules, random or neural ones)")
 
 
 def config_from_args(args: argparse.Namespace, base: dict | None = None) -> TrainConfig:
@@ -134,24 +135,55 @@ def read_checkpoint(path: str | Path) -> dict:
     if missing or not isinstance(ckpt["config"], dict) or "game" not in ckpt["config"]:
         raise ValueError(f"{path} is not a cardarena training checkpoint (it lacks "
                          f"{', '.join(missing) or 'config.game'}); `cardarena train` writes them")
+    if not isinstance(ckpt["stats"], dict):
+        raise ValueError(f"{path} is not a cardarena training checkpoint (its stats are not a dict)")
+    from agents.neural.dmc import checkpoint_network
+    checkpoint_network(ckpt, str(path))        # its declared sizes against its weights, before anything is built
     return ckpt
+
+
+# A run's settings that name bots: a resumed run takes them from its checkpoint only
+# where they are bots a file may name (botfile.parse_file_bot), else from the command line.
+CHECKPOINT_BOTS = ("baseline", "opponents", "positions")
+
+
+def resumed_settings(args: argparse.Namespace) -> dict:
+    """The settings of the checkpoint `--resume` names, as a resumed run takes them:
+    in the checkpoint's own folder unless --out says otherwise, without the
+    `init` that started it (a resumed run continues its own weights), and its
+    bots refused unless plain in-process ones (rules, random, neural) or given
+    again on the command line: nothing read from a file starts a program."""
+    from agents.neural.botfile import parse_file_bot
+    settings = dict(read_checkpoint(args.resume)["config"])
+    settings.pop("init", None)
+    settings["out"] = str(Path(args.resume).parent)
+    for name in CHECKPOINT_BOTS:
+        if settings.get(name) and getattr(args, name) is None:
+            try:
+                parse_file_bot(settings[name], f"--resume {args.resume}: its {name}")
+            except ValueError as e:
+                raise ValueError(f"{e}; give --{name} to run it") from None
+    return settings
 
 
 def run_train(args: argparse.Namespace) -> None:
     """Checks every setting (the game loads, a resumed checkpoint is one, --out is
     a folder or new) before the run folder is made, then trains."""
     from scripts.cli_checks import load_game
-    base = read_checkpoint(args.resume)["config"] if args.resume else None
-    cfg = config_from_args(args, base)
+    if args.init and args.resume:
+        raise ValueError("--init starts a new run from a bot file; --resume continues one: give one of them")
+    base = resumed_settings(args) if args.resume else None
+    try:
+        cfg = config_from_args(args, base)
+    except TypeError as e:              # a checkpoint's setting of the wrong type
+        raise ValueError(f"--resume {args.resume}: its settings are not a training run's ({e})") from None
     load_game(cfg.game)
+    from agents.neural import dmc
+    dmc.learner_device(cfg.device)      # --device nosuch, or cuda where torch here has none
     if cfg.init:
-        if args.resume:
-            raise ValueError("--init starts a new run from a bot file; --resume continues one: give one of them")
-        from agents.neural import dmc
         dmc.initial_network(cfg)        # refuses a missing file, another game's, or scores of another kind
     if Path(cfg.out).exists() and not Path(cfg.out).is_dir():
         raise ValueError(f"--out {cfg.out}: is a file; a run's folder holds its checkpoints and curves")
-    from agents.neural import dmc
     path = dmc.train(cfg, resume=args.resume)
     print(f"checkpoint: {path}\nlearning curve: {path.parent / dmc.CURVE_PNG} ({path.parent / dmc.CURVE_CSV})")
 
