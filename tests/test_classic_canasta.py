@@ -412,10 +412,71 @@ def test_a_hand_scores_every_item_together():
 
 
 # ------------------------------------------------------------------ the end of the stock
-def test_a_red_three_as_the_last_card_goes_down_and_ends_the_hand():
+def test_a_red_three_as_the_last_card_goes_down_then_its_player_melds_but_does_not_discard():
+    # Hoyle: the player who draws a red 3 as the stock's last card lays it down, may meld
+    # and lay off, may not discard; then the hand ends.
+    s = full_position("K K 5", "9", {(0, KING): (3, 0, 0)}, stock="3r", threes=(3, 0))
+    play(s, DRAW, RED_THREE)
+    assert not s.is_terminal() and s.phase == MELD and s.current_player() == 0 and s.threes == [4, 0]
+    assert s.legal_actions() == [DRAW, meld("K", 1), meld("K", 2)]     # no discard
+    assert s.action_to_string(0, DRAW) == "end the hand (a red 3 was the last card)"
+    with pytest.raises(IllegalActionError):
+        s.apply_action(discard("5"))
+    play(s, meld("K", 2))
+    assert s.legal_actions() == [DRAW]          # leaving one card is fine: no discard follows
+    play(s, DRAW)
+    assert s.is_terminal() and s.events()[-1][2] == END_LAST_THREE
+    assert s.scores[0].melded_cards == 50 and s.scores[0].cards_in_hand == -5
+    assert s.scores[0].going_out == 0
+    assert "p0 ends the hand" in s.information_state_string(1)
+
+
+def test_after_a_last_red_three_a_meld_may_leave_one_card_and_none_only_going_out():
+    # Side 0 has no canasta: it may meld down to one card, not to none.
+    s = full_position("Q Q Q 5", "9", {(0, KING): (3, 0, 0)}, stock="3r", threes=(3, 0))
+    play(s, DRAW, RED_THREE)
+    assert meld("Q", 3) in s.legal_actions()
+    s = full_position("Q Q Q", "9", {(0, KING): (3, 0, 0)}, stock="3r", threes=(3, 0))
+    play(s, DRAW, RED_THREE)
+    assert s.legal_actions() == [DRAW]
+    # With a canasta the same meld empties the hand: the player goes out, with the bonus
+    # (concealed: it had not melded before this hand).
+    s = full_position("Q Q Q", "9", {(0, KING): (7, 0, 0)}, stock="3r", threes=(3, 0))
+    play(s, DRAW, RED_THREE)
+    assert s.legal_actions() == [DRAW, meld("Q", 3)]
+    play(s, meld("Q", 3))
+    assert s.is_terminal() and s.events()[-1][2] == END_OUT and s.scores[0].going_out == 200
+
+
+def test_after_a_last_red_three_a_short_initial_meld_is_withdrawn_before_the_hand_ends():
+    s = full_position("Q Q Q 5 5", "9", {}, stock="3r", threes=(3, 0))   # 30 points of 50 needed
+    play(s, DRAW, RED_THREE, meld("Q", 3))
+    assert s.short and s.legal_actions() == [WITHDRAW]
+    play(s, WITHDRAW)
+    assert s.legal_actions() == [DRAW]
+    play(s, DRAW)
+    assert s.is_terminal() and s.scores[0].melded_cards == 0
+
+
+def test_with_two_players_the_second_card_drawn_may_be_the_last_red_three():
+    rest = [DECK[k] - C("K K 5 9 3r 3r 3r 3r Q")[k] for k in range(NUM_KINDS)]
+    assert not rest[RED_THREE]
+    s = set_up([C("K K 5"), rest], pile=[K("9")], threes=[3, 0], stock=C("3r Q"))
+    play(s, DRAW, K("Q"), RED_THREE)
+    assert s.phase == MELD and s.hands[0][QUEEN] == 1 and s.legal_actions()[0] == DRAW
+    assert not any(DISCARD_BASE <= a < MELD_BASE for a in s.legal_actions())
+
+
+def test_a_red_three_as_the_last_card_ends_the_hand_at_once_with_last_red_three_end():
+    rules = ClassicRules(last_red_three="end")
     s = full_position("K 5", "9", {}, stock="3r", threes=(3, 0))
+    s.rules = rules
     play(s, DRAW, RED_THREE)
     assert s.is_terminal() and s.events()[-1][2] == END_LAST_THREE and s.threes == [4, 0]
+    game = pyspiel.load_game("python_classic_canasta(last_red_three=end)")
+    assert game.new_initial_state().core.rules.last_red_three == "end"
+    with pytest.raises(ValueError, match="last_red_three"):
+        pyspiel.load_game("python_classic_canasta(last_red_three=later)")
 
 
 def test_with_the_stock_empty_a_player_takes_the_pile_or_the_hand_ends():

@@ -27,7 +27,7 @@ def test_list_shows_classic_canasta_with_its_parameters(capsys):
     block = out.split(f"\n{GAME}: ")[1].split("\n\n")[0]
     assert block.startswith("Classic Canasta") and "2 to 4 players" in block
     rows = {line.split()[0]: line for line in block.splitlines()[1:]}
-    assert set(rows) == {"players", "score0", "score1", "score2", "first_player"}
+    assert set(rows) == {"players", "score0", "score1", "score2", "first_player", "last_red_three"}
     assert rows["players"].split()[1:] == ["default", "4", "[2,", "4]"]
 
 
@@ -35,7 +35,7 @@ def test_options_offer_classic_canasta_for_two_three_and_four(client):  # noqa: 
     by_name = {g["name"]: g for g in client.get("/api/options").json()["games"]}
     classic = by_name[GAME]
     assert classic["title"] == "Classic Canasta" and classic["players"] == [2, 3, 4]
-    assert [p["name"] for p in classic["params"]] == ["players"]        # the scores are the match's
+    assert [p["name"] for p in classic["params"]] == ["players", "last_red_three"]  # the scores are the match's
     assert classic["match"] == {"kind": "target", "choices": [2500, 5000, 7500, 10000], "default": 5000,
                                 "defaults": {"3": 7500}}
     from games.classic_canasta.match import ClassicCanastaMatch

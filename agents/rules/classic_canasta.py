@@ -13,7 +13,8 @@ initial meld (planned greedily on a copy); a started initial meld that falls
 short is withdrawn. Once melded, it melds every natural it can (adding to its
 melds, starting melds of three), adds wild cards to complete a canasta or to
 make up the initial meld with a pair, and, once its side has the canastas to go
-out, with any meld (wild cards last), so it goes out whenever it can.
+out, with any meld (wild cards last), so it goes out whenever it can. In the
+last turn, after a red 3 drawn as the stock's last card, it melds all it can.
 
 Discarding: the card least likely to give the next player the pile: a black 3
 first (the next player cannot take the pile), then a card the next player is not
@@ -38,6 +39,8 @@ def _meld_score(core: ClassicState, action: int) -> float:
     if action >= BLACK_BASE:
         return 200.0                       # the last meld of going out
     slot, n, t, j = MELD_PARTS[action]
+    if core.last_turn:
+        return 100.0 + n + t + j           # the hand ends after this turn: melded cards count for it
     side = core.actor % core.sides
     b = side * SIDE_STRIDE + 3 * slot
     size = core.melds[b] + core.melds[b + 1] + core.melds[b + 2]
@@ -133,6 +136,8 @@ class ClassicCanastaRulesBot(CardBot):
                 return meld
         if core.short:
             return WITHDRAW
+        if core.last_turn:
+            return DRAW                    # end the hand: no discard after the stock's last red 3
         discards = [a for a in legal if DISCARD_BASE <= a < MELD_BASE]
         return min(discards, key=lambda a: (self._danger(core, discard_kind(a)), a))
 

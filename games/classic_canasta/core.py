@@ -29,7 +29,7 @@ from games.classic_canasta.scoring import SideScore, side_score
 from games.eventlog import LoggedCore
 from games.modern_canasta.cards import (BLACK_THREE, DECK, DECK_SIZE, JOKER, KIND_NAMES, NUM_KINDS,
                                         NUM_NATURAL, RED_THREE, TWO, VALUES, counts_str, pack)
-from games.params import GameParameterError, int_param
+from games.params import GameParameterError, choice_param, int_param
 from games.protocol import CHANCE, TERMINAL, IllegalActionError
 
 SCORE_LIMIT = 1_000_000
@@ -45,7 +45,11 @@ DEFAULT_PARAMS: dict[str, Any] = {
     "score1": 0,        # points of side 1
     "score2": 0,        # points of side 2 (three players only)
     "first_player": 0,  # the seat on the dealer's left, who is dealt to and plays first
+    # A red 3 drawn as the last card of the stock: "meld" (Hoyle's rule: the player lays it
+    # down, may meld, but may not discard, and the hand ends) or "end" (the hand ends at once).
+    "last_red_three": "meld",
 }
+LAST_RED_THREE_CHOICES = ("meld", "end")
 
 # Phases of the state machine.
 DEAL, REPLACE, UPCARD, TURN, DRAW_CARD, MELD, PICKUP, OVER = range(8)
@@ -55,7 +59,8 @@ PHASE_NAMES = ("deal", "replace red 3s", "turn up the pile", "draw or take", "dr
 # Event kinds in the log; each cell is (previous cell, kind, seat, value).
 EV_DEAL = 0      # seat was dealt a card of kind `value` (public when a red 3)
 EV_DRAW = 1      # seat drew a card of kind `value` (public when a red 3)
-EV_STOCK = 2     # seat chose to draw (with the stock empty: to end the hand)
+EV_STOCK = 2     # seat chose to draw (with the stock empty: to end the hand); value DRAW,
+                 # or LAST_TURN_OVER when it ended its turn after a red 3 as the stock's last card
 EV_TAKE = 3      # seat took the pile: value = action + 4 * top kind + 64 * packed rest
                  # (the rest is 0 for a side without its initial meld: it comes at EV_COMMIT)
 EV_MELD = 4      # seat melded: value = the meld action
@@ -66,6 +71,7 @@ EV_UPCARD = 8    # a card of kind `value` was turned up onto the pile (seat -1)
 EV_END = 9       # the hand ended: value = END_OUT, END_LAST_THREE or END_STOCK
 
 END_OUT, END_LAST_THREE, END_STOCK = range(3)
+LAST_TURN_OVER = 1
 CHANCE_EVENTS = (EV_DEAL, EV_DRAW, EV_UPCARD)
 _HELD_KINDS = tuple(range(13)) + (BLACK_THREE,)     # what a hand can hold in play
 
@@ -95,6 +101,7 @@ class ClassicRules:
     score1: int = 0
     score2: int = 0
     first_player: int = 0
+    last_red_three: str = "meld"
 
     @classmethod
     def from_params(cls, params: Mapping[str, Any]) -> "ClassicRules":
@@ -108,7 +115,8 @@ class ClassicRules:
                     score0=int_param(p, "score0", -SCORE_LIMIT, SCORE_LIMIT),
                     score1=int_param(p, "score1", -SCORE_LIMIT, SCORE_LIMIT),
                     score2=int_param(p, "score2", -SCORE_LIMIT, SCORE_LIMIT),
-                    first_player=int_param(p, "first_player", 0, players - 1))
+                    first_player=int_param(p, "first_player", 0, players - 1),
+                    last_red_three=choice_param(p, "last_red_three", LAST_RED_THREE_CHOICES))
         if players != 3 and rules.score2:
             raise GameParameterError(f"score2={rules.score2}: only a three-player game has a third side")
         return rules
@@ -177,7 +185,7 @@ class ClassicState(LoggedCore):
                  "stock", "stock_size", "pile", "frozen", "melds", "canastas", "threes", "melded",
                  "melders", "pending", "short", "turn_points", "withdrawn", "took", "concealed_ok",
                  "pickup_top", "to_draw", "owed", "dealt", "log", "result", "scores", "cache",
-                 "shared", "out_side", "concealed")
+                 "shared", "out_side", "concealed", "last_turn")
 
     def __init__(self, rules: ClassicRules = ClassicRules()):
         n = rules.players
@@ -216,6 +224,7 @@ class ClassicState(LoggedCore):
         self.shared = False      # set by the OpenSpiel wrapper's copy-on-write clone
         self.out_side = -1
         self.concealed = False
+        self.last_turn = False   # a red 3 was the stock's last card: meld, no discard, then the hand ends
 
     # ----------------------------------------------------------------- protocol
     def clone(self) -> "ClassicState":
@@ -255,6 +264,7 @@ class ClassicState(LoggedCore):
         c.shared = False
         c.out_side = self.out_side
         c.concealed = self.concealed
+        c.last_turn = self.last_turn
         return c
 
     def side_of(self, seat: int) -> int:
@@ -296,6 +306,8 @@ class ClassicState(LoggedCore):
                 self._withdraw()
             elif action == COMMIT:
                 self._commit()
+            elif action == DRAW and self.last_turn and not self.short:
+                self._end_last_turn()
             else:
                 self._illegal(action)
         elif phase == DRAW_CARD or phase == REPLACE:
@@ -329,6 +341,8 @@ class ClassicState(LoggedCore):
             return f"p{self.actor} draws {KIND_NAMES[action]}"
         if action == DRAW and self.phase == TURN and not self.stock_size:
             return "end the hand (the stock is empty)"
+        if action == DRAW and self.last_turn:
+            return "end the hand (a red 3 was the last card)"
         return action_to_string(action)
 
     # ---------------------------------------------------------- legal actions
@@ -399,6 +413,10 @@ class ClassicState(LoggedCore):
             if not self.short:
                 acts.append(COMMIT)
             effective = self.sizes[self.actor] + len(self.pile) - self.pile.count(RED_THREE)
+        elif self.last_turn:
+            effective = self.sizes[self.actor]
+            if not self.short:
+                acts.append(DRAW)        # end the hand: no discard after the last red 3
         else:
             effective = self.sizes[self.actor]
             acts.extend(self._discards())
@@ -407,6 +425,8 @@ class ClassicState(LoggedCore):
         return acts
 
     def _discards(self) -> list[int]:
+        if self.last_turn:
+            return []
         actor = self.actor
         hand = self.hands[actor]
         size = self.sizes[actor]
@@ -421,7 +441,9 @@ class ClassicState(LoggedCore):
 
     def _meld_actions(self, effective: int, only: int = -1) -> list[int]:
         """The legal melds for a hand of `effective` cards (into slot `only` when
-        given). A meld must leave two cards, unless the player may go out after it."""
+        given). A meld must leave two cards (one to discard, one to keep), unless the
+        player may go out after it; in the last turn after a red 3 drawn as the stock's
+        last card, with no discard to follow, it must leave one unless it goes out."""
         actor = self.actor
         side = actor % self.sides
         hand = self.hands[actor]
@@ -431,7 +453,8 @@ class ClassicState(LoggedCore):
         jokers = hand[JOKER]
         twos3 = twos if twos < 3 else 3
         jokers3 = jokers if jokers < 3 else 3
-        free = effective - 2
+        kept = 1 if self.last_turn else 2        # cards a meld must leave unless going out
+        free = effective - kept
         canastas = self.canastas[side]
         points = self.turn_points
         acts = []
@@ -455,7 +478,7 @@ class ClassicState(LoggedCore):
             if black >= 3 and not melds[base + 3 * BLACK_SLOT]:
                 # Black 3s meld only as the last meld of going out.
                 for count in range(3, black + 1):
-                    if effective - count <= 1 and self.out_allowed(canastas, points + 5 * count):
+                    if effective - count <= kept - 1 and self.out_allowed(canastas, points + 5 * count):
                         acts.append(BLACK_BASE + count - 3)
         return acts
 
@@ -513,7 +536,14 @@ class ClassicState(LoggedCore):
         if kind == RED_THREE:
             self.threes[seat % self.sides] += 1
             if not self.stock_size:
-                self._finish(END_LAST_THREE)    # a red 3 as the last card ends the hand
+                # The last card of the stock: the hand ends, at once or after the player's melds.
+                if self.phase == DRAW_CARD and self.rules.last_red_three == "meld":
+                    self.last_turn = True
+                    self.to_draw = 0
+                    self.phase = MELD
+                    self.to_move = seat
+                else:
+                    self._finish(END_LAST_THREE)
             return                   # laid down; the same player draws again
         self.hands[seat][kind] += 1
         self.sizes[seat] += 1
@@ -699,6 +729,14 @@ class ClassicState(LoggedCore):
             self.to_draw = DRAWS[self.n]
             self.to_move = CHANCE
 
+    def _end_last_turn(self) -> None:
+        """Ends the hand after the melds of the turn in which a red 3 was the stock's last card."""
+        self.log = (self.log, EV_STOCK, self.actor, LAST_TURN_OVER)
+        if self.pending:
+            self.melded |= 1 << (self.actor % self.sides)
+            self.pending = False
+        self._finish(END_LAST_THREE)
+
     def _commit(self) -> None:
         if self.phase != PICKUP or self.short:
             self._illegal(COMMIT)
@@ -871,7 +909,7 @@ def _event_str(kind: int, seat: int, value: int, viewer: int) -> str:
     if kind == EV_UPCARD:
         return f"turned up {KIND_NAMES[value]}"
     if kind == EV_STOCK:
-        return f"p{seat} draws from the stock"
+        return f"p{seat} ends the hand" if value == LAST_TURN_OVER else f"p{seat} draws from the stock"
     if kind == EV_TAKE:
         top = KIND_NAMES[value >> 2]
         with_cards = {TAKE_PAIR: f"a pair of {top}", TAKE_TWO: f"a {top} and a 2",
