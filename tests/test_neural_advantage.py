@@ -240,7 +240,7 @@ def test_training_on_advantages_exports_a_bot_that_names_its_baseline(tmp_path):
                        progress=False)
     assert dmc.load_checkpoint(second)["stats"]["samples"] > 0
     training = load_bot(dmc.export(second, tmp_path / "adv2.safetensors", onnx=False)[0]).training
-    assert training["baseline"] == spec and spec in training["method"]
+    assert training["baseline"] == "neural(path=adv.safetensors)" and spec in training["method"]
     assert training["config"]["opponents"] == "random"
     assert dmc.curve_label(dataclasses.replace(cfg, baseline=spec)) == f"network, margin 0.05 over {tmp_path.name}/adv"
     assert dmc.curve_label(cfg) == "network, margin 0.05 over rules"
