@@ -31,7 +31,9 @@ rollout per world, every action of a world on the same draws; its budget is
 `worlds`, cut short by `seconds`); `horizon` (moves a rollout plays before the
 position's static value stands in for the rest, search.evaluation: a positive
 integer, `none`, or `auto`, the default: the game's own for random rollouts,
-American Page One's 10, and none otherwise) and `pool` for ismcts (how many
+American Page One's 10, and none otherwise), `value` (`shipped` or a value
+network's file, search.value: the rollouts stop at `horizon` moves, 0 by
+default, and the network values the position) and `pool` for ismcts (how many
 worlds a move draws, the iterations cycling through them: a positive integer,
 `none` for a fresh world every iteration, or `auto`, the default: with random
 rollouts American Page One's 16, and none otherwise).
@@ -71,7 +73,8 @@ class SearchBot(CardBot):
                  c: float, rollout: str, prior: str | None, scale: str, utility: str,
                  baseline: str | None = None, confidence: float = DEFAULT_CONFIDENCE,
                  assume: str | None = None, horizon: int | str | None = "auto",
-                 prior_temperature: float | None = None, rollout_opponents: str | None = None):
+                 prior_temperature: float | None = None, rollout_opponents: str | None = None,
+                 value: str | None = None):
         super().__init__(player)
         if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or confidence < 0:
             raise ValueError(f"confidence={confidence!r}: must be a non-negative number")
@@ -86,9 +89,11 @@ class SearchBot(CardBot):
         self.rng = random.Random(seed)
         self.budget = budget
         self.c = float(c)
-        self.horizon = _horizon(horizon, game, rollout)
+        self.value_net = _value_network(value, game)
+        self.horizon = _horizon(horizon, game, rollout, self.value_net is not None)
         self.evaluator = make_evaluator(rollout, game, seed, self.horizon, player=player,
-                                        opponents=rollout_opponents)
+                                        opponents=rollout_opponents,
+                                        leaf=None if self.value_net is None else self.value_net.values)
         self.prior = make_prior(prior, game, seed, prior_temperature)
         self.return_range = game.max_utility() - game.min_utility()
         try:
@@ -156,9 +161,9 @@ class ISMCTSBot(SearchBot):
     def __init__(self, game, player, seed, budget, c, rollout, prior, scale, utility, baseline,
                  confidence, assume, viewer: str, root: str, horizon: int | str | None = "auto",
                  pool: int | str | None = "auto", prior_temperature: float | None = None,
-                 rollout_opponents: str | None = None):
+                 rollout_opponents: str | None = None, value: str | None = None):
         super().__init__(game, player, seed, budget, c, rollout, prior, scale, utility, baseline,
-                         confidence, assume, horizon, prior_temperature, rollout_opponents)
+                         confidence, assume, horizon, prior_temperature, rollout_opponents, value)
         if viewer not in VIEWERS:
             raise ValueError(f"viewer={viewer!r}: must be one of {', '.join(VIEWERS)}")
         if root not in ISMCTS_ROOTS:
@@ -232,9 +237,9 @@ class PIMCBot(SearchBot):
                  confidence, assume, worlds: int, chance: str, model: str | None,
                  candidates: int | None, flat: bool, horizon: int | str | None = "auto",
                  prior_temperature: float | None = None, rollout_opponents: str | None = None,
-                 max_worlds: int | None = None):
+                 max_worlds: int | None = None, value: str | None = None):
         super().__init__(game, player, seed, budget, c, rollout, prior, scale, utility, baseline,
-                         confidence, assume, horizon, prior_temperature, rollout_opponents)
+                         confidence, assume, horizon, prior_temperature, rollout_opponents, value)
         if not isinstance(flat, bool):
             raise ValueError(f"flat={flat!r}: must be true or false")
         self.flat = flat
@@ -371,10 +376,31 @@ def _count_or_auto(name: str, value, auto: int | None) -> int | None:
     return value
 
 
-def _horizon(value, game: pyspiel.Game, rollout: str) -> int | None:
+def _value_network(spec: str | None, game: pyspiel.Game):
+    """The value network a `value` setting names (search.value), or None."""
+    if spec is None or spec == "none":
+        return None
+    if not isinstance(spec, str):
+        raise ValueError(f"value={spec!r}: must be shipped, none or a value network's file")
+    from search.value import value_network
+    try:
+        return value_network(spec, game)
+    except ValueError as e:
+        raise ValueError(f"value={spec!r}: {e}") from None
+
+
+def _horizon(value, game: pyspiel.Game, rollout: str, network: bool = False) -> int | None:
     """The rollouts' horizon: `auto` is the game's own for random rollouts only
-    (a bot's rollouts end a deal in reasonable time); a horizon needs a static
-    value for the game's positions (search.evaluation)."""
+    (a bot's rollouts end a deal in reasonable time), and 0 with a value network
+    (the leaf valued by it); a horizon needs a value for the positions it stops
+    at: the network's, or the game's static one (search.evaluation)."""
+    if network:
+        if value == "auto":
+            return 0
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"horizon={value!r}: with a value network, a number of moves (0 or more) "
+                             f"to play before the network values the position")
+        return value
     horizon = _count_or_auto("horizon", value, auto_setting(game, "horizon") if rollout == "random" else None)
     if horizon is not None and leaf_value_for(rules_core(game.new_initial_state())) is None:
         raise ValueError(f"horizon={value!r}: {game.get_type().short_name} has no static value to stop "
@@ -398,7 +424,7 @@ def _budget(s: dict[str, Any], default_iterations: int) -> Budget:
 
 _COMMON = {"iterations": None, "seconds": None, "c": DEFAULT_C, "scale": "game", "utility": "returns",
            "rollout": "random", "prior": None, "baseline": None, "confidence": DEFAULT_CONFIDENCE,
-           "horizon": "auto", "prior_temperature": None, "rollout_opponents": None}
+           "horizon": "auto", "prior_temperature": None, "rollout_opponents": None, "value": None}
 
 
 def make_ismcts(game, player: int, seed: int = 0, **settings) -> ISMCTSBot:
@@ -406,7 +432,7 @@ def make_ismcts(game, player: int, seed: int = 0, **settings) -> ISMCTSBot:
                                        "pool": "auto"})
     return ISMCTSBot(game, player, seed, _budget(s, 1000), s["c"], s["rollout"], s["prior"], s["scale"],
                      s["utility"], s["baseline"], s["confidence"], s["assume"], s["viewer"], s["root"],
-                     s["horizon"], s["pool"], s["prior_temperature"], s["rollout_opponents"])
+                     s["horizon"], s["pool"], s["prior_temperature"], s["rollout_opponents"], s["value"])
 
 
 def make_pimc(game, player: int, seed: int = 0, **settings) -> PIMCBot:
@@ -415,11 +441,12 @@ def make_pimc(game, player: int, seed: int = 0, **settings) -> PIMCBot:
     return PIMCBot(game, player, seed, _budget(s, 100), s["c"], s["rollout"], s["prior"], s["scale"],
                    s["utility"], s["baseline"], s["confidence"], s["assume"], s["worlds"], s["chance"],
                    s["model"], s["candidates"], s["flat"], s["horizon"], s["prior_temperature"],
-                   s["rollout_opponents"], s["max_worlds"])
+                   s["rollout_opponents"], s["max_worlds"], s["value"])
 
 
 def make_cheat_mcts(game, player: int, seed: int = 0, **settings) -> CheatMCTSBot:
     s = _settings("cheat_mcts", settings, _COMMON)
     return CheatMCTSBot(game, player, seed, _budget(s, 1000), s["c"], s["rollout"], s["prior"], s["scale"],
                         s["utility"], s["baseline"], s["confidence"], horizon=s["horizon"],
-                        prior_temperature=s["prior_temperature"], rollout_opponents=s["rollout_opponents"])
+                        prior_temperature=s["prior_temperature"], rollout_opponents=s["rollout_opponents"],
+                        value=s["value"])
