@@ -33,7 +33,10 @@ position's static value stands in for the rest, search.evaluation: a positive
 integer, `none`, or `auto`, the default: the game's own for random rollouts,
 American Page One's 10, and none otherwise), `value` (`shipped` or a value
 network's file, search.value: the rollouts stop at `horizon` moves, 0 by
-default, and the network values the position) and `pool` for ismcts (how many
+default, and the network values the position), `belief` (`shipped` or a belief
+network's file, search.belief: each world drawn from `belief_candidates` exact
+resamples, 32 by default, in proportion to how likely the network finds where
+their hidden cards lie, raised to `belief_power`, 1 by default) and `pool` for ismcts (how many
 worlds a move draws, the iterations cycling through them: a positive integer,
 `none` for a fresh world every iteration, or `auto`, the default: with random
 rollouts American Page One's 16, and none otherwise).
@@ -74,7 +77,8 @@ class SearchBot(CardBot):
                  baseline: str | None = None, confidence: float = DEFAULT_CONFIDENCE,
                  assume: str | None = None, horizon: int | str | None = "auto",
                  prior_temperature: float | None = None, rollout_opponents: str | None = None,
-                 value: str | None = None):
+                 value: str | None = None, belief: str | None = None, belief_candidates: int = 32,
+                 belief_power: float = 1.0):
         super().__init__(player)
         if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or confidence < 0:
             raise ValueError(f"confidence={confidence!r}: must be a non-negative number")
@@ -102,6 +106,7 @@ class SearchBot(CardBot):
             raise ValueError(f"baseline={baseline!r}: {e}") from e
         self.confidence = float(confidence)
         self.assume = None if assume is None else _play_model(assume, game, player, seed)
+        self.belief = _belief_sampler(belief, game, belief_candidates, belief_power)
         self.iterations = 0           # made for the last move, over every world
         self.root_returns: dict[int, list[float]] = {}   # the last move's, by root action
 
@@ -133,7 +138,13 @@ class SearchBot(CardBot):
 
     def resample(self, root: GameState, me: int, rand) -> GameState:
         """A world drawn from `me`'s information state; with `assume`, one in which
-        the others' moves show what the model says they show."""
+        the others' moves show what the model says they show; with a `belief`,
+        one drawn from several such by the belief network's weights (search.belief)."""
+        if self.belief is not None:
+            return self.belief.draw(root, me, lambda: self._resample(root, me, rand), rand)
+        return self._resample(root, me, rand)
+
+    def _resample(self, root: GameState, me: int, rand) -> GameState:
         if self.assume is None:
             return root.resample_from_infostate(me, rand)
         return root.resample_assuming(me, rand, self.assume)
@@ -161,9 +172,9 @@ class ISMCTSBot(SearchBot):
     def __init__(self, game, player, seed, budget, c, rollout, prior, scale, utility, baseline,
                  confidence, assume, viewer: str, root: str, horizon: int | str | None = "auto",
                  pool: int | str | None = "auto", prior_temperature: float | None = None,
-                 rollout_opponents: str | None = None, value: str | None = None):
+                 rollout_opponents: str | None = None, value: str | None = None, **belief):
         super().__init__(game, player, seed, budget, c, rollout, prior, scale, utility, baseline,
-                         confidence, assume, horizon, prior_temperature, rollout_opponents, value)
+                         confidence, assume, horizon, prior_temperature, rollout_opponents, value, **belief)
         if viewer not in VIEWERS:
             raise ValueError(f"viewer={viewer!r}: must be one of {', '.join(VIEWERS)}")
         if root not in ISMCTS_ROOTS:
@@ -237,9 +248,9 @@ class PIMCBot(SearchBot):
                  confidence, assume, worlds: int, chance: str, model: str | None,
                  candidates: int | None, flat: bool, horizon: int | str | None = "auto",
                  prior_temperature: float | None = None, rollout_opponents: str | None = None,
-                 max_worlds: int | None = None, value: str | None = None):
+                 max_worlds: int | None = None, value: str | None = None, **belief):
         super().__init__(game, player, seed, budget, c, rollout, prior, scale, utility, baseline,
-                         confidence, assume, horizon, prior_temperature, rollout_opponents, value)
+                         confidence, assume, horizon, prior_temperature, rollout_opponents, value, **belief)
         if not isinstance(flat, bool):
             raise ValueError(f"flat={flat!r}: must be true or false")
         self.flat = flat
@@ -389,6 +400,20 @@ def _value_network(spec: str | None, game: pyspiel.Game):
         raise ValueError(f"value={spec!r}: {e}") from None
 
 
+def _belief_sampler(spec: str | None, game: pyspiel.Game, candidates, power):
+    """The sampler a `belief` setting asks for (search.belief), or None."""
+    if spec is None or spec == "none":
+        return None
+    if not isinstance(spec, str):
+        raise ValueError(f"belief={spec!r}: must be shipped, none or a belief network's file")
+    from search.belief import BeliefSampler, belief_network, hidden_layout
+    try:
+        hidden_layout(rules_core(game.new_initial_state()), 0)
+        return BeliefSampler(belief_network(spec, game), candidates, power)
+    except ValueError as e:
+        raise ValueError(f"belief={spec!r}: {e}") from None
+
+
 def _horizon(value, game: pyspiel.Game, rollout: str, network: bool = False) -> int | None:
     """The rollouts' horizon: `auto` is the game's own for random rollouts only
     (a bot's rollouts end a deal in reasonable time), and 0 with a value network
@@ -416,6 +441,10 @@ def _settings(bot: str, given: dict[str, Any], defaults: dict[str, Any]) -> dict
     return {**defaults, **given}
 
 
+def _belief_settings(s: dict[str, Any]) -> dict[str, Any]:
+    return {"belief": s["belief"], "belief_candidates": s["belief_candidates"], "belief_power": s["belief_power"]}
+
+
 def _budget(s: dict[str, Any], default_iterations: int) -> Budget:
     if s["iterations"] is None and s["seconds"] is None:
         return Budget(default_iterations)
@@ -424,7 +453,8 @@ def _budget(s: dict[str, Any], default_iterations: int) -> Budget:
 
 _COMMON = {"iterations": None, "seconds": None, "c": DEFAULT_C, "scale": "game", "utility": "returns",
            "rollout": "random", "prior": None, "baseline": None, "confidence": DEFAULT_CONFIDENCE,
-           "horizon": "auto", "prior_temperature": None, "rollout_opponents": None, "value": None}
+           "horizon": "auto", "prior_temperature": None, "rollout_opponents": None, "value": None,
+           "belief": None, "belief_candidates": 32, "belief_power": 1.0}
 
 
 def make_ismcts(game, player: int, seed: int = 0, **settings) -> ISMCTSBot:
@@ -432,7 +462,8 @@ def make_ismcts(game, player: int, seed: int = 0, **settings) -> ISMCTSBot:
                                        "pool": "auto"})
     return ISMCTSBot(game, player, seed, _budget(s, 1000), s["c"], s["rollout"], s["prior"], s["scale"],
                      s["utility"], s["baseline"], s["confidence"], s["assume"], s["viewer"], s["root"],
-                     s["horizon"], s["pool"], s["prior_temperature"], s["rollout_opponents"], s["value"])
+                     s["horizon"], s["pool"], s["prior_temperature"], s["rollout_opponents"], s["value"],
+                     **_belief_settings(s))
 
 
 def make_pimc(game, player: int, seed: int = 0, **settings) -> PIMCBot:
@@ -441,7 +472,7 @@ def make_pimc(game, player: int, seed: int = 0, **settings) -> PIMCBot:
     return PIMCBot(game, player, seed, _budget(s, 100), s["c"], s["rollout"], s["prior"], s["scale"],
                    s["utility"], s["baseline"], s["confidence"], s["assume"], s["worlds"], s["chance"],
                    s["model"], s["candidates"], s["flat"], s["horizon"], s["prior_temperature"],
-                   s["rollout_opponents"], s["max_worlds"], s["value"])
+                   s["rollout_opponents"], s["max_worlds"], s["value"], **_belief_settings(s))
 
 
 def make_cheat_mcts(game, player: int, seed: int = 0, **settings) -> CheatMCTSBot:
@@ -449,4 +480,4 @@ def make_cheat_mcts(game, player: int, seed: int = 0, **settings) -> CheatMCTSBo
     return CheatMCTSBot(game, player, seed, _budget(s, 1000), s["c"], s["rollout"], s["prior"], s["scale"],
                         s["utility"], s["baseline"], s["confidence"], horizon=s["horizon"],
                         prior_temperature=s["prior_temperature"], rollout_opponents=s["rollout_opponents"],
-                        value=s["value"])
+                        value=s["value"], **_belief_settings(s))

@@ -1,4 +1,4 @@
-"""`cardarena selfplay` and `cardarena train-value`: the data, and the networks learnt from it."""
+"""`cardarena selfplay`, `train-value` and `train-belief`: the data, and the networks learnt from it."""
 
 from __future__ import annotations
 
@@ -17,8 +17,7 @@ def _selfplay(args: argparse.Namespace) -> None:
     print(f"{out}: {count_games(out)} finished games of {args.policy} at {args.game}")
 
 
-def _train_value(args: argparse.Namespace) -> None:
-    from training.value import run
+def _check_training(args: argparse.Namespace) -> None:
     cli_checks.load_game(args.game)
     if not Path(args.data).is_file():
         raise ValueError(f"--data {args.data}: no such file")
@@ -30,6 +29,17 @@ def _train_value(args: argparse.Namespace) -> None:
         import torch
         if args.device == "cuda" and not torch.cuda.is_available():
             raise ValueError("--device cuda: no CUDA device here")
+
+
+def _train_value(args: argparse.Namespace) -> None:
+    from training.value import run
+    _check_training(args)
+    print(json.dumps(run(args), indent=2))
+
+
+def _train_belief(args: argparse.Namespace) -> None:
+    from training.belief import run
+    _check_training(args)
     print(json.dumps(run(args), indent=2))
 
 
@@ -44,7 +54,7 @@ def _hidden(text: str) -> list[int]:
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
-    """selfplay and train-value."""
+    """selfplay, train-value and train-belief."""
     p = sub.add_parser("selfplay", help="games of one bot in every seat, stored for training value and belief networks",
                        description="Plays DEALS games of POLICY in every seat through the tournament harness "
                                    "(local processes or Ray), storing every move in a results file; running it "
@@ -64,6 +74,30 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                        description="Regression of each seat's return on every seat's observation, from the "
                                    "positions of a self-play results file (training/value.py). Writes the "
                                    "network file, its learning curve (.curve.csv, .curve.png) and a report.")
+    _training_arguments(p)
+    p.add_argument("--check-positions", type=cli_checks.integer(0, 100_000), default=0,
+                   help="held-out states checked against playouts after training (default none)")
+    p.add_argument("--check-playouts", type=cli_checks.integer(2, 10_000), default=16,
+                   help="playouts a checked state (default %(default)s)")
+    p.add_argument("--check-policy", default="rules",
+                   help="the bot that plays the checking playouts: the self-play policy (default %(default)s)")
+    p.set_defaults(func=_train_value)
+
+    p = sub.add_parser("train-belief", help="learn a belief network (where hidden cards lie) from self-play games",
+                       description="Cross-entropy of the true places of the hidden cards given the seat's "
+                                   "information state, from the positions of a self-play results file "
+                                   "(training/belief.py); held out, its perplexity against the exact uniform "
+                                   "resampler's, and its calibration.")
+    _training_arguments(p)
+    p.add_argument("--check-positions", type=cli_checks.integer(0, 100_000), default=200,
+                   help="held-out positions compared with the uniform resampler (default %(default)s)")
+    p.add_argument("--uniform-worlds", type=cli_checks.integer(2, 100_000), default=200,
+                   help="resampled worlds estimating the uniform resampler at each (default %(default)s)")
+    p.set_defaults(func=_train_belief)
+
+
+def _training_arguments(p: argparse.ArgumentParser) -> None:
+    """What train-value and train-belief share."""
     p.add_argument("--game", required=True, type=cli_checks.game_string, help="OpenSpiel game string")
     p.add_argument("--data", required=True, help="a self-play results file (cardarena selfplay)")
     p.add_argument("--out", required=True, help="the network file to write, e.g. runs/value.safetensors")
@@ -78,11 +112,4 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--lr", type=cli_checks.number(1e-6, 1.0), default=1e-3, help="Adam's step (default %(default)s)")
     p.add_argument("--seed", type=cli_checks.seed, default=0, help="fixes the positions drawn and the training")
     p.add_argument("--device", choices=("cpu", "cuda"), default="cpu", help="where to train (default %(default)s)")
-    p.add_argument("--check-positions", type=cli_checks.integer(0, 100_000), default=0,
-                   help="held-out states checked against playouts after training (default none)")
-    p.add_argument("--check-playouts", type=cli_checks.integer(2, 10_000), default=16,
-                   help="playouts a checked state (default %(default)s)")
-    p.add_argument("--check-policy", default="rules",
-                   help="the bot that plays the checking playouts: the self-play policy (default %(default)s)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
-    p.set_defaults(func=_train_value)

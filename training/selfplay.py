@@ -14,12 +14,14 @@ hands, of the belief network.
 
 from __future__ import annotations
 
+import csv
 import os
 import random
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
+import numpy as np
 import pyspiel
 
 from agents.base import rules_core
@@ -80,3 +82,33 @@ def positions(path: str | os.PathLike, *, per_game: int, seed: int = 0,
 def count_games(path: str | os.PathLike) -> int:
     """The finished games without a fault in a results file."""
     return sum(1 for _, r in records_from_results(path, fault=False) if r.returns is not None)
+
+
+def held_out_games(games: np.ndarray, share: float) -> tuple[np.ndarray, np.ndarray]:
+    """Masks of rows to train on and to hold out: the last `share` of the games,
+    whole games, so that no held-out position shares a game with a training one."""
+    last = int(games.max())
+    cut = last - max(1, int(round(share * (last + 1)))) + 1
+    return games < cut, games >= cut
+
+
+def write_curve(curve: list[dict], stem: Path | str, title: str, ylabel: str) -> None:
+    """A learning curve as `<stem>.curve.csv` and a plot of its train and held-out columns, `.curve.png`."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    with open(f"{stem}.curve.csv", "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(curve[0]))
+        writer.writeheader()
+        writer.writerows(curve)
+    keys = [k for k in curve[0] if k != "epoch"][:2]
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    for key, label in zip(keys, ("training", "held out")):
+        ax.plot([r["epoch"] for r in curve], [r[key] for r in curve], label=label)
+    ax.set_xlabel("epoch")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(f"{stem}.curve.png", dpi=120)
+    plt.close(fig)

@@ -26,7 +26,6 @@ the error of one playout, which is what a search's rollout gives.
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import math
 import os
@@ -39,6 +38,7 @@ import pyspiel
 
 from search.netfile import save
 from search.value import FullStateEncoder
+from training.selfplay import held_out_games, write_curve
 
 
 @dataclass
@@ -71,9 +71,7 @@ def build_data(game: pyspiel.Game, path: str | os.PathLike, per_game: int, seed:
 
 def split(data: ValueData, held_out: float) -> tuple[ValueData, ValueData]:
     """The last `held_out` share of the games held out (whole games)."""
-    last = int(data.games.max())
-    cut = last - max(1, int(round(held_out * (last + 1)))) + 1
-    train, test = data.games < cut, data.games >= cut
+    train, test = held_out_games(data.games, held_out)
     return (ValueData(data.x[train], data.y[train], data.games[train]),
             ValueData(data.x[test], data.y[test], data.games[test]))
 
@@ -176,22 +174,6 @@ def playout_check(game: pyspiel.Game, network, path: str | os.PathLike, games: r
             "rmse_network_vs_playout_mean": float(math.sqrt(np.mean(net_sq)))}
 
 
-def plot_curve(curve: list[dict], path: Path, title: str) -> None:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(6, 3.5))
-    ax.plot([r["epoch"] for r in curve], [r["train_mse"] for r in curve], label="training")
-    ax.plot([r["epoch"] for r in curve], [r["held_out_mse"] for r in curve], label="held out")
-    ax.set_xlabel("epoch")
-    ax.set_ylabel("mean squared error (scaled returns)")
-    ax.set_title(title)
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-
-
 def run(args: argparse.Namespace) -> dict:
     """The whole recipe (see the module docstring); returns the report it writes."""
     game = pyspiel.load_game(args.game)
@@ -208,11 +190,8 @@ def run(args: argparse.Namespace) -> dict:
     save(out, layers, kind="value", game=str(game), short_name=game.get_type().short_name,
          players=game.num_players(), output_shape=[game.num_players()], scale=scale, training=training)
     stem = out.with_suffix("")
-    with open(f"{stem}.curve.csv", "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=list(curve[0]))
-        writer.writeheader()
-        writer.writerows(curve)
-    plot_curve(curve, Path(f"{stem}.curve.png"), f"value network, {game.get_type().short_name}")
+    write_curve(curve, stem, f"value network, {game.get_type().short_name}",
+                "mean squared error (scaled returns)")
     if args.check_positions:
         from search.value import value_network
         held = range(int(test.games.min()), int(test.games.max()) + 1)
