@@ -47,6 +47,8 @@ _GAME_TYPE = pyspiel.GameType(
 class ModernCanastaGame(pyspiel.Game):
     """One hand; zero-sum returns in thousands of points (see the module docstring)."""
 
+    points_per_unit = 1000.0   # one unit of the returns in the game's points (returns are in thousands of points)
+
     teams = ((0, 2), (1, 3))   # the partnerships, for the tournament harness
 
     def __init__(self, params=None):
