@@ -381,7 +381,8 @@ def parse_new_game(body: Any, *, pause: float = 0.6, engines: dict[str, Engine] 
     if seed is None:
         seed = secrets.randbelow(2**31)
     match = check_match(game, body.get("match"))
-    bots_in = body.get("bots") or {}
+    bots_in = body.get("bots")
+    bots_in = {} if bots_in is None else bots_in
     if not isinstance(bots_in, dict):
         raise FieldError("bots", "bots must be an object: seat -> bot spec")
     bots: dict[int, str] = {}
