@@ -8,9 +8,10 @@ thread pool, so one game's analysis never stalls another's page.
 The security model (docs/play-api.md, "Security") is enforced here, before any endpoint runs:
 `Guard` answers only requests addressed to this table by one of its own names (so a page that
 rebinds its DNS name to this machine cannot read anything), refuses an `Origin` that is not this
-table (so no other site's page can send it anything), takes a POST only as
+table (so no other site's page can send it anything), takes a POST's body only as
 `Content-Type: application/json` (which a page elsewhere cannot send without a preflight this
-server never grants) and reads a body only up to `MAX_BODY` bytes. The table forgets games and
+server never grants; a POST with no body needs no type) and reads a body only up to `MAX_BODY`
+bytes. The table forgets games and
 opened reviews nobody has asked for in `idle_seconds` (a game's deal in progress stays on disk,
 to be continued), opens only the records folder's files and the files given on its command line,
 and shows an unfinished deal only from its own player's seat.
@@ -100,6 +101,8 @@ class Guard:
         refusal = self._refusal(scope["method"], headers)
         if refusal is None and scope["method"] == "POST":
             body, refusal = await _read_body(receive, headers)
+            if refusal is None and body.strip() and "content-type" not in headers:
+                refusal = _unsupported(None)
             receive = _replaying(body, receive)
         if refusal is not None:
             await _error(*refusal)(scope, receive, send)
@@ -123,11 +126,16 @@ class Guard:
         origin = headers.get("origin")
         if origin is not None and not (origin.startswith("http://") and self._ours(origin[len("http://"):])):
             return 403, f"a request from the page of another site (Origin {shown(origin)}) is refused"
-        if method == "POST":
-            media = headers.get("content-type", "").split(";")[0].strip().lower()
+        if method == "POST" and "content-type" in headers:       # none at all: only with no body
+            media = headers["content-type"].split(";")[0].strip().lower()
             if media != "application/json":
-                return 415, f"a POST body must be Content-Type: application/json (got {shown(media or None)})"
+                return _unsupported(media)
         return None
+
+
+def _unsupported(media: str | None) -> tuple[int, str]:
+    """The refusal of a body that does not say it is JSON."""
+    return 415, f"a POST body must be Content-Type: application/json (got {shown(media)})"
 
 
 async def _read_body(receive: Receive, headers: Headers) -> tuple[bytes, tuple[int, str] | None]:

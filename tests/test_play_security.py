@@ -214,6 +214,16 @@ def test_only_this_tables_own_page_is_answered(tmp_path, method, path, headers, 
         assert len(table.sessions) == 1
 
 
+def test_a_body_without_a_type_is_refused_and_no_body_needs_none(tmp_path):
+    table = make_table(tmp_path / "records")
+    client = client_of(table)
+    untyped = client.post("/api/games", content=json.dumps(PAGE_ONE).encode())
+    assert untyped.status_code == 415 and not table.sessions
+    view = play_deal(client, client.post("/api/games", json={**PAGE_ONE, "match": "deals=2"}).json())
+    assert client.post(f"/api/games/{view['id']}/next").status_code == 200        # no body, no type
+    assert client.post(f"/api/games/{view['id']}/hint", content=b"{}").status_code == 415
+
+
 def test_a_table_on_the_network_answers_its_configured_name_only(tmp_path):
     table = make_table(tmp_path / "records")
     client = TestClient(create_app(table, host="10.1.2.3", port=8000), base_url="http://10.1.2.3:8000")
