@@ -121,8 +121,8 @@ class Guard:
     def _refusal(self, method: str, headers: Headers) -> tuple[int, str] | None:
         host = headers.get("host")
         if host is None or not self._ours(host):
-            return 421, (f"Host {shown(host)} is not this table's address; it answers "
-                         f"{' or '.join(sorted(self.names))} on port {self.port}")
+            return 421, (f"Host {shown(host)} is not this table's address: open the table at the "
+                         f"address `cardarena play` printed")
         origin = headers.get("origin")
         if origin is not None and not (origin.startswith("http://") and self._ours(origin[len("http://"):])):
             return 403, f"a request from the page of another site (Origin {shown(origin)}) is refused"
