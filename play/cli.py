@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import ipaddress
+import math
 import socket
 import sys
 import threading
@@ -11,6 +11,7 @@ from pathlib import Path
 
 DEFAULT_RECORDS = Path("~/.cardarena/records")
 DEFAULT_PORT = 8765
+MAX_PAUSE = 10.0             # seconds between bot moves: longer and a game looks frozen
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
@@ -19,7 +20,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                        description="Starts the table on 127.0.0.1 and opens it in a browser. Every deal is "
                                    "saved as a record under --records as it ends.")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine "
-                   "only; anything else warns)")
+                   "only; anything else warns, and the table answers only requests addressed to it by that "
+                   "name: docs/play-api.md, Security)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
     p.add_argument("--no-browser", action="store_true", help="print the URL only, open no browser")
     p.add_argument("--text", action="store_true", help="play in this terminal instead of a browser")
@@ -37,7 +39,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--match", default=None, help="--text: deals=N or (Canasta) target=2500..10000")
     p.add_argument("--seed", type=int, default=None, help="--text: the deal's seed (the same seed, the same deal)")
     p.add_argument("--time-limit", type=float, default=2.0, help="seconds a bot may take over a move (default 2)")
-    p.add_argument("--pause", type=float, default=0.6, help="web: seconds between bot moves (default 0.6)")
+    p.add_argument("--pause", type=float, default=0.6,
+                   help=f"web: seconds between bot moves, 0 to {MAX_PAUSE:g} (default 0.6)")
     p.add_argument("--engine", action="append", default=[], metavar="NAME=CMD",
                    help="offer the engine CMD (docs/engine_protocol.md) as the bot NAME (repeat); the page "
                         "and --bot choose it by NAME, never by its command")
@@ -82,19 +85,22 @@ def _check_port(host: str, port: int) -> None:
             raise ValueError(f"cannot listen on {host}:{port} ({e.strerror}); pick another --port") from None
 
 
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+def _check_options(args: argparse.Namespace) -> None:
+    """The server's own options: a bad one stops `play` with one line before anything starts."""
+    from play.options import MAX_TIME_LIMIT
+    if not args.host.strip():
+        raise ValueError("--host '': name the address to listen on (127.0.0.1, the default, is this machine only)")
+    if not (math.isfinite(args.pause) and 0 <= args.pause <= MAX_PAUSE):
+        raise ValueError(f"--pause {args.pause:g}: must be a number of seconds in [0, {MAX_PAUSE:g}]")
+    if not 0.05 <= args.time_limit <= MAX_TIME_LIMIT:
+        raise ValueError(f"--time-limit {args.time_limit:g}: must be in [0.05, {MAX_TIME_LIMIT:g}]")
 
 
 def run_play(args: argparse.Namespace) -> None:
     """Runs the table until Ctrl-C (or the terminal game until it ends)."""
     import games  # noqa: F401
     from play.review import human_seat, open_records, review_record
+    _check_options(args)
     records = Path(args.records).expanduser()
     try:
         records.mkdir(parents=True, exist_ok=True)
@@ -122,7 +128,6 @@ def _engines(args: argparse.Namespace) -> dict:
     """The --engine values, each said hello to at the games it may play here (the web table's
     three, or --text's game): a command that does not start stops `play` with one line."""
     from play.engines import parse_engines, probe_engines
-    from play.options import MAX_TIME_LIMIT
     from play.views import TITLES
     engines = parse_engines(args.engine)
     if not engines:
@@ -130,28 +135,27 @@ def _engines(args: argparse.Namespace) -> dict:
     games = list(TITLES) if not args.text else [args.game] if args.game in TITLES else []
     if not games:
         return engines                 # --text with an unknown game: its own error follows
-    if not 0.05 <= args.time_limit <= MAX_TIME_LIMIT:
-        raise ValueError(f"--time-limit {args.time_limit:g}: must be in [0.05, {MAX_TIME_LIMIT:g}]")
     return probe_engines(engines, games, args.time_limit)
 
 
 def _serve(args: argparse.Namespace, records: Path, review, engines: dict) -> None:
     import uvicorn
     import webbrowser
-    from play.server import Table, create_app
-    if not _is_loopback(args.host):
+    from play.server import Table, create_app, is_loopback, served_names
+    if not is_loopback(args.host):
+        names = ", ".join(sorted(served_names(args.host)))
         print(f"warning: listening on {args.host}: anyone who can reach this machine can play here and open "
-              f"the record files under {records}", file=sys.stderr)
+              f"the record files under {records}; the table answers requests addressed to {names} only",
+              file=sys.stderr)
     _check_port(args.host, args.port)
-    table = Table(records, pause=args.pause, engines=engines,
-                  allowed_files=(Path(args.review[0]).resolve(),) if args.review else ())
+    given = Path(args.review[0]).resolve() if args.review else None
+    table = Table(records, pause=args.pause, engines=engines, allowed_files=(given,) if given else ())
     host = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{host}:{args.port}/"
     if review is not None:
-        review_id = table.new_id()
-        table.reviews[review_id] = {"records": review, "cache": {}}
-        url += f"?review={review_id}"
-    server = uvicorn.Server(uvicorn.Config(create_app(table), host=args.host, port=args.port, log_level="warning"))
+        url += f"?review={table.add_review(given, review)}"
+    server = uvicorn.Server(uvicorn.Config(create_app(table, host=args.host, port=args.port), host=args.host,
+                                           port=args.port, log_level="warning"))
     print(f"cardarena play: {url}  (records in {records}; Ctrl-C stops)", flush=True)
     if not args.no_browser:
         def open_when_up() -> None:

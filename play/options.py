@@ -33,6 +33,7 @@ ALLOWED_BOTS = ("random", "rules", "neural", "ismcts", "pimc")
 BUDGET_SETTINGS = {"seconds": 30.0, "iterations": 100_000, "worlds": 1000}
 # Search settings whose value is itself a bot spec: checked by the same rules as the bot.
 NESTED_BOT_SETTINGS = ("baseline", "rollout", "rollout_opponents", "model", "assume")
+MAX_NESTING = 3
 
 # Parameters a match sets for each deal: not the player's to choose.
 MATCH_SET = {"python_page_one": (), "python_american_page_one": ("dealer", "scores", "deals_left"),
@@ -215,10 +216,10 @@ def _coerce(spec: dict, value: Any) -> Any:
             return value
         if isinstance(value, str) and value.lower() in ("true", "false"):
             return value.lower() == "true"
-        raise FieldError(f"params.{name}", f"{name}={value!r}: must be true or false")
+        raise FieldError(f"params.{name}", f"{name}={shown(value)}: must be true or false")
     if kind == "int":
         if isinstance(value, bool):
-            raise FieldError(f"params.{name}", f"{name}={value!r}: must be an integer")
+            raise FieldError(f"params.{name}", f"{name}={shown(value)}: must be an integer")
         if isinstance(value, float) and value.is_integer():
             return int(value)
         if isinstance(value, str):
@@ -227,10 +228,10 @@ def _coerce(spec: dict, value: Any) -> Any:
             except ValueError:
                 pass
         if not isinstance(value, int):
-            raise FieldError(f"params.{name}", f"{name}={value!r}: must be an integer")
+            raise FieldError(f"params.{name}", f"{name}={shown(value)}: must be an integer")
         return value
     if not isinstance(value, str):
-        raise FieldError(f"params.{name}", f"{name}={value!r}: must be text")
+        raise FieldError(f"params.{name}", f"{name}={shown(value)}: must be text")
     return value
 
 
@@ -245,7 +246,7 @@ def check_params(game: str, params: Any) -> dict[str, Any]:
     for name, value in params.items():
         if name not in specs:
             known = ", ".join(specs) or "none"
-            raise FieldError(f"params.{name}", f"unknown parameter {name!r} for {TITLES[game]}; known: {known}")
+            raise FieldError(f"params.{name}", f"unknown parameter {shown(name)} for {TITLES[game]}; known: {known}")
         out[name] = _coerce(specs[name], value)
     cls, _ = _rules_class(game)
     try:
@@ -258,11 +259,15 @@ def check_params(game: str, params: Any) -> dict[str, Any]:
 
 
 def check_bot(spec: Any, game: str, time_limit: float, field_name: str,
-              engines: dict[str, Engine] | None = None) -> str:
+              engines: dict[str, Engine] | None = None, nesting: int = 0) -> str:
     """A bot spec the page may use: a built-in bot, its files under bots/, budgets within the
-    limit, or an engine the operator offered, by its name."""
+    limit, or an engine the operator offered, by its name. A setting that is itself a bot
+    (`rollout=rules`) is checked the same way, at most MAX_NESTING deep."""
     if not isinstance(spec, str) or not spec.strip():
         raise FieldError(field_name, "a bot spec must be a non-empty string, e.g. 'rules'")
+    if nesting > MAX_NESTING:
+        raise FieldError(field_name, f"bot spec {shown(spec, 80)}: bots nested in settings more than "
+                                     f"{MAX_NESTING} deep")
     engines = engines or {}
     if spec.strip() in engines:
         engine = engines[spec.strip()]
@@ -271,35 +276,35 @@ def check_bot(spec: Any, game: str, time_limit: float, field_name: str,
                                          f"it plays {', '.join(TITLES[g] for g in engine.games)}")
         return engine.name
     if ":" in spec.split("(")[0]:
-        raise FieldError(field_name, f"bot spec {spec!r}: module:factory bots cannot be named from the table")
+        raise FieldError(field_name, f"bot spec {shown(spec, 80)}: module:factory bots cannot be named from the table")
     if spec.split("(")[0].strip() == "engine":
         offered = f"; offered: {', '.join(engines)}" if engines else ""
-        raise FieldError(field_name, f"bot spec {spec!r}: the table starts only the engines its operator "
+        raise FieldError(field_name, f"bot spec {shown(spec, 80)}: the table starts only the engines its operator "
                                      f"named (cardarena play --engine NAME=CMD), chosen by name{offered}")
     try:
         name, settings = parse_spec(spec)
     except ValueError as e:
         raise FieldError(field_name, str(e)) from None
     if name in engines:
-        raise FieldError(field_name, f"bot spec {spec!r}: the engine {name!r} takes no settings here (its "
+        raise FieldError(field_name, f"bot spec {shown(spec, 80)}: the engine {name!r} takes no settings here (its "
                                      f"time limit is the table's)")
     if name not in ALLOWED_BOTS:
         offered = ", ".join((*ALLOWED_BOTS, *engines))
-        raise FieldError(field_name, f"bot {name!r}: the table offers {offered}")
+        raise FieldError(field_name, f"bot {shown(name)}: the table offers {offered}")
     for key, value in settings.items():
         if key in BUDGET_SETTINGS and isinstance(value, (int, float)) and not isinstance(value, bool):
             if not 0 < value <= BUDGET_SETTINGS[key] or (isinstance(value, float) and not math.isfinite(value)):
-                raise FieldError(field_name, f"bot spec {spec!r}: {key}={value} out of range "
+                raise FieldError(field_name, f"bot spec {shown(spec, 80)}: {key}={shown(value)} out of range "
                                              f"(0, {BUDGET_SETTINGS[key]:g}]")
             if key == "seconds" and value > time_limit:
-                raise FieldError(field_name, f"bot spec {spec!r}: seconds={value:g} is over the per-move "
+                raise FieldError(field_name, f"bot spec {shown(spec, 80)}: seconds={value:g} is over the per-move "
                                              f"limit of {time_limit:g} s")
         if isinstance(value, str) and key in NESTED_BOT_SETTINGS:
-            check_bot(value, game, time_limit, field_name)
+            check_bot(value, game, time_limit, field_name, nesting=nesting + 1)
         elif isinstance(value, str) and key in ("path", "prior") and value not in ("shipped", "rules", "none"):
             bot_file(value, field_name)
         elif isinstance(value, str) and ("/" in value or "\\" in value or value.startswith(".")):
-            raise FieldError(field_name, f"bot spec {spec!r}: {key}={value!r} looks like a path; only "
+            raise FieldError(field_name, f"bot spec {shown(spec, 80)}: {key}={shown(value)} looks like a path; only "
                                          f"path= and prior= may name a bot file, under bots/")
     return spec.strip()
 
@@ -309,9 +314,9 @@ def bot_file(value: str, field_name: str) -> Path:
     path = Path(value)
     full = (ROOT / path if not path.is_absolute() else path).resolve()
     if SHIPPED_BOTS.resolve() not in full.parents:
-        raise FieldError(field_name, f"bot file {value!r}: only files under bots/ may be named")
+        raise FieldError(field_name, f"bot file {shown(value)}: only files under bots/ may be named")
     if not full.is_file():
-        raise FieldError(field_name, f"bot file {value!r}: no such file under bots/")
+        raise FieldError(field_name, f"bot file {shown(value)}: no such file under bots/")
     return full
 
 
@@ -319,27 +324,41 @@ def check_match(game: str, match: Any) -> str | None:
     if match is None or match == "":
         return None
     kind = MATCHES[game]["kind"]
-    m = re.fullmatch(r"(deals|target)=(\d+)", match.strip()) if isinstance(match, str) else None
+    m = re.fullmatch(r"(deals|target)=(\d{1,6})", match.strip()) if isinstance(match, str) else None
     if not m or m.group(1) != kind:
         example = "deals=3" if kind == "deals" else "target=2500"
-        raise FieldError("match", f"match {match!r}: {TITLES[game]} takes {kind}=N (e.g. {example}) or null")
+        raise FieldError("match", f"match {shown(match)}: {TITLES[game]} takes {kind}=N (e.g. {example}) or null")
     value = int(m.group(2))
     if kind == "deals" and not 1 <= value <= MAX_DEALS:
-        raise FieldError("match", f"match {match!r}: deals must be in [1, {MAX_DEALS}]")
+        raise FieldError("match", f"match {shown(match)}: deals must be in [1, {MAX_DEALS}]")
     if kind == "target" and value not in MATCHES[game]["choices"]:
-        raise FieldError("match", f"match {match!r}: the target is one of "
+        raise FieldError("match", f"match {shown(match)}: the target is one of "
                                   f"{', '.join(map(str, MATCHES[game]['choices']))}")
     return f"{kind}={value}"
 
 
-def _number(body: dict, name: str, default: Any, lo: float, hi: float, integer: bool) -> Any:
+def shown(value: Any, most: int = 40) -> str:
+    """`value` quoted for an error line, cut short: a request's value may be 60 KB of text or a
+    4,000-digit number."""
+    try:
+        text = repr(value)
+    except ValueError:                  # an int past Python's digit limit for str()
+        text = "a number of over 4,300 digits"
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
+def check_number(body: dict, name: str, default: Any, lo: float, hi: float, integer: bool) -> Any:
+    """`body[name]`, a number in [lo, hi] (a whole one if `integer`), or `default` when absent or
+    null. Compared exactly, so a 400-digit integer is out of range, never an overflow."""
     value = body.get(name, default)
     if value is None:
         return default
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or (integer and not float(value).is_integer()) \
-            or not math.isfinite(value) or not lo <= value <= hi:
+    ok = not isinstance(value, bool) and isinstance(value, (int, float))
+    if ok and isinstance(value, float):
+        ok = math.isfinite(value) and (value.is_integer() or not integer)
+    if not ok or not lo <= value <= hi:
         kind = "an integer" if integer else "a number"
-        raise FieldError(name, f"{name}={value!r}: must be {kind} in [{lo:g}, {hi:g}]")
+        raise FieldError(name, f"{name}={shown(value)}: must be {kind} in [{lo:g}, {hi:g}]")
     return int(value) if integer else float(value)
 
 
@@ -352,17 +371,18 @@ def parse_new_game(body: Any, *, pause: float = 0.6, engines: dict[str, Engine] 
     if unknown:
         raise FieldError(sorted(unknown)[0], f"unknown field(s) {sorted(unknown)} in NewGame")
     game = body.get("game")
-    if game not in TITLES:
-        raise FieldError("game", f"game {game!r}: one of {', '.join(TITLES)}")
+    if not isinstance(game, str) or game not in TITLES:
+        raise FieldError("game", f"game {shown(game)}: one of {', '.join(TITLES)}")
     params = check_params(game, body.get("params"))
     players = num_players(game, params)
-    seat = _number(body, "seat", 0, 0, players - 1, True)
-    time_limit = _number(body, "time_limit", DEFAULT_TIME_LIMIT, 0.05, MAX_TIME_LIMIT, False)
-    seed = _number(body, "seed", None, 0, 2**63 - 1, True)
+    seat = check_number(body, "seat", 0, 0, players - 1, True)
+    time_limit = check_number(body, "time_limit", DEFAULT_TIME_LIMIT, 0.05, MAX_TIME_LIMIT, False)
+    seed = check_number(body, "seed", None, 0, 2**63 - 1, True)
     if seed is None:
         seed = secrets.randbelow(2**31)
     match = check_match(game, body.get("match"))
-    bots_in = body.get("bots") or {}
+    bots_in = body.get("bots")
+    bots_in = {} if bots_in is None else bots_in
     if not isinstance(bots_in, dict):
         raise FieldError("bots", "bots must be an object: seat -> bot spec")
     bots: dict[int, str] = {}
@@ -370,7 +390,7 @@ def parse_new_game(body: Any, *, pause: float = 0.6, engines: dict[str, Engine] 
         try:
             s = int(key)
         except (TypeError, ValueError):
-            raise FieldError(f"bots.{key}", f"bots: {key!r} is not a seat") from None
+            raise FieldError(f"bots.{key}", f"bots: {shown(key)} is not a seat") from None
         if not 0 <= s < players or s == seat:
             raise FieldError(f"bots.{key}", f"bots: seat {s} is not a bot's seat (seats 0..{players - 1}, "
                                            f"the human at {seat})")

@@ -90,26 +90,40 @@ def _mistake(state, seat: int, played: int, view: dict, seconds: float | None, w
             "best_value": best.mean, "played_value": mine.mean}
 
 
-def open_records(path: str | Path, game: str | None = None) -> list[tuple[str, Any]]:
+def open_records(path: str | Path, game: str | None = None, most: int | None = None) -> list[tuple[str, Any]]:
     """(name, record) of a record file (.json/.jsonl), or of a results file's games
-    (`eval.records.records_from_results`; `game` picks one by its id "deal-rotation[-k]")."""
+    (`eval.records.records_from_results`; `game` picks one by its id "deal-rotation[-k]"); at
+    most `most` records (more is a ValueError: name one). A file that cannot be read as either
+    (not ours, damaged, nested past reason, a game that no longer loads) is a ValueError naming it."""
+    import sqlite3
+    from itertools import islice
+
+    import pyspiel
+
     from eval import records as rec
     path = Path(path)
     if not path.exists():
         raise ValueError(f"{path}: no such file")
-    if path.suffix in (".json", ".jsonl"):
-        found = [(f"{path.stem}:{i}", r) for i, r in enumerate(rec.load_records(path))]
-        if game is not None:
-            picked = [(n, r) for i, (n, r) in enumerate(found) if game in (str(i), n)]
-            if not picked:
-                raise ValueError(f"{path}: no record {game!r} (records 0..{len(found) - 1})")
-            return picked
-        return found
-    found = list(rec.records_from_results(path))
-    if game is not None:
-        found = [(g, r) for g, r in found if g == game]
-        if not found:
-            raise ValueError(f"{path}: no game {game!r} in the results file")
-    if not found:
-        raise ValueError(f"{path}: no games in the results file")
+    try:
+        if path.suffix in (".json", ".jsonl"):
+            found = [(f"{path.stem}:{i}", r) for i, r in enumerate(rec.load_records(path))]
+            if game is not None:
+                picked = [(n, r) for i, (n, r) in enumerate(found) if game in (str(i), n)]
+                if not picked:
+                    raise ValueError(f"{path}: no record {game!r} (records 0..{len(found) - 1})")
+                found = picked
+        else:
+            games = rec.records_from_results(path)
+            if game is not None:
+                games = ((g, r) for g, r in games if g == game)
+            found = list(islice(games, None if most is None else most + 1))
+            if not found:
+                raise ValueError(f"{path}: no game {game!r} in the results file" if game is not None
+                                 else f"{path}: no games in the results file")
+    except RecursionError:
+        raise ValueError(f"{path}: nested too deeply to be a record") from None
+    except (pyspiel.SpielError, sqlite3.Error) as e:
+        raise ValueError(f"{path}: cannot be read ({type(e).__name__}: {e})") from None
+    if most is not None and len(found) > most:
+        raise ValueError(f"{path}: more than {most} records; name one (a results file's game id, a record's number)")
     return found

@@ -8,14 +8,19 @@ deal is recorded with the fault and the match ends with a message that says why.
 operator offered (play/engines.py) plays as `engine(cmd=...)` with the per-move limit as its
 time limit, and faults the same way, with the engine's own kind (crashed, illegal, timeout).
 A deal's bots are let go when it ends, so an engine's process goes back to its pool. Every finished
-deal is appended to `<records>/<id>.jsonl` as it ends (`eval.records.append_record`, flushed and
-fsynced); the deal in progress is rewritten to `<id>.unfinished.json` after each human move, so
-a restart loses no finished deal and an unfinished one can be continued (`Session.from_record`).
-A lock makes each request and each bot move atomic.
+deal is saved in `<records>/<id>.jsonl` as it ends and the deal in progress in
+`<id>.unfinished.json` after each human move, each file replaced whole (`eval.records.write_records`:
+a temporary file, flushed, fsynced and renamed), so a file on disk is always whole and a restart
+loses no finished deal; an unfinished one can be continued (`Session.from_record`). A save that
+fails (a full disk) loses nothing either: the game goes on in memory, the view says what is not
+saved, and the save is tried again at the next move, the next deal and the next view. A lock makes
+each request and each bot move atomic.
 """
 
 from __future__ import annotations
 
+import math
+import secrets
 import threading
 import time
 from pathlib import Path
@@ -29,9 +34,10 @@ from eval.chance import DealChance
 from eval.play import ILLEGAL, RAISED, TIMEOUT, forfeit_returns
 from eval.schedule import derive_seed
 from games.protocol import deal_record
-from play.options import GameSpec
+from play.options import FieldError, GameSpec, shown
 from play.views import TITLES, seat_log, table_view
 
+MAX_HINT_SECONDS = 30.0     # a hint's analysis stops here, whatever number of worlds it was asked for
 WATCHDOG_FACTOR = 2.0       # a move still running at 2 x limit + 1 s is abandoned (docs/tournament.md)
 _BOT_SEED, _RESUMED = 101, 102
 
@@ -103,8 +109,13 @@ class Session:
     """One human's game. Public methods take the lock; the page reads `view()`."""
 
     def __init__(self, spec: GameSpec, session_id: str, records_dir: Path | None = None, *,
-                 threaded: bool = True, hint_seconds: float = 1.0, review_seconds: float = 0.3,
-                 review_worlds: int = 24):
+                 threaded: bool = True, hint_seconds: float = 1.0, review_seconds: float | None = 0.3,
+                 review_worlds: int | None = 24, chance_seed: int | None = None,
+                 history: list[list[float]] | None = None, deal_index: int = 0, source: dict | None = None,
+                 replay: tuple[Any, int] | None = None):
+        """A new game, or with `replay` = (record, move) a game continued from a record's move;
+        `chance_seed` (the spec's seed by default) seeds the deals after the first, `history` and
+        `deal_index` are the match so far."""
         self.spec = spec
         self.id = session_id
         self.records_dir = Path(records_dir) if records_dir is not None else None
@@ -114,7 +125,8 @@ class Session:
         self.review_worlds = review_worlds
         self.lock = threading.RLock()
         self.plan = MatchPlan(spec)
-        self.history: list[list[float]] = []     # the match's record of each finished deal
+        self.chance_seed = spec.seed if chance_seed is None else chance_seed
+        self.history: list[list[float]] = [list(r) for r in history or []]   # the match's record of each finished deal
         self.records: list = []                 # eval.records.Record of each finished deal
         self.reviews: dict[int, dict] = {}
         self.thinking: int | None = None
@@ -123,18 +135,29 @@ class Session:
         self.error: str | None = None
         self.driver: threading.Thread | None = None
         self.generation = 0                     # bumped when a deal starts: a stale bot move is dropped
+        self.running = False                    # the bots move once the table has the game (start)
         self.closed = False
         self.last_actor: int | None = None      # the seat of the last decision
-        self.source: dict | None = None          # where a game taken over from a record came from
+        self.source = source                    # where a game taken over from a record came from
+        self.last_seen = time.monotonic()       # the last request for this game (the table forgets idle ones)
+        self.saved = 0                          # how many of `records` are on disk
+        self.unfinished_due = False             # the deal in progress's file is to be rewritten (or removed)
+        self.save_error: str | None = None      # why the last save failed, until one succeeds
+        self.save_tried = 0.0
+        self.save_retry_seconds = 2.0           # a view tries a failed save again after this long
         n = spec.players
         self.names = ["You" if s == spec.seat else f"p{s}" for s in range(n)]
         self.agents = ["human" if s == spec.seat else spec.bots[s] for s in range(n)]
-        self.deal_index = len(self.history)
-        self._start_deal()
+        self.deal_index = deal_index
+        with self.lock:
+            if replay is None:
+                self._start_deal()
+            else:
+                self._replay(*replay)
 
     # ------------------------------------------------------------- deals
     def _deal_seed(self, k: int) -> int:
-        return self.spec.seed if k == 0 else derive_seed(self.spec.seed, k)
+        return self.chance_seed if k == 0 else derive_seed(self.chance_seed, k)
 
     def _start_deal(self) -> None:
         """Deals deal `self.deal_index`, its parameters from the match."""
@@ -158,7 +181,6 @@ class Session:
 
     def _make_bots(self) -> None:
         """The deal's bots, told of its start; a bot that cannot be made names its seat."""
-        from play.options import FieldError
         self.bots: list[pyspiel.Bot | None] = [None] * self.spec.players
         for s, spec in sorted(self.spec.bots.items()):
             seed = derive_seed(_BOT_SEED, self.spec.seed, s, self.deal_index)
@@ -205,10 +227,8 @@ class Session:
         record = self._record(returns, finished=True)
         self.records.append(record)
         self._let_bots_go()
-        if self.records_dir is not None:
-            from eval.records import append_record
-            append_record(self.records_dir / f"{self.id}.jsonl", record)
-            self._unfinished_path().unlink(missing_ok=True)
+        self.unfinished_due = True              # the deal's unfinished file goes once the record is saved
+        self._save()
         if fault is None:
             self.history.append(self.plan.record(self.state))
             self.message = self._deal_summary(returns)
@@ -266,23 +286,57 @@ class Session:
                                    source=self.source)
         record.annotations = {**(record.annotations or {}),
                               "play": {**self.spec.to_json(), "id": self.id, "human": self.spec.seat,
-                                       "unfinished": not finished}}
+                                       "unfinished": not finished, "chance_seed": self.chance_seed}}
         return record
 
-    def _unfinished_path(self) -> Path:
+    def unfinished_path(self) -> Path:
+        """Where the deal in progress is kept (under the records folder)."""
         return self.records_dir / f"{self.id}.unfinished.json"
 
-    def _save_unfinished(self) -> None:
-        """The deal in progress, rewritten whole (write_records replaces the file atomically)."""
-        if self.records_dir is None or self.deal_over:
+    def save(self) -> None:
+        """Saves what is not on disk yet (see `_save`)."""
+        with self.lock:
+            self._save()
+
+    def _save(self) -> None:
+        """Puts on disk what is not there yet: the finished deals (the game's .jsonl replaced whole)
+        and then the deal in progress (its file replaced, or removed once the deal's record is
+        saved). A failure (a full disk) is kept in `save_error` for the view and tried again
+        later; the game goes on in memory meanwhile, and a file on disk is never half-written."""
+        if self.records_dir is None:
             return
         from eval.records import write_records
-        write_records(self._unfinished_path(), [self._record(None, finished=False)])
+        try:
+            if self.saved < len(self.records):
+                write_records(self.records_dir / f"{self.id}.jsonl", self.records)
+                self.saved = len(self.records)
+            if self.unfinished_due:
+                if self.deal_over:
+                    self.unfinished_path().unlink(missing_ok=True)
+                else:
+                    write_records(self.unfinished_path(), [self._record(None, finished=False)])
+                self.unfinished_due = False
+            self.save_error = None
+        except OSError as e:
+            unsaved = f"{len(self.records) - self.saved} finished deal(s)" if self.saved < len(self.records) \
+                else "your last move"
+            self.save_error = (f"{unsaved} not saved to {self.records_dir} ({e.strerror or e}): the game goes "
+                               f"on here and the save is tried again as it goes on")
+            self.save_tried = time.monotonic()
 
     # --------------------------------------------------------------- bots
-    def _kick(self) -> None:
-        """Sets the bots going (in the background unless the session is synchronous)."""
+    def start(self) -> None:
+        """Lets the bots play: in their thread, or here and now when the session is synchronous."""
+        with self.lock:
+            self.running = True
+            self._kick()
         if not self.threaded:
+            self.run_bots()
+
+    def _kick(self) -> None:
+        """Sets the bots going in the background, once started (a synchronous session's caller
+        runs them)."""
+        if not self.threaded or not self.running:
             return
         if self.driver is not None and self.driver.is_alive():
             return
@@ -359,6 +413,8 @@ class Session:
     # ----------------------------------------------------------- requests
     def view(self) -> dict:
         with self.lock:
+            if self.save_error and time.monotonic() - self.save_tried >= self.save_retry_seconds:
+                self._save()
             v = table_view(self.spec.game, self.state, self.spec.seat, self.names, self.agents)
             if self.fault is not None:
                 v["actions"] = []
@@ -372,7 +428,7 @@ class Session:
             v.update(id=self.id, status=status, thinking=self.thinking, message=self.message,
                      match={"deal": self.deal_index + 1, "deals": self.plan.deals, "target": self.plan.target,
                             "totals": totals, "over": self.match_over, "format": self.spec.match},
-                     fault=self.fault)
+                     fault=self.fault, save_error=self.save_error)
             if self.fault is not None:
                 v["score"] = {"lines": [], "total": self.records[-1].returns, "returns": self.records[-1].returns}
             return v
@@ -380,9 +436,9 @@ class Session:
     def act(self, action: Any, turn: Any) -> dict:
         """The human's action: refused with 409 when stale or not its turn, 400 when illegal."""
         if isinstance(action, bool) or not isinstance(action, int):
-            raise SessionError(400, f"action {action!r}: must be an action id (an integer)")
+            raise SessionError(400, f"action {shown(action)}: must be an action id (an integer)")
         if isinstance(turn, bool) or not isinstance(turn, int):
-            raise SessionError(400, f"turn {turn!r}: must be the view's turn number (an integer)")
+            raise SessionError(400, f"turn {shown(turn)}: must be the view's turn number (an integer)")
         with self.lock:
             now = len(self.state.history())
             if self.deal_over:
@@ -399,8 +455,9 @@ class Session:
             elapsed = time.monotonic() - self.turn_started
             self._apply(self.spec.seat, action, elapsed)
             self.message = self._said(self.spec.seat, action)
-            self._save_unfinished()
-            self._after_move()
+            self.unfinished_due = True
+            self._after_move()          # a deal it ends is recorded (and saved) first
+            self._save()
         if not self.threaded:
             self.run_bots()
         return self.view()
@@ -421,16 +478,18 @@ class Session:
                 raise SessionError(409, "the match is over: start a new game")
             self.deal_index += 1
             self._start_deal()
+            if self.save_error:
+                self._save()
         if not self.threaded:
             self.run_bots()
         return self.view()
 
     def hint(self, worlds: Any = None, seconds: Any = None) -> dict:
         """The analysis of the human's decision now, from its information only."""
-        for name, value, hi in (("worlds", worlds, 2000), ("seconds", seconds, 30.0)):
+        for name, value, hi in (("worlds", worlds, 2000), ("seconds", seconds, MAX_HINT_SECONDS)):
             if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
                                       or not 0 < value <= hi):
-                raise SessionError(400, f"{name}={value!r}: must be a number in (0, {hi:g}]")
+                raise SessionError(400, f"{name}={shown(value)}: must be a number in (0, {hi:g}]")
         with self.lock:
             if self.deal_over or self.state.current_player() != self.spec.seat:
                 raise SessionError(409, "a hint is for your own decision: it is not your turn")
@@ -438,7 +497,7 @@ class Session:
             turn = len(state.history())
         from search.analysis import analyse
         result = analyse(state, self.spec.seat, policy="rules", worlds=int(worlds) if worlds else None,
-                         seconds=float(seconds) if seconds else (None if worlds else self.hint_seconds),
+                         seconds=float(seconds) if seconds else (MAX_HINT_SECONDS if worlds else self.hint_seconds),
                          seed=derive_seed(self.seed, turn))
         return hint_json(result, self.spec.game, state, self.spec.seat, self.names, self.agents)
 
@@ -449,7 +508,7 @@ class Session:
                     raise SessionError(409, "no deal has finished yet")
                 deal = len(self.records) - 1
             if not isinstance(deal, int) or not 0 <= deal < len(self.records):
-                raise SessionError(400, f"deal={deal!r}: finished deals are 0..{len(self.records) - 1}")
+                raise SessionError(400, f"deal={shown(deal)}: finished deals are 0..{len(self.records) - 1}")
             if deal in self.reviews:
                 return self.reviews[deal]
             record = self.records[deal]
@@ -461,68 +520,87 @@ class Session:
         return result
 
     def close(self) -> None:
+        """Stops the bots and lets them go; a save that failed is tried once more."""
         with self.lock:
             self.closed = True
             self._let_bots_go()
+            if self.save_error:
+                self._save()
 
     # ------------------------------------------------------------ resume
     @classmethod
     def from_record(cls, record, session_id: str, records_dir: Path | None, *, seat: int | None = None,
                     move: int | None = None, bots: dict[int, str] | None = None, threaded: bool = True,
-                    pause: float = 0.6, time_limit: float | None = None,
-                    engines: dict | None = None) -> "Session":
+                    pause: float = 0.6, engines: dict | None = None, continuing: bool = False) -> "Session":
         """A game continued from `record` before moves[move] (the end by default), the human at
         `seat` (the record's human by default) and bots at the other seats (the record's bots,
         else the game's default bot; an engine's seat keeps the engine if the table still offers
-        its name in `engines`)."""
-        from play.options import GameSpec, check_bot, default_bot
-        game = pyspiel.load_game(record.game)
+        its name in `engines`).
+
+        The rest of a finished deal comes from the deal's own chance (the whole deal is open in
+        its review already) and the match's later deals from fresh chance, so the new game never
+        deals what the game it came from (perhaps still in play) deals next. `continuing` goes on
+        with an unfinished deal instead: its human only, from its end, with the chance the game
+        would have had, later deals included. An unfinished deal is taken over no other way, for
+        its hands are still secret; the caller makes sure it is continued only once."""
+        from eval.records import load_game
+        from play.options import (DEFAULT_TIME_LIMIT, MATCH_SET, MAX_TIME_LIMIT, check_bot, check_match,
+                                  check_number, default_bot)
+        from play.review import human_seat
+        game = load_game(record)
         name = game.get_type().short_name
         if name not in TITLES:
             raise SessionError(400, f"the record's game {name!r} is not one the table plays")
-        play = (record.annotations or {}).get("play", {})
+        play = (record.annotations or {}).get("play")
+        play = play if isinstance(play, dict) else {}
         n = game.num_players()
-        if seat is None:
-            humans = [p.seat for p in record.players if p.agent == "human"]
-            seat = play.get("human", humans[0] if humans else 0)
+        own = human_seat(record)
+        seat = own if seat is None else seat
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            raise SessionError(400, f"seat={seat!r}: the record's seats are 0..{n - 1}")
+            raise SessionError(400, f"seat={shown(seat)}: the record's seats are 0..{n - 1}")
         if move is None:
             move = len(record.moves)
         if isinstance(move, bool) or not isinstance(move, int) or not 0 <= move <= len(record.moves):
-            raise SessionError(400, f"move={move!r}: the record's moves are 0..{len(record.moves)}")
-        limit = float(time_limit or play.get("time_limit") or 2.0)
-        from play.options import MATCH_SET
+            raise SessionError(400, f"move={shown(move)}: the record's moves are 0..{len(record.moves)}")
+        if not record.finished and not (continuing and seat == own and move == len(record.moves)):
+            raise SessionError(403, f"the deal is unfinished: only its player (p{own}) continues it, from "
+                                    f"where it stopped (its other hands are still secret)")
+        match_info = record.match if isinstance(record.match, dict) else {}
+        try:
+            limit = check_number(play, "time_limit", DEFAULT_TIME_LIMIT, 0.05, MAX_TIME_LIMIT, False)
+            base = check_number(play, "seed", record.seed or 0, 0, 2**63 - 1, True)
+            chance = check_number(play, "chance_seed", base, 0, 2**63 - 1, True)
+            match = check_match(name, match_info.get("format")) if play else None
+        except ValueError as e:
+            raise SessionError(400, f"the record's annotations.play: {e}") from None
+        sides = len(set(seat_sides(name, n)))
+        history, deal_index = _match_so_far(match_info, sides) if match else ([], 0)
         params = {k: v for k, v in game.get_parameters().items() if k not in MATCH_SET[name]}
         chosen: dict[int, str] = {}
         engines = engines or {}
         for p in record.players:
-            if p.seat != seat:
+            if p.seat != seat and 0 <= p.seat < n:
                 try:
                     chosen[p.seat] = check_bot(p.agent if p.agent in engines else p.spec, name, limit,
                                                f"bots.{p.seat}", engines)
                 except ValueError:
                     chosen[p.seat] = default_bot(name, str(game))
         for s, spec in (bots or {}).items():
+            if not 0 <= s < n or s == seat:
+                raise FieldError(f"bots.{s}", f"bots: seat {s} is not a bot's seat (seats 0..{n - 1}, the human "
+                                              f"at {seat})")
             chosen[s] = check_bot(spec, name, limit, f"bots.{s}", engines)
-        match_info = record.match or {}
-        spec = GameSpec(name, params, seat, chosen, match_info.get("format") if play else None,
-                        int(record.seed if record.seed is not None else play.get("seed", 0)), limit, pause,
+        for s in range(n):
+            if s != seat and s not in chosen:
+                chosen[s] = default_bot(name, str(game))
+        spec = GameSpec(name, params, seat, chosen, match, base, limit, pause,
                         {b: engines[b].cmd for b in chosen.values() if b in engines})
-        session = cls.__new__(cls)
-        history = [list(r) for r in match_info.get("history", [])] if spec.match else []
-        session.__dict__.update(spec=spec, id=session_id, records_dir=Path(records_dir) if records_dir else None,
-                                threaded=threaded, hint_seconds=1.0, review_seconds=0.3, review_worlds=24,
-                                lock=threading.RLock(), plan=MatchPlan(spec), history=history, records=[],
-                                reviews={}, thinking=None, message="", fault=None, error=None, driver=None,
-                                generation=0, closed=False, last_actor=None,
-                                source={"game": play.get("id"), "seed": record.seed, "move": move,
-                                        "from": record.source},
-                                names=["You" if s == seat else f"p{s}" for s in range(n)],
-                                agents=["human" if s == seat else chosen[s] for s in range(n)],
-                                deal_index=int(match_info.get("deal", 0)) if spec.match else 0)
-        with session.lock:
-            session._replay(record, move)
+        session = cls(spec, session_id, records_dir, threaded=threaded,
+                      chance_seed=chance if continuing else secrets.randbelow(2**63),
+                      history=history, deal_index=deal_index,
+                      source={"game": play.get("id"), "seed": record.seed, "move": move, "from": record.source},
+                      replay=(record, move))
+        session.unfinished_due = continuing      # the continued deal's file, written at once (`save`)
         return session
 
     def _replay(self, record, move: int) -> None:
@@ -537,6 +615,8 @@ class Session:
         in_step = True
         for m in record.moves[:move]:
             if self.state.is_chance_node():
+                if m.action not in dict(self.state.chance_outcomes()):
+                    raise SessionError(400, f"the record's chance move {m.text!r} is not possible in turn")
                 if in_step and self.chance(self.state) != m.action:
                     in_step = False      # the recorded deal is not this seed's: fresh chance from here
                 self.state.apply_action(m.action)
@@ -555,6 +635,20 @@ class Session:
         self.turn_started = time.monotonic()
         self.message = f"continued from move {move} of the record"
         self._after_move()
+
+
+def _match_so_far(match_info: dict, sides: int) -> tuple[list[list[float]], int]:
+    """A record's match: each finished deal's numbers (one a side) and the deal's number, checked."""
+    history, deal = match_info.get("history", []), match_info.get("deal", 0)
+    def number(x: Any) -> bool:
+        return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+    if not isinstance(history, list) or not all(isinstance(r, list) and len(r) == sides and all(map(number, r))
+                                                for r in history):
+        raise SessionError(400, "the record's match.history must be a list of each deal's numbers")
+    if isinstance(deal, bool) or not isinstance(deal, int) or not 0 <= deal <= 10_000:
+        raise SessionError(400, "the record's match.deal must be a deal number")
+    return history, deal
 
 
 def hint_json(result, game: str, state, seat: int, names: list[str], agents: list[str]) -> dict:

@@ -72,6 +72,7 @@ def run_text(spec: GameSpec, records_dir: Path | None, *, stdin: IO[str] | None 
         session = Session(spec, session_id or secrets.token_urlsafe(16), records_dir, threaded=False,
                           hint_seconds=hint_seconds)
     shown = 0
+    unsaved = None                       # the save error last said, so it is said once
     if records_dir is not None:
         say(f"records: {Path(records_dir) / (session.id + '.jsonl')}")
     while True:
@@ -81,6 +82,9 @@ def run_text(spec: GameSpec, records_dir: Path | None, *, stdin: IO[str] | None 
         for line in log[shown:] if shown <= len(log) else log:
             say(f"  · {line['text']}")
         shown = len(log)
+        if view["save_error"] != unsaved:
+            unsaved = view["save_error"]
+            say(f"warning: {unsaved}" if unsaved else "saved.")
         if view["status"] in ("deal_over", "match_over"):
             say(view["message"])
             say(score_text(view))

@@ -25,6 +25,9 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+BASE_URL = "http://127.0.0.1:8765"      # the address create_app serves by default
+JSON = {"Content-Type": "application/json"}
+
 
 class AskingBot(RandomBot):
     """Asks its partner whenever it may; otherwise plays at random (Canasta)."""
@@ -56,7 +59,7 @@ def test_bots(monkeypatch):
 @pytest.fixture
 def client(tmp_path):
     table = Table(tmp_path / "records", pause=0.0, review_seconds=None, review_worlds=4, hint_seconds=0.2)
-    with TestClient(create_app(table)) as c:
+    with TestClient(create_app(table), base_url=BASE_URL) as c:
         c.table = table
         yield c
 
@@ -248,9 +251,10 @@ def test_every_bad_input_gets_a_4xx_with_one_line_and_the_others_go_on(client):
 
     error(client.get("/api/games/nosuchgame"), 404, "no game")
     error(client.post("/api/games/nosuchgame/action", json={"action": 0, "turn": 0}), 404)
-    error(client.post("/api/games", content=b"{not json"), 400, "malformed JSON")
-    error(client.post("/api/games", content=b"[1, 2]"), 400, "JSON object")
-    error(client.post(f"/api/games/{game_id}/action", content=b"{\"action\": "), 400, "malformed JSON")
+    error(client.post("/api/games", content=b"{not json", headers=JSON), 400, "malformed JSON")
+    error(client.post("/api/games", content=b"[1, 2]", headers=JSON), 400, "JSON object")
+    error(client.post(f"/api/games/{game_id}/action", content=b"{\"action\": ", headers=JSON), 400,
+          "malformed JSON")
     error(client.post(f"/api/games/{game_id}/action", json={"action": 1}), 400, "turn")
     illegal = next(a for a in range(52) if a not in {x["action"] for x in view["actions"]})
     error(client.post(f"/api/games/{game_id}/action", json={"action": illegal, "turn": view["turn"]}),
@@ -279,11 +283,11 @@ def test_every_bad_input_gets_a_4xx_with_one_line_and_the_others_go_on(client):
     assert field({"game": "python_page_one", "bots": {"1": "ismcts(seconds=5)"}}) == "bots.1"
     assert field({"game": "python_page_one", "bots": {"1": "ismcts(iterations=10"}}) == "bots.1"
     assert field({"game": "python_page_one", "bots": {"0": "rules"}}) == "bots.0"     # the human's seat
-    error(client.post("/api/review", json={"path": "/etc/passwd"}), 403, "only files")
-    error(client.post(f"/api/games/{game_id}/review"), 405)
+    error(client.post("/api/review", json={"path": "/etc/passwd"}), 404, "no such record here")
+    error(client.post(f"/api/games/{game_id}/review", json={}), 405)
     error(client.get(f"/api/games/{game_id}/review"), 409, "no deal has finished")
     error(client.post(f"/api/games/{game_id}/hint", json={"worlds": -1}), 400, "worlds")
-    error(client.post(f"/api/games/{game_id}/next"), 409, "still being played")
+    error(client.post(f"/api/games/{game_id}/next", json={}), 409, "still being played")
     # The game that saw every error goes on, and so does a new one.
     after = client.get(f"/api/games/{game_id}").json()
     assert after["turn"] == view["turn"] and after["status"] == "your_turn"
@@ -313,7 +317,7 @@ def test_a_restart_loses_no_deal_and_an_unfinished_game_continues(client, tmp_pa
     game_id = r.json()["id"]
     final = play(client, game_id, lambda v: v["actions"][0]["action"])
     assert final["status"] == "deal_over" and final["match"]["deals"] == 2
-    view = client.post(f"/api/games/{game_id}/next").json()
+    view = client.post(f"/api/games/{game_id}/next", json={}).json()
     view = settle(client, game_id)
     assert view["match"]["deal"] == 2 and view["match"]["totals"] == final["match"]["totals"]
     for _ in range(3):        # a few moves of the second deal, then the server "restarts"
@@ -328,7 +332,7 @@ def test_a_restart_loses_no_deal_and_an_unfinished_game_continues(client, tmp_pa
     assert saved.returns is None and saved.annotations["play"]["unfinished"]
 
     table = Table(folder, pause=0.0, review_worlds=4)
-    with TestClient(create_app(table)) as fresh:
+    with TestClient(create_app(table), base_url=BASE_URL) as fresh:
         listed = fresh.get("/api/records").json()["files"]
         assert {f["path"] for f in listed} >= {str(unfinished), str(folder / f"{game_id}.jsonl")}
         finished = next(f for f in listed if f["path"] == str(folder / f"{game_id}.jsonl"))
@@ -407,23 +411,31 @@ def test_a_seat_view_is_the_same_in_every_world_it_cannot_tell_apart(game_string
     assert compared >= 15
 
 
-def test_a_game_of_a_results_file_opens_in_the_review_and_a_person_takes_a_seat(client, tmp_path, monkeypatch):
+def test_a_game_of_a_results_file_opens_in_the_review_and_a_person_takes_a_seat(tmp_path, monkeypatch):
     from eval.config import TournamentConfig
     from eval.tournament import run_tournament
     config = TournamentConfig.create("python_page_one(players=2)", ["random", "rules"], deals=1)
     run_tournament(config, tmp_path / "r.db", workers=1, progress=False, bootstrap=0)
-    monkeypatch.chdir(tmp_path)              # files under the current directory may be opened
-    r = client.post("/api/review", json={"path": "r.db", "game": "0-1"})
-    assert r.status_code == 200, r.json()
-    opened = r.json()
-    assert [d["name"] for d in opened["deals"]] == ["0-1"] and opened["deals"][0]["finished"]
-    review = client.get(f"/api/games/{opened['id']}/review?seat=1").json()
-    assert review["seat"] == 1 and review["moves"][0]["view"]["seat"] == 1
-    assert client.get(f"/api/games/{opened['id']}/review?seat=x").status_code == 400
-    assert client.post("/api/review", json={"path": "r.db", "game": "9-9"}).status_code == 400
-    taken = client.post(f"/api/games/{opened['id']}/takeover", json={"move": 0, "seat": 1}).json()
-    assert taken["seat"] == 1 and [p["agent"] for p in taken["players"]] == ["rules", "human"]
-    assert settle(client, taken["id"])["status"] in ("your_turn", "match_over")
+    monkeypatch.chdir(tmp_path)
+    table = Table(tmp_path / "records", pause=0.0, review_seconds=None, review_worlds=4,
+                  allowed_files=(tmp_path / "r.db",))       # as `cardarena play --review r.db` gives it
+    with TestClient(create_app(table), base_url=BASE_URL) as client:
+        r = client.post("/api/review", json={"path": str(tmp_path / "r.db"), "game": "0-1"})
+        assert r.status_code == 200, r.json()
+        opened = r.json()
+        assert [d["name"] for d in opened["deals"]] == ["0-1"] and opened["deals"][0]["finished"]
+        review = client.get(f"/api/games/{opened['id']}/review?seat=1").json()
+        assert review["seat"] == 1 and review["moves"][0]["view"]["seat"] == 1
+        assert client.get(f"/api/games/{opened['id']}/review?seat=x").status_code == 400
+        assert client.post("/api/review", json={"path": str(tmp_path / "r.db"), "game": "9-9"}).status_code == 400
+        taken = client.post(f"/api/games/{opened['id']}/takeover", json={"move": 0, "seat": 1}).json()
+        assert taken["seat"] == 1 and [p["agent"] for p in taken["players"]] == ["rules", "human"]
+        assert settle(client, taken["id"])["status"] in ("your_turn", "match_over")
+        # The same file not given on the command line: refused, as a file that is not there is.
+        missing = client.post("/api/review", json={"path": str(tmp_path / "nothing.db")}).json()
+        (tmp_path / "copy.db").write_bytes((tmp_path / "r.db").read_bytes())
+        refused = client.post("/api/review", json={"path": "../copy.db"})
+        assert refused.status_code == 404 and refused.json()["error"].endswith(missing["error"].split(":", 1)[1])
 
 
 def test_a_canasta_hand_ends_with_its_score_item_by_item(tmp_path):

@@ -49,7 +49,7 @@ def server(tmp_path_factory):
     records = tmp_path_factory.mktemp("records")
     table = Table(records, pause=0.02, review_seconds=0.02, review_worlds=4, hint_seconds=0.2)
     port = _free_port()
-    uv = uvicorn.Server(uvicorn.Config(create_app(table), host="127.0.0.1", port=port, log_level="warning",
+    uv = uvicorn.Server(uvicorn.Config(create_app(table, port=port), host="127.0.0.1", port=port, log_level="warning",
                                        lifespan="off"))
     thread = threading.Thread(target=uv.run, name="uvicorn", daemon=True)
     thread.start()

@@ -106,7 +106,7 @@ def test_a_whole_classic_hand_through_the_api_against_rule_bots(client, tmp_path
     session = client.table.sessions[game_id]
     params = session.plan.next_params(session.history)
     assert [params[f"score{s}"] for s in range(sides)] == score["total"] and params["first_player"] == 1
-    client.post(f"/api/games/{game_id}/next")
+    client.post(f"/api/games/{game_id}/next", json={})
     second = settle(client, game_id)
     assert second["match"]["deal"] == 2 and second["match"]["totals"] == score["total"]
     shown = [z["text"] for z in second["zones"] if z["name"].startswith("Melds: ")]

@@ -42,7 +42,7 @@ def offered():
 
 def _client(tmp_path: Path, engines: dict) -> TestClient:
     table = Table(tmp_path / "records", pause=0.0, review_seconds=None, review_worlds=4, engines=engines)
-    client = TestClient(create_app(table))
+    client = TestClient(create_app(table), base_url="http://127.0.0.1:8765")
     client.table = table
     return client
 
@@ -219,7 +219,7 @@ def test_the_page_offers_the_engines_by_name_and_plays_one(tmp_path, offered, lo
                                                                                    "python_modern_canasta"], 2.0)}
     table = Table(tmp_path / "records", pause=0.02, review_seconds=0.02, review_worlds=4, engines=engines)
     port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(table), host="127.0.0.1", port=port, log_level="warning",
+    server = uvicorn.Server(uvicorn.Config(create_app(table, port=port), host="127.0.0.1", port=port, log_level="warning",
                                            lifespan="off"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -61,12 +61,13 @@ function signed(x, digits = 2) {
   return x > 0 ? "+" + text : text;
 }
 
-/** One request to the server; a 4xx/5xx answer throws an Error carrying the server's message. */
+/** One request to the server; a 4xx/5xx answer throws an Error carrying the server's message.
+ * Every POST carries a JSON body (`{}` when there is nothing to say): the server takes no other. */
 async function api(method, path, body) {
   const init = { method, headers: {} };
-  if (body !== undefined) {
+  if (method !== "GET") {
     init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
+    init.body = JSON.stringify(body === undefined ? {} : body);
   }
   let response;
   try {
@@ -376,6 +377,10 @@ function setView(view, { keepStatus = false } = {}) {
 
 function statusFromView(view) {
   const message = view.message || "";
+  if (view.save_error && view.status !== "error") {
+    setStatus(message ? `${message} · ${view.save_error}` : view.save_error, "error");
+    return;
+  }
   if (view.status === "error" || view.fault) setStatus(message || "The game stopped on an error.", "error");
   else if (view.status === "your_turn") setStatus(message ? `${message} · Your turn.` : "Your turn.", "your-turn");
   else if (view.status === "bot_turn") {
