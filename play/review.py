@@ -2,10 +2,12 @@
 each of the human's decisions checked by the analysis.
 
 A decision is flagged when `search.analysis.analyse` (from the seat's information only, the
-same worlds and chance for every action) finds a better action by more than its interval: the
-played action's paired gap to the best has a 95% interval above zero. Its cost is that gap, in
-the game's returns; the deal's `lost` is their sum. Records come from the table's own records
-or from any record or results file (`open_records`).
+same worlds and chance for every action) chooses another action and, on fresh worlds, the
+played action's paired gap behind it has a 95% interval above zero (the analysis's selection
+and confirmation). The hint asks the same evaluator at the same budget (`table_evaluator`), so a
+move the hint offered first is never flagged. Its cost is that gap, in the game's returns; the
+deal's `lost` is their sum. Records come from the table's own records or from any record or
+results file (`open_records`).
 """
 
 from __future__ import annotations
@@ -15,9 +17,19 @@ from typing import Any
 
 from play.views import TITLES, table_view
 
-# What one unit of a game's returns is in points ("the points a deal lost"); Page One's are places.
-POINTS_PER_UNIT = {"python_page_one": None, "python_american_page_one": 1.0, "python_modern_canasta": 1000.0,
-                   "python_classic_canasta": 1000.0}
+DEFAULT_ANALYSIS_WORLDS = 24
+
+
+def table_evaluator(game, worlds: int = DEFAULT_ANALYSIS_WORLDS):
+    """The evaluator of the table's hint and review at `game` (a pyspiel game): rule-bot play
+    on `worlds` worlds a stage, valued by the game's shipped value network after the leaf and
+    drawn by its shipped belief network, where the game has them."""
+    from search.analysis import Evaluator
+    from search.netfile import shipped_path
+    name = game.get_type().short_name
+    value = "shipped" if shipped_path(name, "value").is_file() else None
+    belief = "shipped" if shipped_path(name, "belief").is_file() else None
+    return Evaluator(policy="rules", worlds=worlds, value=value, belief=belief)
 
 
 def human_seat(record) -> int:
@@ -35,8 +47,8 @@ def names_of(record, seat: int) -> tuple[list[str], list[str]]:
 
 
 def review_record(record, seat: int, *, deal: int = 0, names: list[str] | None = None,
-                  agents: list[str] | None = None, seconds: float | None = 0.3, worlds: int | None = 24,
-                  analyse_moves: bool = True, policy: str = "rules") -> dict[str, Any]:
+                  agents: list[str] | None = None, worlds: int = DEFAULT_ANALYSIS_WORLDS,
+                  analyse_moves: bool = True) -> dict[str, Any]:
     """The contract's Review of one record from `seat` (open views only for a finished deal)."""
     from eval.records import load_game, transcript
     game = load_game(record)
@@ -63,24 +75,22 @@ def review_record(record, seat: int, *, deal: int = 0, names: list[str] | None =
                      "view": view, "open": table_view(name, state, seat, names, agents, open_hands=True)
                      if opened else view, "mistake": None}
             if analyse_moves and m.actor == seat and len(state.legal_actions()) > 1:
-                entry["mistake"] = _mistake(state, seat, m.action, view, seconds, worlds, policy, i)
+                entry["mistake"] = _mistake(state, seat, m.action, view, table_evaluator(game, worlds))
                 if entry["mistake"] is not None:
                     lost += entry["mistake"]["cost"]
             moves.append(entry)
         state.apply_action(m.action)
     final = table_view(name, state, seat, names, agents, open_hands=opened)
     return {"deal": deal, "game": name, "seat": seat, "moves": moves, "lost": lost,
-            "points_per_unit": POINTS_PER_UNIT[name], "returns": record.returns, "fault": record.fault,
+            "points_per_unit": getattr(game, "points_per_unit", None), "returns": record.returns, "fault": record.fault,
             "final": final, "analysed": analyse_moves}
 
 
-def _mistake(state, seat: int, played: int, view: dict, seconds: float | None, worlds: int | None,
-             policy: str, index: int) -> dict | None:
+def _mistake(state, seat: int, played: int, view: dict, evaluator) -> dict | None:
     from search.analysis import analyse
-    result = analyse(state.clone(), seat, policy=policy, worlds=worlds, seconds=seconds, seed=index, played=played)
-    values = {v.action: v for v in result.values}
-    mine, best = values.get(played), result.values[0]
-    if mine is None or best.action == played or not mine.gap_low > 0:
+    result = analyse(state.clone(), seat, evaluator=evaluator, played=played)
+    mine, best = result.mistake(played), result.best
+    if mine is None:
         return None
     labels = {a["action"]: a for a in view["actions"]}
     return {"best": labels.get(best.action, {"action": best.action, "label": best.text, "kind": "other",
