@@ -79,7 +79,7 @@ def split(data: BeliefData, held_out: float) -> tuple[BeliefData, BeliefData]:
 
 
 def train(data: BeliefData, test: BeliefData, *, hidden: tuple[int, ...], epochs: int, batch: int,
-          lr: float, seed: int, device: str, progress: bool = True):
+          lr: float, seed: int, device: str, weight_decay: float = 0.0, progress: bool = True):
     """Fits the network; returns (layers as numpy (weight, bias), curve rows)."""
     import torch
     from torch import nn
@@ -94,7 +94,7 @@ def train(data: BeliefData, test: BeliefData, *, hidden: tuple[int, ...], epochs
         width = h
     layers.append(nn.Linear(width, math.prod(shape)))
     net = nn.Sequential(*layers).to(device)
-    opt = torch.optim.Adam(net.parameters(), lr=lr)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=weight_decay)
 
     def tensors(d: BeliefData):
         y = torch.from_numpy(d.y).to(device)
@@ -229,6 +229,7 @@ def run(args: argparse.Namespace) -> dict:
     data = build_data(game, args.data, args.per_game, args.seed, progress=not args.quiet)
     fit, test = split(data, args.held_out)
     layers, curve = train(fit, test, hidden=tuple(args.hidden), epochs=args.epochs, batch=args.batch,
+                          weight_decay=args.weight_decay,
                           lr=args.lr, seed=args.seed, device=args.device, progress=not args.quiet)
     held = range(int(test.games.min()), int(test.games.max()) + 1)
     report = held_out_report(game, layers, test, args.data, held, check_positions=args.check_positions,
@@ -236,7 +237,8 @@ def run(args: argparse.Namespace) -> dict:
     out = Path(args.out)
     training = {"method": "belief: cross-entropy of the hidden cards' places on self-play",
                 "data": str(args.data), "per_game": args.per_game, "hidden": list(args.hidden),
-                "epochs": args.epochs, "batch": args.batch, "lr": args.lr, "seed": args.seed,
+                "epochs": args.epochs, "batch": args.batch, "lr": args.lr,
+                "weight_decay": args.weight_decay, "seed": args.seed,
                 "train_positions": int(len(fit.y)),
                 "held_out": {k: v for k, v in report.items() if k != "calibration"}}
     save(out, layers, kind="belief", game=str(game), short_name=game.get_type().short_name,

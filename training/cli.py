@@ -109,7 +109,9 @@ def _training_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--hidden", type=_hidden, default=[256, 256], help="layer widths (default 256,256)")
     p.add_argument("--epochs", type=cli_checks.integer(1, 10_000), default=30, help="(default %(default)s)")
     p.add_argument("--batch", type=cli_checks.integer(1, 1 << 16), default=256, help="(default %(default)s)")
-    p.add_argument("--lr", type=cli_checks.number(1e-6, 1.0), default=1e-3, help="Adam's step (default %(default)s)")
+    p.add_argument("--lr", type=cli_checks.number(1e-6, 1.0), default=1e-3, help="AdamW's step (default %(default)s)")
+    p.add_argument("--weight-decay", type=cli_checks.number(0.0, 1.0), default=0.0,
+                   help="AdamW's weight decay (default %(default)s)")
     p.add_argument("--seed", type=cli_checks.seed, default=0, help="fixes the positions drawn and the training")
     p.add_argument("--device", choices=("cpu", "cuda"), default="cpu", help="where to train (default %(default)s)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")

@@ -10,7 +10,7 @@ Read top to bottom (as CleanRL writes an algorithm):
    table (search.value.FullStateEncoder); target: every seat's return in the
    same order, divided by `scale` (the returns' standard deviation, so the
    network learns numbers near 1 whatever the game's units).
-3. Model: a multilayer perceptron, ReLU between layers, squared error, Adam,
+3. Model: a multilayer perceptron, ReLU between layers, squared error, AdamW,
    minibatches; after each epoch the held-out error is measured and the best
    epoch's weights are kept.
 4. Output: a network file (search.netfile, kind "value") that search bots read
@@ -77,7 +77,7 @@ def split(data: ValueData, held_out: float) -> tuple[ValueData, ValueData]:
 
 
 def train(data: ValueData, test: ValueData, *, hidden: tuple[int, ...], epochs: int, batch: int,
-          lr: float, seed: int, device: str, progress: bool = True):
+          lr: float, seed: int, device: str, weight_decay: float = 0.0, progress: bool = True):
     """Fits the network; returns (layers as numpy (weight, bias), scale, curve rows)."""
     import torch
     from torch import nn
@@ -92,7 +92,7 @@ def train(data: ValueData, test: ValueData, *, hidden: tuple[int, ...], epochs: 
         width = h
     layers.append(nn.Linear(width, data.y.shape[1]))
     net = nn.Sequential(*layers).to(device)
-    opt = torch.optim.Adam(net.parameters(), lr=lr)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=weight_decay)
     x = torch.from_numpy(data.x).to(device)
     y = torch.from_numpy(data.y / scale).to(device)
     tx = torch.from_numpy(test.x).to(device)
@@ -181,11 +181,13 @@ def run(args: argparse.Namespace) -> dict:
     data = build_data(game, args.data, args.per_game, args.seed, progress=not args.quiet)
     fit, test = split(data, args.held_out)
     layers, scale, curve = train(fit, test, hidden=tuple(args.hidden), epochs=args.epochs, batch=args.batch,
+                          weight_decay=args.weight_decay,
                                  lr=args.lr, seed=args.seed, device=args.device, progress=not args.quiet)
     report = held_out_report(layers, scale, test)
     out = Path(args.out)
     training = {"method": "value regression on self-play", "data": str(args.data), "per_game": args.per_game,
                 "hidden": list(args.hidden), "epochs": args.epochs, "batch": args.batch, "lr": args.lr,
+                "weight_decay": args.weight_decay,
                 "seed": args.seed, "train_positions": int(len(fit.y)), "held_out": report}
     save(out, layers, kind="value", game=str(game), short_name=game.get_type().short_name,
          players=game.num_players(), output_shape=[game.num_players()], scale=scale, training=training)
