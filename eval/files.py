@@ -62,7 +62,8 @@ def _describe_mode(mode: int) -> str:
 
 def regular_input(path: str | os.PathLike, what: str) -> Path:
     """`path`, checked to be an existing regular file (links followed) without
-    opening it; ValueError, one line, naming what it is otherwise."""
+    opening it; ValueError, one line, naming what it is otherwise (`what`: the
+    file's role, "results file")."""
     path = Path(path)
     try:
         mode = os.stat(path).st_mode
@@ -71,7 +72,7 @@ def regular_input(path: str | os.PathLike, what: str) -> Path:
     except OSError as e:
         raise ValueError(f"{path}: cannot read {what} ({e.strerror})") from None
     if not stat.S_ISREG(mode):
-        raise ValueError(f"{path} is {_describe_mode(mode)}, not {what}")
+        raise ValueError(f"{path} is {_describe_mode(mode)}, not a {what}")
     return path
 
 
@@ -87,7 +88,7 @@ def open_regular(path: str | os.PathLike, what: str) -> BinaryIO:
     mode = os.fstat(fd).st_mode
     if not stat.S_ISREG(mode):
         os.close(fd)
-        raise ValueError(f"{path} is {_describe_mode(mode)}, not {what}")
+        raise ValueError(f"{path} is {_describe_mode(mode)}, not a {what}")
     os.set_blocking(fd, True)
     return os.fdopen(fd, "rb")
 
@@ -128,7 +129,7 @@ def kind_of(path: str | os.PathLike) -> str:
     """What an existing regular file holds, told by its contents: one of RESULTS,
     RECORDS, the REPORT_* kinds, HANDS_CSV, FIGURE (`FIGURE: what made it` for a
     figure of ours that says), EMPTY or OTHER."""
-    with open_regular(path, "a file") as f:
+    with open_regular(path, "file") as f:
         head = f.read(_SNIFF)
     if not head:
         return EMPTY
@@ -152,6 +153,12 @@ def kind_of(path: str | os.PathLike) -> str:
         if compact.startswith('{"config":') and '"rows":' in compact:
             return REPORT_JSON
     return OTHER
+
+
+def _shown(kind: str) -> str:
+    """A kind in words: "a PNG figure: study plot" as "a PNG figure made by study plot"."""
+    figure, _, maker = kind.partition(": ")
+    return f"{figure} made by {maker}" if kind.startswith(FIGURE) and maker else kind
 
 
 def _same_kind(found: str, kind: str) -> bool:
@@ -197,9 +204,8 @@ def check_output(path: str | os.PathLike, kind: str, *, inputs: Iterable[str | o
         raise ValueError(f"{name} is {_describe_mode(mode)}, not a file to write {kind} to")
     found = kind_of(path)
     if not _same_kind(found, kind):
-        raise ValueError(f"{name} holds {found.split(':')[0] if found.startswith(FIGURE) else found}"
-                         f"{' of another kind' if found.startswith(FIGURE) else ''}, not {kind}; "
-                         f"it is left as it is: name another file")
+        raise ValueError(f"{name} holds {_shown(found)}, not {_shown(kind)}; it is left as it is: "
+                         f"name another file")
     if force is False and found != EMPTY:
         raise ValueError(f"{name} exists; pass --force to replace it")
     return path
@@ -216,8 +222,11 @@ def write_whole(path: str | os.PathLike, write: Callable[[Path], None]) -> None:
         with open(tmp, "rb") as f:
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
+    except BaseException as e:
+        if tmp.exists():
+            tmp.unlink()
+        if isinstance(e, OSError) and e.errno is not None:     # named by the file asked for, not the temporary one
+            raise OSError(e.errno, e.strerror, str(path)) from None
         raise
 
 

@@ -27,8 +27,6 @@ from json.encoder import c_make_encoder, encode_basestring_ascii
 from pathlib import Path
 from typing import Any, Iterator
 
-import pyspiel
-
 from eval.config import TournamentConfig
 from eval.files import SQLITE_HEADER, open_regular, sidecar_of, sidecars
 from eval.play import GameRecord
@@ -185,6 +183,7 @@ class ResultsDB:
         conn = None
         try:
             conn = sqlite3.connect(uri, uri=True, isolation_level="DEFERRED")
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()    # SQLite opens the file here
             _check_ours(path, conn)
             config = _stored_config(path, conn)
             return cls(path, conn, lock_fd, writer=False, config=config, num_seats=_num_seats(path, config.game),
@@ -195,9 +194,12 @@ class ResultsDB:
             _sweep(path, sweep)
             if lock_fd is not None:
                 os.close(lock_fd)
+            if isinstance(e, sqlite3.Error) and hot_log and not writer:
+                raise ResultsFileError(f"{path}: its write-ahead log {log.name} holds games not yet in the file, "
+                                       f"and SQLite cannot read it here ({e}; a read-only folder?): resume the "
+                                       f"run, or copy both files where they can be written") from None
             if isinstance(e, sqlite3.Error):
-                where = " (its write-ahead log cannot be read here: a read-only folder?)" if hot_log else ""
-                raise ResultsFileError(f"{path}: cannot read the results file ({e}){where}") from None
+                raise ResultsFileError(f"{path}: cannot read the results file ({e})") from None
             raise
 
     def close(self) -> None:
@@ -359,6 +361,22 @@ def _row_problem(row: dict[str, Any], seats: int, agents: int) -> str | None:
     return None
 
 
+def check_resumable(path: str | os.PathLike, config: TournamentConfig) -> set[tuple[int, int]]:
+    """The games of `config` already stored in `path`, the file checked as
+    `ResultsDB.open_for` checks it before a run, but only read: ResultsFileError
+    where open_for would refuse it, an empty set where it is not there yet."""
+    path = Path(path)
+    check_results_name(path)
+    if not path.exists() or path.stat().st_size == 0:
+        return set()
+    with ResultsDB.read(path) as db:
+        stored = db.config()
+        if _jsonable(stored.identity()) != _jsonable(config.identity()):
+            raise ResultsFileError(_difference(path, stored, config))
+        _check_bot_files(path, db.bot_files(), config.bot_files())
+        return db.stored_keys()
+
+
 def check_results_name(path: Path) -> None:
     """Refuses (ResultsFileError) a results file to write that is a folder, a
     device or a pipe, or the name SQLite gives another database's log, index or
@@ -394,17 +412,17 @@ def _sweep(path: Path, before: set[Path] | None) -> None:
     if before is None:
         return
     for made in sidecars(path):
-        if made not in before:
-            made.unlink(missing_ok=True)
+        if made not in before and made.exists():
+            made.unlink()
 
 
 def _num_seats(path: Path, game: str) -> int:
     """The number of seats of the file's game, which must still load."""
+    from eval.config import load_game
     try:
-        return pyspiel.load_game(game).num_players()
-    except Exception as e:          # pyspiel raises SpielError, our games ValueError
-        raise ResultsFileError(f"{path}: its game {game!r} does not load in this cardarena "
-                               f"({str(e).splitlines()[0] if str(e) else type(e).__name__})") from None
+        return load_game(game).num_players()
+    except ValueError as e:
+        raise ResultsFileError(f"{path}: its game does not load in this cardarena ({e})") from None
 
 
 def _lock(path: Path) -> int:

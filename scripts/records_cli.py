@@ -114,7 +114,9 @@ def _export(args: argparse.Namespace) -> None:
 def _analyse(args: argparse.Namespace) -> None:
     from eval.records import RecordError, check, open_game, state_at
     from search.analysis import analyse
-    found = open_game(args.source, args.game, [])
+    damaged: list[str] = []
+    found = open_game(args.source, args.game, damaged)
+    _warn("analyse", damaged)
     if len(found) > 1:
         raise RecordError(f"game {args.game} is a match of {len(found)} deals: name one, e.g. "
                           f"{found[0][0]}")

@@ -134,18 +134,13 @@ def _results_path(args: argparse.Namespace, write_files: bool) -> Path:
 
 
 def _nothing_left(config, results: Path) -> bool:
-    """Whether the results file already holds every game of the tournament (False
-    where it cannot say: the run then reports why it refuses the file)."""
-    from eval.storage import ResultsDB
+    """Whether the results file already holds every game of the tournament;
+    refuses (one line, before the run says what it plays) a file the run could
+    not resume (eval.storage.check_resumable)."""
+    from eval.storage import check_resumable
     from eval.tournament import planned_games
-    if not results.exists():
-        return False
-    try:
-        with ResultsDB.read(results) as db:
-            stored = db.stored_keys()
-    except ValueError:
-        return False
-    return {task.key for task in planned_games(config)} <= stored
+    stored = check_resumable(results, config)
+    return bool(stored) and {task.key for task in planned_games(config)} <= stored
 
 
 def _tournament(args: argparse.Namespace) -> None:

@@ -389,7 +389,11 @@ def play_fingerprint(results: str | os.PathLike) -> str:
     digest = hashlib.sha256()
     with ResultsDB.read(results) as db:
         for g in db.games(history=True):
-            actions = None if g.history is None else [h.actions for h in g.deal_histories()]
+            try:
+                actions = None if g.history is None else [h.actions for h in g.deal_histories()]
+            except ValueError as e:
+                raise ValueError(f"{results}: game {g.deal}-{g.rotation}: its stored history is not readable "
+                                 f"({e})") from None
             digest.update(json.dumps([g.deal, g.rotation, list(g.seats), g.chance_seed, g.returns, g.length,
                                       g.move_counts, g.deal_records, g.fault_seat, g.fault_kind, g.error,
                                       actions]).encode())
