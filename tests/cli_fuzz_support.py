@@ -99,6 +99,14 @@ def snapshot(*folders: Path) -> dict[str, str]:
     return found
 
 
+def signature(*folders: Path) -> dict[str, tuple[int, int, int]]:
+    """Every file under the folders by size, modification time and inode: what a
+    write or a replacement changes, without reading the shipped networks' 40 MB
+    for every example (the fuzz hashes them once, before and after it all)."""
+    return {str(p): (p.stat().st_size, p.stat().st_mtime_ns, p.stat().st_ino)
+            for folder in folders for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
 # ------------------------------------------------------------------ the folder
 def _edit(src: Path, dst: Path, *statements: str) -> None:
     """A copy of results file `src` with SQL statements applied: a file edited by hand."""
