@@ -20,8 +20,10 @@ import fcntl
 import json
 import math
 import os
+import shutil
 import sqlite3
 import stat
+import tempfile
 import time
 from json.encoder import c_make_encoder, encode_basestring_ascii
 from pathlib import Path
@@ -89,12 +91,10 @@ class ResultsDB:
     tournament (creating or resuming) and `ResultsDB.read(path)` to report."""
 
     def __init__(self, path: Path, conn: sqlite3.Connection, lock_fd: int | None, *, writer: bool,
-                 config: TournamentConfig, num_seats: int, sweep: set[Path] | None = None):
+                 config: TournamentConfig, num_seats: int, private: tempfile.TemporaryDirectory | None = None):
         self.path, self.conn, self._lock_fd, self._writer = path, conn, lock_fd, writer
         self._config, self._num_seats = config, num_seats
-        # A reader that had SQLite read a killed writer's log: the -wal/-shm there
-        # before it opened; any other is SQLite's doing for this reader, removed at close.
-        self._sweep = sweep
+        self._private = private         # a reader's copy of a file and the log a killed writer left
         self._pending: list[tuple] = []
         self._last_commit = time.monotonic()
 
@@ -150,12 +150,13 @@ class ResultsDB:
 
         A reader holds a shared flock for its life, so no tournament starts
         writing the file meanwhile (a writer's exclusive one is refused). With
-        no writer, and no write-ahead log left by one that was killed, SQLite
-        reads the file as immutable: the one file, no locks of its own, no -wal
-        or -shm made, so a file in a read-only folder reads too. While a writer
-        runs, or when a killed one left its log, SQLite reads the log too
-        (read-only, through the writer's -shm index); an index or log it had to
-        make for that is removed again at close."""
+        no writer, SQLite reads the file as immutable: the one file, no locks of
+        its own, no -wal or -shm made, so a file in a read-only folder reads
+        too. A write-ahead log that a killed writer left holds games not yet in
+        the file: the file and its log are read from a private copy (SQLite
+        would rebuild the log's index beside them), removed at close. While a
+        writer runs, SQLite reads the file read-only through the writer's log
+        and index."""
         path = Path(path)
         try:
             handle = open_regular(path, "results file")
@@ -176,28 +177,32 @@ class ResultsDB:
             os.close(lock_fd)
             lock_fd, writer = None, True
         log = sidecars(path)[0]
-        hot_log = writer or (log.exists() and log.stat().st_size > 0)
-        before = {p for p in sidecars(path) if p.exists()}
-        sweep = before if hot_log and not writer else None
-        uri = f"{path.resolve().as_uri()}?mode=ro" + ("" if hot_log else "&immutable=1")
+        hot_log = not writer and log.exists() and log.stat().st_size > 0
+        private = None
+        if writer:                  # beside a live writer: read-only, through the writer's log and index
+            uri = f"{path.resolve().as_uri()}?mode=ro"
+        elif hot_log:               # a killed writer's log: read from a private copy, the original untouched
+            private = tempfile.TemporaryDirectory(prefix="cardarena-read-")
+            copy = Path(private.name) / "results.db"
+            shutil.copyfile(path, copy)
+            shutil.copyfile(log, sidecars(copy)[0])
+            uri = f"{copy.as_uri()}?mode=ro"
+        else:
+            uri = f"{path.resolve().as_uri()}?mode=ro&immutable=1"
         conn = None
         try:
             conn = sqlite3.connect(uri, uri=True, isolation_level="DEFERRED")
-            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()    # SQLite opens the file here
             _check_ours(path, conn)
             config = _stored_config(path, conn)
             return cls(path, conn, lock_fd, writer=False, config=config, num_seats=_num_seats(path, config.game),
-                       sweep=sweep)
+                       private=private)
         except BaseException as e:
             if conn is not None:
                 conn.close()
-            _sweep(path, sweep)
+            if private is not None:
+                private.cleanup()
             if lock_fd is not None:
                 os.close(lock_fd)
-            if isinstance(e, sqlite3.Error) and hot_log and not writer:
-                raise ResultsFileError(f"{path}: its write-ahead log {log.name} holds games not yet in the file, "
-                                       f"and SQLite cannot read it here ({e}; a read-only folder?): resume the "
-                                       f"run, or copy both files where they can be written") from None
             if isinstance(e, sqlite3.Error):
                 raise ResultsFileError(f"{path}: cannot read the results file ({e})") from None
             raise
@@ -209,8 +214,9 @@ class ResultsDB:
                 self.flush()
         finally:
             self.conn.close()
-            _sweep(self.path, self._sweep)
-            self._sweep = None
+            if self._private is not None:
+                self._private.cleanup()
+                self._private = None
             if self._lock_fd is not None:      # after the connection: closing any fd of the file drops
                 os.close(self._lock_fd)        # the process's POSIX locks, SQLite's included
                 self._lock_fd = None
@@ -403,17 +409,6 @@ def _abandon(path: Path, conn: sqlite3.Connection | None, lock_fd: int, *, remov
         for made in (path, *sidecars(path)):
             made.unlink(missing_ok=True)
     os.close(lock_fd)
-
-
-def _sweep(path: Path, before: set[Path] | None) -> None:
-    """Removes the -wal/-shm/-journal files beside `path` that were not in
-    `before`: those SQLite made for a reader of a killed writer's log (the
-    reader holds the file, so no writer uses them). None: nothing to sweep."""
-    if before is None:
-        return
-    for made in sidecars(path):
-        if made not in before and made.exists():
-            made.unlink()
 
 
 def _num_seats(path: Path, game: str) -> int:
