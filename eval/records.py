@@ -466,6 +466,15 @@ def read_record_file(path: str | os.PathLike) -> list[Record | RecordError]:
             if not places:
                 raise RecordError(f"{path}: no records in the file")
             return places
+    places = _lines(path, text)
+    if not places:
+        raise RecordError(f"{path}: no records in the file")
+    return places
+
+
+def _lines(path: Path, text: str) -> list[Record | RecordError]:
+    """Each non-blank line of JSON Lines text as a record, or why it is not one."""
+    places: list[Record | RecordError] = []
     lines = text.split("\n")
     for n, line in enumerate(lines, 1):
         if not line.strip():
@@ -482,8 +491,6 @@ def read_record_file(path: str | os.PathLike) -> list[Record | RecordError]:
             places.append(Record.from_json(obj, where))
         except RecordError as e:
             places.append(e)
-    if not places:
-        raise RecordError(f"{path}: no records in the file")
     return places
 
 
@@ -527,8 +534,9 @@ def write_records(path: str | os.PathLike, records: Iterable[Record]) -> int:
 def check_appendable(path: str | os.PathLike) -> None:
     """Refuses (RecordError) a file that records must not be appended to: one
     that is not a regular file, not a record file (a results file, a report,
-    anything else), or damaged anywhere: records go only after a whole line of
-    a file whose every record reads. A file that does not exist is fine."""
+    anything else), or not one whole record a line (a line damaged anywhere,
+    a record written over several lines): records go only after a whole line
+    of a file whose every line is a record. A file that does not exist is fine."""
     path = Path(path)
     if not os.path.lexists(path):
         return
@@ -540,10 +548,14 @@ def check_appendable(path: str | os.PathLike) -> None:
         return
     if kind != RECORDS:
         raise RecordError(f"{path} holds {kind}, not records: nothing is appended to it; name another file")
-    bad = [place for place in read_record_file(path) if isinstance(place, RecordError)]
+    try:
+        text = read_text(path, "record file")
+    except ValueError as e:
+        raise RecordError(str(e)) from None
+    bad = [place for place in _lines(path, text) if isinstance(place, RecordError)]
     if bad:
-        raise RecordError(f"{bad[0]}: nothing is appended to a damaged record file; repair or remove that "
-                          f"line, or name another file")
+        raise RecordError(f"{bad[0]}: records are appended only to a file of one whole record a line; "
+                          f"repair or remove that line, or name another file")
 
 
 def append_record(path: str | os.PathLike, record: Record) -> None:

@@ -184,6 +184,7 @@ def build_place(place: Path) -> None:
     lines = (place / "po.jsonl").read_text().splitlines(keepends=True)
     (place / "cut.jsonl").write_text("".join(lines[:2]) + lines[2][:len(lines[2]) // 2])
     (place / "hole.jsonl").write_text(lines[0] + "{not json\n" + "".join(lines[1:3]))
+    (place / "pretty.json").write_text(json.dumps(records[0].to_json(), indent=1))
     edited = records[0].to_json()
     edited["returns"] = [5.0] * len(edited["returns"])
     (place / "returns.json").write_text(json.dumps(edited))

@@ -29,7 +29,7 @@ EXPANSIONS = {
                   "deepjson.db", "cuthist.db", "badgame.db", "badagents.db", "modmatch.db", "nogames.db",
                   "marked.db", "illegal.db", "cillegal.db"],
     "{junk}": ["notes.db", "empty.db", "foreign.db", "plain.pt", "pipe", "folder", "missing.db", "deep.json"],
-    "{records}": ["po.jsonl", "cut.jsonl", "hole.jsonl", "returns.json", "short.json", "deep.jsonl"],
+    "{records}": ["po.jsonl", "cut.jsonl", "hole.jsonl", "returns.json", "short.json", "deep.jsonl", "pretty.json"],
 }
 CLOSED_STDOUT = "[closed-stdout]"
 

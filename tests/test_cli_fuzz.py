@@ -42,7 +42,8 @@ RESULTS_FILES = ["po.db", "apo.db", "mc.db", "cc.db"]
 DAMAGED_FILES = ["seat9.db", "shortret.db", "strret.db", "nanret.db", "shortmoves.db", "badjson.db", "deepjson.db",
                  "cuthist.db", "badgame.db", "badagents.db", "modmatch.db", "nogames.db", "marked.db", "illegal.db",
                  "cillegal.db"]
-RECORD_FILES = ["po.jsonl", "cut.jsonl", "hole.jsonl", "returns.json", "short.json", "deep.json", "deep.jsonl"]
+RECORD_FILES = ["po.jsonl", "cut.jsonl", "hole.jsonl", "returns.json", "short.json", "deep.json", "deep.jsonl",
+                "pretty.json"]
 OTHER_FILES = ["notes.db", "empty.db", "foreign.db", "plain.pt", "bot.safetensors", "pipe", "folder", "missing.db",
                "/dev/null", ".", "po.db-wal"]
 any_file = st.sampled_from(RESULTS_FILES + DAMAGED_FILES + RECORD_FILES + OTHER_FILES)
@@ -371,7 +372,7 @@ def test_study_tune_and_requirement(place, start, against, deals, seed, passes, 
 @MORE
 @given(game=st.sampled_from([*GAMES, "python_page_one(players=3)", "nosuch"]),
        records=st.sampled_from([f"{SCRATCH}.jsonl", "po.db", "cut.jsonl", "hole.jsonl", "pipe", "notes.db",
-                                "folder", "/dev/null", "missing/x.jsonl", "mc.db-journal", "returns.json"]),
+                                "folder", "/dev/null", "missing/x.jsonl", "mc.db-journal", "pretty.json"]),
        agents=st.lists(st.sampled_from(["random", "rules", "nosuch", "rules(x=1)"]), max_size=2),
        seed=number_text)
 def test_match_records(place, game, records, agents, seed):
