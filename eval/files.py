@@ -46,6 +46,7 @@ FIGURE_KEY = "cardarena"
 REPORT_CSV_HEADER = "name,spec,elo,elo_low,elo_high,games,"
 HANDS_CSV_HEADER = "hand,side,agent,points,opponents,"
 _SNIFF = 1 << 16
+_REPORT_JSON_MAX = 64 << 20          # larger than any tournament's report
 
 
 def _describe_mode(mode: int) -> str:
@@ -100,14 +101,18 @@ def sidecars(path: str | os.PathLike) -> list[Path]:
 
 
 def sidecar_of(path: str | os.PathLike) -> Path | None:
-    """The database whose -wal, -shm or -journal file `path` names, where that
-    database exists; else None."""
+    """The SQLite database whose -wal, -shm or -journal file `path` names, where
+    that database exists; else None."""
     text = str(path)
     for suffix in SQLITE_SIDECARS:
         if text.endswith(suffix) and len(text) > len(suffix):
             base = Path(text[:-len(suffix)])
-            if base.is_file():
-                return base
+            try:
+                with open_regular(base, "file") as f:
+                    if f.read(16) == SQLITE_HEADER:
+                        return base
+            except ValueError:
+                pass
     return None
 
 
@@ -147,12 +152,24 @@ def kind_of(path: str | os.PathLike) -> str:
     if first.startswith(HANDS_CSV_HEADER):
         return HANDS_CSV
     if first.startswith(("{", "[")):
-        compact = "".join(first[:4096].split())
-        if '"format":"cardarena-record"' in compact:
+        if '"format":"cardarena-record"' in "".join(first[:4096].split()):
             return RECORDS
-        if compact.startswith('{"config":') and '"rows":' in compact:
+        if first.startswith("{") and _is_report_json(path):
             return REPORT_JSON
     return OTHER
+
+
+def _is_report_json(path: str | os.PathLike) -> bool:
+    """Whether a JSON file is a tournament report (eval.report.to_json): an object
+    with the summary's config, rows and anchor. Read whole: a report is small."""
+    if os.stat(path).st_size > _REPORT_JSON_MAX:
+        return False
+    with open_regular(path, "file") as f:
+        try:
+            report = json.loads(f.read())
+        except (ValueError, RecursionError):
+            return False
+    return isinstance(report, dict) and {"config", "rows", "anchor"} <= set(report)
 
 
 def _shown(kind: str) -> str:

@@ -156,9 +156,10 @@ def _stats(args: argparse.Namespace) -> None:
     from eval.study.stats import FIGURE_MAKER, figure_paths, hands_from_results, markdown, plots, write_csv
     from scripts.cli_checks import one_line
     results = regular_input(args.results, "results file")
+    if args.name is not None and not re.fullmatch(r"[\w-]{1,100}", args.name, re.ASCII):
+        raise ValueError(f"--name {args.name!r}: the plots' name is letters, digits, '_' and '-' "
+                         f"(a file name, not a path)")
     name = args.name or results.stem
-    if not re.fullmatch(r"[\w-]{1,100}", name, re.ASCII):
-        raise ValueError(f"--name {name!r}: the plots' name is letters, digits, '_' and '-' (a file name, not a path)")
     if args.csv:
         check_output(args.csv, HANDS_CSV, inputs=[results], option="--csv")
     if args.figures:
