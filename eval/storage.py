@@ -177,20 +177,18 @@ class ResultsDB:
             os.close(lock_fd)
             lock_fd, writer = None, True
         log = sidecars(path)[0]
-        hot_log = not writer and log.exists() and log.stat().st_size > 0
-        private = None
-        if writer:                  # beside a live writer: read-only, through the writer's log and index
-            uri = f"{path.resolve().as_uri()}?mode=ro"
-        elif hot_log:               # a killed writer's log: read from a private copy, the original untouched
-            private = tempfile.TemporaryDirectory(prefix="cardarena-read-")
-            copy = Path(private.name) / "results.db"
-            shutil.copyfile(path, copy)
-            shutil.copyfile(log, sidecars(copy)[0])
-            uri = f"{copy.as_uri()}?mode=ro"
-        else:
-            uri = f"{path.resolve().as_uri()}?mode=ro&immutable=1"
-        conn = None
+        private, conn = None, None
         try:
+            if writer:              # beside a live writer: read-only, through the writer's log and index
+                uri = f"{path.resolve().as_uri()}?mode=ro"
+            elif log.exists() and log.stat().st_size > 0:      # a killed writer's log: from a private copy
+                private = tempfile.TemporaryDirectory(prefix="cardarena-read-")
+                copy = Path(private.name) / "results.db"
+                shutil.copyfile(path, copy)
+                shutil.copyfile(log, sidecars(copy)[0])
+                uri = f"{copy.as_uri()}?mode=ro"
+            else:
+                uri = f"{path.resolve().as_uri()}?mode=ro&immutable=1"
             conn = sqlite3.connect(uri, uri=True, isolation_level="DEFERRED")
             _check_ours(path, conn)
             config = _stored_config(path, conn)
