@@ -114,7 +114,7 @@ class TournamentConfig:
         config = cls(str(loaded), parse_agents(agents), deals, seed, duplicate, teams,
                      mixed_partners, match, time_limit, bot_modules, keep_history)
         for _, spec in config.agents:
-            make_bot(spec, loaded, 0, 0)
+            check_bot(spec, loaded)
         if match is not None:
             match_format(loaded, match)
         return config
@@ -191,10 +191,62 @@ def file_sha256(path: Path) -> str:
 
 
 def load_game(game: str) -> pyspiel.Game:
+    """The game `game` names, as pyspiel loads it. Raises ValueError, one line,
+    for a malformed string, an unknown game, a parameter the game does not have
+    or of the wrong type (checked here first: OpenSpiel would print a line of
+    its own before refusing), parameters the game refuses, or a game whose
+    factory raises anything at all."""
+    try:
+        name, settings = parse_spec(game)
+    except ValueError:
+        raise ValueError(f"cannot load game {game!r}: malformed game string: expected name or "
+                         f"name(key=value,...)") from None
+    game_type = next((t for t in pyspiel.registered_games() if t.short_name == name), None)
+    if game_type is None:
+        raise ValueError(f"cannot load game {game!r}: unknown game {name!r}: `cardarena list games` shows "
+                         f"ours, and any OpenSpiel game name works")
+    spec = game_type.parameter_specification
+    for key, value in settings.items():
+        if key not in spec:
+            raise ValueError(f"cannot load game {game!r}: {name} has no parameter {key!r} "
+                             f"(it has {', '.join(sorted(spec)) or 'none'})")
+        if not _parameter_fits(value, spec[key]):
+            raise ValueError(f"cannot load game {game!r}: {key}={value!r} is not {_KIND_OF[type(spec[key])]}")
     try:
         return pyspiel.load_game(game)
-    except pyspiel.SpielError as e:
-        raise ValueError(f"cannot load game {game!r}: {e}") from None
+    except Exception as e:      # pyspiel raises SpielError, our games ValueError, a game's factory anything
+        raise ValueError(f"cannot load game {game!r}: {_one_line(e)}") from None
+
+
+_KIND_OF = {bool: "true or false", int: "a whole number", float: "a number", str: "text"}
+
+
+def _parameter_fits(value: Any, default: Any) -> bool:
+    """Whether a parsed game-string value has the type of the parameter's default."""
+    if isinstance(default, bool) or isinstance(value, bool):
+        return type(value) is type(default)
+    if isinstance(default, float):
+        return isinstance(value, (int, float))
+    return isinstance(value, type(default))
+
+
+def _one_line(error: BaseException) -> str:
+    text = " ".join(str(error).split()) or type(error).__name__
+    return text if type(error) in (ValueError, pyspiel.SpielError) or type(error).__name__ == "GameParameterError" \
+        else f"{type(error).__name__}: {text}"
+
+
+def check_bot(spec: str, game: pyspiel.Game, seat: int = 0) -> None:
+    """Makes the bot `spec` for `seat` once, so that a bad one is refused before any
+    game: ValueError naming it, whatever its factory raised (a registered bot's
+    factory may raise anything)."""
+    try:
+        make_bot(spec, game, seat, 0)
+    except ValueError:
+        raise
+    except Exception as e:
+        raise ValueError(f"bot {spec!r} cannot be made for {game.get_type().short_name}: "
+                         f"{type(e).__name__}: {' '.join(str(e).split())}") from None
 
 
 def match_format(game: pyspiel.Game, spec: str) -> MatchFormat:
@@ -220,8 +272,10 @@ def match_format(game: pyspiel.Game, spec: str) -> MatchFormat:
         if hasattr(module, "match_format"):
             return module.match_format(game, **settings)
         return _format_class(module)(**settings)
-    except TypeError as e:
-        raise ValueError(f"bad match format settings {spec!r}: {e}") from None
+    except ValueError:
+        raise
+    except Exception as e:     # a format's factory may raise anything: a bad setting, at the command line
+        raise ValueError(f"bad match format settings {spec!r}: {_one_line(e)}") from None
 
 
 def _format_class(module) -> type:

@@ -4,10 +4,16 @@ Each Ray task plays a batch of games in a one-process eval.workers.LocalPool
 kept by the Ray worker, so a bot that kills its process is caught and blamed
 exactly as with the local backend, and the Ray worker itself survives. Ray
 retries a task whose Ray worker was lost (a node failure, not a bot's fault).
+
+An address where no cluster answers is refused at once (nothing listening
+there) or after one attempt of Ray's to reach it (something else listening):
+Ray by itself keeps trying for many minutes.
 """
 
 from __future__ import annotations
 
+import os
+import socket
 from typing import Iterable, Iterator
 
 from eval.config import TournamentConfig
@@ -16,6 +22,9 @@ from eval.schedule import GameTask
 from eval.workers import LocalPool
 
 GAMES_PER_TASK = 8
+CONNECT_SECONDS = 5.0        # how long a cluster's address may take to accept a connection
+# Ray's own attempts to reach a cluster's control store (about 35 s each; 20 by default).
+RAY_CONNECT_ATTEMPTS = "1"
 _pools: dict[TournamentConfig, LocalPool] = {}
 
 
@@ -25,6 +34,26 @@ def _play_batch(config: TournamentConfig, tasks: list[GameTask]) -> list[GameRec
     if pool is None:
         pool = _pools[config] = LocalPool(config, 1)
     return list(pool.run(tasks))
+
+
+def check_reachable(address: str) -> None:
+    """Refuses (ValueError, one line) a cluster address that does not parse or
+    where nothing accepts a connection within CONNECT_SECONDS. The address is
+    the one Ray itself would connect to (`localhost` as the node's own address)."""
+    from ray._private.services import canonicalize_bootstrap_address
+    target = address[len("ray://"):] if address.startswith("ray://") else address
+    if target in ("auto", "local"):
+        return
+    try:
+        host, _, port = canonicalize_bootstrap_address(target).rpartition(":")
+        port_number = int(port)
+    except Exception:       # Ray's parser raises ValueError, or its host lookup anything
+        raise ValueError(f"--address {address!r}: expected host:port (or ray://host:port, auto)") from None
+    try:
+        socket.create_connection((host.strip("[]"), port_number), timeout=CONNECT_SECONDS).close()
+    except OSError as e:
+        raise ValueError(f"--address {address}: no Ray cluster answers at {host}:{port} "
+                         f"({e.strerror or e or 'no answer'})") from None
 
 
 class RayPool:
@@ -43,8 +72,14 @@ class RayPool:
         self.config = config
         self.owns_ray = not ray.is_initialized() and address is None
         if not ray.is_initialized():
+            if address:
+                check_reachable(address)
+                os.environ.setdefault("RAY_gcs_server_port_wait_time_s", RAY_CONNECT_ATTEMPTS)
             kwargs = {"address": address} if address else {"num_cpus": workers}
-            ray.init(include_dashboard=False, log_to_driver=False, **kwargs)
+            try:
+                ray.init(include_dashboard=False, log_to_driver=False, **kwargs)
+            except ConnectionError as e:
+                raise ValueError(f"--address {address}: no Ray cluster answers there ({e})") from None
         self.in_flight = max(1, 2 * int(ray.cluster_resources().get("CPU", workers)))
         self.remote = ray.remote(max_retries=3)(_play_batch)
         self.config_ref = ray.put(config)

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import json
 import os
+import stat
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
@@ -29,6 +31,7 @@ from typing import Any, Iterable, Iterator, Sequence
 import pyspiel
 
 import games  # noqa: F401  (registers our games)
+from eval.files import EMPTY, RECORDS, SQLITE_HEADER, kind_of, loads, open_regular, read_text, write_whole
 
 FORMAT = "cardarena-record"
 VERSION = 1
@@ -148,15 +151,22 @@ def build(game_string: str, game: pyspiel.Game, actions: Sequence[int], players:
           seconds: Sequence[float] | None = None, seed: int | None = None, match: dict | None = None,
           fault: dict | None = None, source: dict | None = None,
           returns: Sequence[float] | None = None) -> Record:
-    """A record from a game's actions, replayed for their actors and words."""
+    """A record from a game's actions, replayed for their actors and words;
+    RecordError naming the first move that cannot be played."""
     state = game.new_initial_state()
     moves = []
     times = iter(seconds or ())
-    for action in actions:
+    for i, action in enumerate(actions):
+        if state.is_terminal():
+            raise RecordError(f"move {i}: action {action} comes after the end of the game")
         actor = state.current_player()
-        moves.append(Move(actor, int(action), state.action_to_string(actor, action),
-                          None if actor < 0 else next(times, None)))
-        state.apply_action(action)
+        try:
+            text = state.action_to_string(actor, action)
+            state.apply_action(action)
+        except Exception as e:      # a core raises IllegalActionError, OpenSpiel's SpielError
+            raise RecordError(f"move {i}: action {action} cannot be played there "
+                              f"({' '.join(str(e).split()) or type(e).__name__})") from None
+        moves.append(Move(actor, int(action), text, None if actor < 0 else next(times, None)))
     if returns is None and fault is None and state.is_terminal():
         returns = state.returns()
     return Record(game_string, list(players), moves, list(returns) if returns is not None else None,
@@ -169,12 +179,17 @@ def game_id(deal: int, rotation: int, match_deal: int | None = None) -> str:
 
 
 def records_from_results(path: str | os.PathLike, *, deal: int | None = None, agent: str | None = None,
-                         fault: bool | None = None) -> Iterator[tuple[str, Record]]:
+                         fault: bool | None = None, damaged: list[str] | None = None) -> Iterator[tuple[str, Record]]:
     """(game id, record) for each stored game with a history in a results file:
     one record per deal of a match. Filters: the deal, an agent that played, and
-    whether the game has a fault. Games stored before histories are skipped."""
+    whether the game has a fault. Games stored before histories are skipped.
+
+    A stored game that does not make a record (its row or history damaged, an
+    action that is not legal where it was stored, a finished game whose moves
+    do not give its stored returns) raises RecordError naming the game and the
+    move; with a `damaged` list, the game is skipped and that description
+    appended to it instead, so the rest still come."""
     from eval.config import match_format
-    from eval.play import seat_seed
     from eval.storage import ResultsDB, ResultsFileError
     try:
         db = ResultsDB.read(path)
@@ -182,52 +197,108 @@ def records_from_results(path: str | os.PathLike, *, deal: int | None = None, ag
         raise RecordError(str(e)) from None
     with db:
         config = db.config()
-        files = db.bot_files()
-        game = pyspiel.load_game(config.game)
-        match = match_format(game, config.match) if config.match is not None else None
+        try:
+            files = db.bot_files()
+        except ResultsFileError as e:
+            raise RecordError(str(e)) from None
+        game = load_game_string(config.game)
+        match = None
+        if config.match is not None:
+            if ":" in config.match.partition("(")[0]:
+                raise RecordError(f"{path}: its match format {config.match!r} names a module, and reading a "
+                                  f"file runs no code it names")
+            try:
+                match = match_format(game, config.match)
+            except ValueError as e:
+                raise RecordError(f"{path}: its match format {config.match!r} does not load here ({e})") from None
         where, params = ("deal = ?", (deal,)) if deal is not None else ("", ())
-        for stored in db.games(history=True, where=where, params=params):
+        rows = db.games(history=True, where=where, params=params, damaged=damaged)
+        while True:
+            try:
+                stored = next(rows)
+            except StopIteration:
+                return
+            except ResultsFileError as e:
+                raise RecordError(str(e)) from None
             names = [config.agents[a][0] for a in stored.seats]
             if agent is not None and agent not in names:
                 continue
             if fault is not None and (stored.fault_kind is not None) != fault:
                 continue
+            gid = game_id(stored.deal, stored.rotation)
             try:
-                histories = stored.deal_histories()
-            except ValueError as e:
-                raise RecordError(f"{path}: game {game_id(stored.deal, stored.rotation)}: {e}") from None
-            if histories is None:
+                made = list(_stored_records(path, config, files, game, match, stored))
+            except RecordError as e:
+                if damaged is None:
+                    raise RecordError(f"{path}: game {gid}: {e}") from None
+                damaged.append(f"{path}: game {gid}: {e}")
                 continue
-            players = [PlayerInfo(s, config.agents[a][0], config.agents[a][1],
-                                  ",".join(files.get(config.agents[a][0], {}).values()) or None)
-                       for s, a in enumerate(stored.seats)]
-            fault_info = None if stored.fault_kind is None else \
-                {"seat": stored.fault_seat, "kind": stored.fault_kind, "error": stored.error}
-            for k, deal_history in enumerate(histories):
-                last = k == len(histories) - 1
-                source = {"results": str(path), "deal": stored.deal, "rotation": stored.rotation}
-                if match is None:
-                    deal_game, context = game, None
-                else:
-                    before = (stored.deal_records or [])[:k]
-                    params = match.next_deal(before)
-                    deal_game = pyspiel.load_game(game.get_type().short_name, {**game.get_parameters(), **params})
-                    scores = [sum(col) for col in zip(*before)] if before else None
-                    context = {"format": config.match, "deal": k, "scores": scores}
-                    source["match_deal"] = k
-                record = build(str(deal_game), deal_game, deal_history.actions, players,
-                               seconds=deal_history.seconds, seed=seat_seed(stored.chance_seed, k),
-                               match=context, fault=fault_info if last else None, source=source,
-                               returns=stored.returns if match is None and fault_info is not None else None)
-                yield game_id(stored.deal, stored.rotation, None if match is None else k), record
+            yield from made
+
+
+def _stored_records(path: str | os.PathLike, config, files: dict, game: pyspiel.Game, match,
+                    stored) -> Iterator[tuple[str, Record]]:
+    """The records of one stored game (one per deal of a match), each rebuilt by
+    replaying its actions; RecordError naming the move that does not replay."""
+    from eval.play import seat_seed
+    try:
+        histories = stored.deal_histories()
+    except ValueError as e:
+        raise RecordError(f"its stored history is not readable ({e})") from None
+    if histories is None:
+        return
+    players = [PlayerInfo(s, config.agents[a][0], config.agents[a][1],
+                          ",".join(files.get(config.agents[a][0], {}).values()) or None)
+               for s, a in enumerate(stored.seats)]
+    fault_info = None if stored.fault_kind is None else \
+        {"seat": stored.fault_seat, "kind": stored.fault_kind, "error": stored.error}
+    if match is not None and len(histories) > len(stored.deal_records or []) + 1:
+        raise RecordError(f"its history has {len(histories)} deals but the match kept "
+                          f"{len(stored.deal_records or [])}")
+    for k, deal_history in enumerate(histories):
+        last = k == len(histories) - 1
+        source = {"results": str(path), "deal": stored.deal, "rotation": stored.rotation}
+        if match is None:
+            deal_game, context = game, None
+        else:
+            before = (stored.deal_records or [])[:k]
+            try:
+                params = match.next_deal(before)
+                deal_game = pyspiel.load_game(game.get_type().short_name, {**game.get_parameters(), **params})
+            except Exception as e:      # deal records a format cannot read
+                raise RecordError(f"deal {k} of its match cannot be set up from the stored scores "
+                                  f"({' '.join(str(e).split())})") from None
+            scores = [sum(col) for col in zip(*before)] if before else None
+            context = {"format": config.match, "deal": k, "scores": scores}
+            source["match_deal"] = k
+        record = build(str(deal_game), deal_game, deal_history.actions, players,
+                       seconds=deal_history.seconds, seed=seat_seed(stored.chance_seed, k),
+                       match=context, fault=fault_info if last else None, source=source,
+                       returns=stored.returns if match is None and fault_info is not None else None)
+        if match is None and fault_info is None and stored.returns is not None:
+            if record.returns is None:
+                raise RecordError(f"its {len(record.moves)} stored moves do not end the game, but returns "
+                                  f"were stored")
+            if any(abs(a - b) > 1e-9 for a, b in zip(record.returns, stored.returns)):
+                raise RecordError(f"its stored returns {stored.returns} are not what its moves give "
+                                  f"{record.returns}")
+        yield game_id(stored.deal, stored.rotation, None if match is None else k), record
 
 
 # ------------------------------------------------------------------ replay
-def load_game(record: Record) -> pyspiel.Game:
+def load_game_string(game: str) -> pyspiel.Game:
+    """The game a record or a results file names; RecordError, one line, where it does not load."""
+    from eval.config import load_game as load
     try:
-        return pyspiel.load_game(record.game)
-    except Exception as e:      # pyspiel raises SpielError, our games ValueError
-        raise RecordError(f"game string {record.game!r} does not load: {e}") from None
+        return load(game)
+    except ValueError as e:
+        reason = str(e).removeprefix(f"cannot load game {game!r}: ")
+        raise RecordError(f"game string {game!r} does not load: {reason}") from None
+
+
+def load_game(record: Record) -> pyspiel.Game:
+    """The record's game (`load_game_string`)."""
+    return load_game_string(record.game)
 
 
 def replay(record: Record, upto: int | None = None) -> Iterator[tuple[int, pyspiel.State, Move]]:
@@ -314,96 +385,199 @@ def transcript(record: Record, view: int | None = None) -> list[tuple[int, str]]
 
 # ------------------------------------------------------------------ files
 def is_results_file(path: str | os.PathLike) -> bool:
-    """Whether `path` is an SQLite file (a results file) rather than records."""
+    """Whether `path` is an SQLite file (a results file) rather than records; a
+    pipe, device or folder is neither (and is not opened)."""
     try:
-        with open(path, "rb") as f:
-            return f.read(16) == b"SQLite format 3\x00"
-    except OSError:
+        with open_regular(path, "file") as f:
+            return f.read(16) == SQLITE_HEADER
+    except ValueError:
         return False
 
 
-def open_game(path: str | os.PathLike, game: str | None = None) -> list[tuple[str, Record]]:
+def open_game(path: str | os.PathLike, game: str | None = None,
+              damaged: list[str] | None = None) -> list[tuple[str, Record]]:
     """(id, record) for one game of a results file or a record file: a results
     file's game by id ("deal-rotation" gives every deal of a match,
     "deal-rotation-k" one), a record file's by its place in the file (0 by
-    default). Raises RecordError naming what is not there."""
+    default; a damaged line keeps its place). Raises RecordError naming what is
+    not there, or why the game asked for cannot be read; what is damaged
+    elsewhere in the file goes to `damaged` (see `load_records`)."""
     if is_results_file(path):
         if game is None:
             raise RecordError(f"{path} is a results file: name a game (cardarena games {path} lists them)")
         parts = game.split("-")
-        if not 2 <= len(parts) <= 3 or not all(p.isdigit() for p in parts):
+        if not 2 <= len(parts) <= 3 or not all(_whole_number(p) for p in parts):
             raise RecordError(f"game {game!r}: a results file's game is named deal-rotation, e.g. 12-1 "
                               f"(and deal-rotation-k for deal k of a match)")
-        found = [(gid, r) for gid, r in records_from_results(path, deal=int(parts[0]))
-                 if gid == game or gid.startswith(game + "-")]
+        found, skipped = [], []
+        for gid, record in records_from_results(path, deal=int(parts[0]), damaged=skipped):
+            if gid == game or gid.startswith(game + "-"):
+                found.append((gid, record))
         if not found:
+            for problem in skipped:
+                if f": game {int(parts[0])}-{int(parts[1])}:" in problem:
+                    raise RecordError(problem)
             raise RecordError(f"{path}: no game {game} with a history (cardarena games {path} lists them)")
         return found
-    records = load_records(path)
-    if game is None:
-        return [("0", records[0])]
-    if not game.isdigit() or int(game) >= len(records):
-        raise RecordError(f"{path}: no record {game!r}; the file has {len(records)} (0..{len(records) - 1})")
-    return [(game, records[int(game)])]
+    places = read_record_file(path)
+    for place in places:
+        if isinstance(place, RecordError) and damaged is not None:
+            damaged.append(f"{place}; skipped")
+    index = 0 if game is None else int(game) if _whole_number(game) else None
+    if index is None or index >= len(places):
+        raise RecordError(f"{path}: no record {game!r}; the file has {len(places)} (0..{len(places) - 1})")
+    chosen = places[index]
+    if isinstance(chosen, RecordError):
+        raise RecordError(f"record {index} cannot be read: {chosen}")
+    return [(str(index), chosen)]
 
 
-def load_records(path: str | os.PathLike) -> list[Record]:
-    """The records of a .json file (one record, or a list) or a .jsonl file (one a
-    line; a file of another name that is not one JSON document is read so too)."""
+def _whole_number(text: str) -> bool:
+    """Whether `text` names a game's deal, rotation or place: ASCII digits, at most 18."""
+    return text.isascii() and text.isdigit() and len(text) <= 18
+
+
+def read_record_file(path: str | os.PathLike) -> list[Record | RecordError]:
+    """Each place of a record file, in order: its record, or the RecordError that
+    says why it cannot be read (a line cut short, not JSON, nested too deeply,
+    not a record). A .json file is one record or a list; a .jsonl file is one a
+    line (a file of another name that is not one JSON document is read so too).
+    RecordError for a file that cannot be read at all or holds no record."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RecordError(f"{path}: no such record file") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise RecordError(f"{path}: cannot read record file ({e})") from None
+        text = read_text(path, "record file")
+    except ValueError as e:
+        raise RecordError(str(e)) from None
+    places: list[Record | RecordError] = []
     if path.suffix != ".jsonl":
         try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as e:
+            obj = loads(text)
+        except ValueError as e:
             if len([line for line in text.splitlines() if line.strip()]) < 2:
-                raise RecordError(f"{path}: not valid JSON ({e.msg}, line {e.lineno})") from None
+                where = f", line {e.lineno}" if isinstance(e, json.JSONDecodeError) else ""
+                raise RecordError(f"{path}: not valid JSON ({getattr(e, 'msg', e)}{where})") from None
         else:
             items = obj if isinstance(obj, list) else [obj]
-            if not items:
+            for i, item in enumerate(items):
+                try:
+                    places.append(Record.from_json(item, f"{path}: record {i}"))
+                except RecordError as e:
+                    places.append(e)
+            if not places:
                 raise RecordError(f"{path}: no records in the file")
-            return [Record.from_json(o, f"{path}: record {i}") for i, o in enumerate(items)]
-    records = []
-    for n, line in enumerate(text.splitlines(), 1):
+            return places
+    places = _lines(path, text)
+    if not places:
+        raise RecordError(f"{path}: no records in the file")
+    return places
+
+
+def _lines(path: Path, text: str) -> list[Record | RecordError]:
+    """Each non-blank line of JSON Lines text as a record, or why it is not one."""
+    places: list[Record | RecordError] = []
+    lines = text.split("\n")
+    for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
+        where = f"{path}: line {n}"
         try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise RecordError(f"{path}: line {n} is not valid JSON ({e.msg})") from None
-        records.append(Record.from_json(obj, f"{path}: line {n}"))
+            obj = loads(line)
+        except ValueError as e:
+            cut = n == len(lines)          # the last line, with no end of line after it
+            places.append(RecordError(f"{where} is " + ("cut short (no end of line)" if cut else
+                                                        f"not valid JSON ({getattr(e, 'msg', e)})")))
+            continue
+        try:
+            places.append(Record.from_json(obj, where))
+        except RecordError as e:
+            places.append(e)
+    return places
+
+
+class DamagedRecordWarning(UserWarning):
+    """A record file's line or item that cannot be read, skipped by `load_records`."""
+
+
+def load_records(path: str | os.PathLike, damaged: list[str] | None = None) -> list[Record]:
+    """The readable records of a record file (`read_record_file`). A damaged
+    place is skipped, and named: in `damaged` where given, else as a
+    DamagedRecordWarning. RecordError where no record can be read."""
+    records = []
+    for place in read_record_file(path):
+        if isinstance(place, Record):
+            records.append(place)
+        elif damaged is not None:
+            damaged.append(f"{place}; skipped")
+        else:
+            warnings.warn(f"{place}; skipped", DamagedRecordWarning, stacklevel=2)
     if not records:
-        raise RecordError(f"{path}: no records in the file")
+        raise RecordError(f"{path}: no readable record in the file")
     return records
 
 
 def write_records(path: str | os.PathLike, records: Iterable[Record]) -> int:
     """Writes records as JSON Lines through a temporary file, so a file already
-    there is replaced whole or not at all. Returns how many were written."""
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp")
+    there is replaced whole or not at all (eval.files.write_whole). Returns how
+    many were written."""
     count = 0
-    with open(tmp, "w", encoding="utf-8") as f:
-        for record in records:
-            f.write(json.dumps(record.to_json(), separators=(",", ":")) + "\n")
-            count += 1
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+
+    def write(tmp: Path) -> None:
+        nonlocal count
+        with open(tmp, "w", encoding="utf-8") as f:
+            for record in records:
+                f.write(json.dumps(record.to_json(), separators=(",", ":")) + "\n")
+                count += 1
+    write_whole(path, write)
     return count
 
 
+def check_appendable(path: str | os.PathLike) -> None:
+    """Refuses (RecordError) a file that records must not be appended to: one
+    that is not a regular file, not a record file (a results file, a report,
+    anything else), or not one whole record a line (a line damaged anywhere,
+    a record written over several lines): records go only after a whole line
+    of a file whose every line is a record. A file that does not exist is fine."""
+    path = Path(path)
+    if not os.path.lexists(path):
+        return
+    try:
+        kind = kind_of(path)
+    except ValueError as e:
+        raise RecordError(str(e)) from None
+    if kind == EMPTY:
+        return
+    if kind != RECORDS:
+        raise RecordError(f"{path} holds {kind}, not records: nothing is appended to it; name another file")
+    try:
+        text = read_text(path, "record file")
+    except ValueError as e:
+        raise RecordError(str(e)) from None
+    bad = [place for place in _lines(path, text) if isinstance(place, RecordError)]
+    if bad:
+        raise RecordError(f"{bad[0]}: records are appended only to a file of one whole record a line; "
+                          f"repair or remove that line, or name another file")
+
+
 def append_record(path: str | os.PathLike, record: Record) -> None:
-    """Adds one record to a JSON Lines file, on disk before it returns."""
-    with open(path, "a", encoding="utf-8") as f:
-        f.write(json.dumps(record.to_json(), separators=(",", ":")) + "\n")
+    """Adds one record to a JSON Lines file, on disk before it returns. Refused
+    (RecordError) where the file is not a regular file, is an SQLite file, or
+    does not end with a whole line: a record is never joined to a damaged one."""
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0), 0o644)
+    with os.fdopen(fd, "r+b") as f:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise RecordError(f"{path} is not a regular file; records are appended only to a file")
+        os.set_blocking(fd, True)
+        if info.st_size:
+            if f.read(16) == SQLITE_HEADER:
+                raise RecordError(f"{path} is a results file (SQLite); records are never appended to one")
+            f.seek(info.st_size - 1)
+            if f.read(1) != b"\n":
+                raise RecordError(f"{path}: its last line is cut short; nothing is appended to a damaged "
+                                  f"record file")
+        f.write((json.dumps(record.to_json(), separators=(",", ":")) + "\n").encode("utf-8"))
         f.flush()
-        os.fsync(f.fileno())
+        os.fsync(fd)
 
 
 # ------------------------------------------------------------------ checks

@@ -11,10 +11,13 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from eval.files import FIGURE, FIGURE_KEY, REPORT_CSV, REPORT_JSON, REPORT_MD, check_output, write_text_whole, \
+    write_whole
 from eval.ratings import Summary
 
 FAULTS_LISTED = 10
 REPORT_SUFFIXES = (".md", ".csv", ".json", ".png")
+PLOT_MAKER = "tournament report"         # what a report's plot says made it (eval.files.FIGURE_KEY)
 
 
 NOT_RATED = "–"      # a figure with no evidence behind it (an agent that played no game)
@@ -120,11 +123,15 @@ def to_json(s: Summary) -> dict:
 
 
 def write_csv(s: Summary, path: Path) -> None:
+    """One line per agent, every figure (written whole: eval.files.write_whole)."""
     rows = [asdict(r) for r in s.rows]
-    with open(path, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+
+    def write(tmp: Path) -> None:
+        with open(tmp, "w", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+            writer.writeheader()
+            writer.writerows(rows)
+    write_whole(path, write)
 
 
 def plot(s: Summary, path: Path) -> None:
@@ -146,8 +153,10 @@ def plot(s: Summary, path: Path) -> None:
                                                  else "no intervals"))
     ax.set_title(f"{s.config.game.split('(')[0]}: {s.games} games, {s.deals} deals", fontsize=10)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    try:
+        write_whole(path, lambda tmp: fig.savefig(tmp, dpi=110, format="png", metadata={FIGURE_KEY: PLOT_MAKER}))
+    finally:
+        plt.close(fig)
 
 
 def report_paths(results: Path) -> list[Path]:
@@ -155,15 +164,33 @@ def report_paths(results: Path) -> list[Path]:
     return [results.with_suffix(ext) for ext in REPORT_SUFFIXES]
 
 
-def write_reports(s: Summary, results: Path) -> list[Path]:
-    """Writes the reports of `results` (results.md, .csv, .json, .png beside it);
-    returns their paths. Refuses a results file whose own name is one of them."""
+def report_kinds(results: Path) -> list[tuple[Path, str]]:
+    """Each report of `results` with the kind of file it is (eval.files)."""
+    kinds = (REPORT_MD, REPORT_CSV, REPORT_JSON, f"{FIGURE}: {PLOT_MAKER}")
+    return list(zip(report_paths(results), kinds))
+
+
+def check_report_paths(results: Path) -> list[Path]:
+    """The reports of `results`, refused (ValueError, one line) where one would
+    replace the results file itself or a file of another kind (a record file
+    exported as r.json, a figure of a study, anything not a report of ours)."""
+    results = Path(results)
     paths = report_paths(results)
     if results in paths:
         raise ValueError(f"{results}: a results file named like its own report would be overwritten "
                          f"by it; name it with another suffix, e.g. {results.with_suffix('.db')}")
-    paths[0].write_text(markdown(s))
+    for path, kind in report_kinds(results):
+        check_output(path, kind, inputs=[results], option="report")
+    return paths
+
+
+def write_reports(s: Summary, results: Path) -> list[Path]:
+    """Writes the reports of `results` (results.md, .csv, .json, .png beside it),
+    each whole; returns their paths. Refuses, before writing any, what
+    `check_report_paths` refuses."""
+    paths = check_report_paths(results)
+    write_text_whole(paths[0], markdown(s))
     write_csv(s, paths[1])
-    paths[2].write_text(json.dumps(to_json(s), indent=1))
+    write_text_whole(paths[2], json.dumps(to_json(s), indent=1))
     plot(s, paths[3])
     return paths

@@ -376,13 +376,23 @@ SECTIONS: dict[str, Callable[[float, int], None]] = {
 }
 
 
+MAX_SECONDS = 3600.0          # a measurement's time, at most: past it a typo, not a benchmark
+MAX_REPEATS = 1000
+
+
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="cardarena bench", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    """Runs the sections asked for. A time that is not a positive, finite number
+    of seconds (a loop timed against NaN never ends) or a count out of range is
+    refused with one line and exit code 2."""
+    from scripts.cli_checks import CliParser, integer, number
+    parser = CliParser(prog="cardarena bench", description=__doc__,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", action="append", choices=sorted(SECTIONS),
                         help="run only this section (repeatable)")
-    parser.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
-    parser.add_argument("--repeats", type=int, default=5, help="interleaved rounds per measure")
+    parser.add_argument("--seconds", type=number(0, MAX_SECONDS, open_low=True), default=1.0,
+                        help=f"CPU time per measurement, more than 0 and at most {MAX_SECONDS:g} (default 1)")
+    parser.add_argument("--repeats", type=integer(1, MAX_REPEATS), default=5,
+                        help="interleaved rounds per measure (default 5)")
     args = parser.parse_args(argv)
     for name in args.only or SECTIONS:
         SECTIONS[name](args.seconds, args.repeats)

@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import random
@@ -165,10 +164,11 @@ def concurrent_games(clients: int, seed: int) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=3, help="whole deals per game for the reply times")
-    parser.add_argument("--clients", type=int, default=20, help="concurrent scripted games")
-    parser.add_argument("--seed", type=int, default=0)
+    from scripts.cli_checks import CliParser, integer, seed
+    parser = CliParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=integer(1, 1000), default=3, help="whole deals per game for the reply times")
+    parser.add_argument("--clients", type=integer(1, 1000), default=20, help="concurrent scripted games")
+    parser.add_argument("--seed", type=seed, default=0)
     parser.add_argument("--only", choices=("reply", "concurrent"))
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = parser.parse_args(argv)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
-from pathlib import Path
 
 from scripts.cli_checks import CliParser, one_line
 
@@ -24,15 +24,18 @@ COMMAND_MODULES = (
 
 
 def _match(args: argparse.Namespace) -> None:
-    from agents import make_bot
+    from eval.config import check_bot
     from eval.match import format_table, run_match
+    from eval.records import check_appendable
     from scripts.cli_checks import load_game
     game = load_game(args.game)
     specs = args.agent or ["random", "rules"]
     for spec in specs:                  # refused before the first game, not in the middle of the bar
-        make_bot(spec, game, 0, 0)
-    if args.records is not None and not Path(args.records).parent.is_dir():
-        raise ValueError(f"--records {args.records}: no folder {Path(args.records).parent}")
+        check_bot(spec, game)
+    if args.records is not None:
+        from eval.files import RECORDS, check_output
+        check_output(args.records, RECORDS, option="--records")
+        check_appendable(args.records)
     rows = run_match(args.game, specs, args.games, args.seed, progress=not args.quiet, records=args.records)
     print(format_table(rows))
 
@@ -131,11 +134,27 @@ def main(argv: list[str] | None = None) -> None:
         command.error(f"unrecognized arguments: {' '.join(rest)}")
     try:
         args.func(args)
+        sys.stdout.flush()
+    except BrokenPipeError:                     # `cardarena games r.db | head`: a reader that had enough
+        _quiet_stdout()
     except KeyboardInterrupt:
         command.exit(130, f"\n{command.prog}: interrupted\n")
     except (ValueError, OSError) as e:          # bad input, or a file that cannot be read or written
         detail = (f"{e.strerror}: {e.filename}" if isinstance(e, OSError) and e.strerror and e.filename else e)
         command.exit(2, f"{command.prog}: error: {one_line(detail)}\n")
+
+
+def _quiet_stdout() -> None:
+    """Points standard output at /dev/null once its reader has gone, so that
+    nothing more is written to the closed pipe, not even at exit: a closed
+    output is a quiet end, with nothing on stderr."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):     # not a real file (a test's capture)
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,6 @@ from typing import Callable
 import pyspiel
 
 import games  # noqa: F401  (registers our games)
-from agents.spec import parse_spec
 
 MAX_SEED = 2**63 - 1
 
@@ -36,19 +35,10 @@ class CliParser(argparse.ArgumentParser):
 
 def load_game(text: str) -> pyspiel.Game:
     """The game `text` names, as pyspiel loads it. Raises ValueError with one line
-    for a malformed string, an unknown game or parameters the game refuses."""
-    try:
-        name, _ = parse_spec(text)
-    except ValueError:
-        raise ValueError(f"malformed game string {text!r}: expected name or "
-                         f"name(key=value,...)") from None
-    if name not in {game_type.short_name for game_type in pyspiel.registered_games()}:
-        raise ValueError(f"unknown game {name!r}: `cardarena list games` shows ours, and any "
-                         f"OpenSpiel game name works") from None
-    try:
-        return pyspiel.load_game(text)
-    except (pyspiel.SpielError, ValueError) as e:
-        raise ValueError(f"cannot load game {text!r}: {one_line(e)}") from None
+    for a malformed string, an unknown game or parameters the game refuses
+    (eval.config.load_game)."""
+    from eval.config import load_game as load
+    return load(text)
 
 
 def game_string(text: str) -> str:

@@ -89,6 +89,8 @@ def bot_settings(name: str, factory, game: pyspiel.Game) -> str:
         if found:
             return found.group(1).strip()
         return f"none for {game.get_type().short_name} ({e})"
+    except Exception as e:          # a registered factory may raise anything: the listing goes on
+        return f"not known: its factory fails ({type(e).__name__}: {' '.join(str(e).split())})"
     return "any"
 
 

@@ -6,60 +6,79 @@ docs/records.md)."""
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
+import sys
 
-from scripts.cli_checks import integer, number
+from scripts.cli_checks import integer, number, one_line
 
 _MOVE = integer(0, 10**9)          # a move, deal or seat number
+
+
+def _warn(command: str, problems: list[str]) -> None:
+    """Names on stderr each damaged game or line a command skipped."""
+    for problem in problems:
+        print(f"cardarena {command}: warning: {one_line(problem)}", file=sys.stderr)
 
 
 def _games(args: argparse.Namespace) -> None:
     from eval.records import RecordError
     from eval.storage import ResultsDB, ResultsFileError
+    damaged: list[str] = []
     try:
-        db = ResultsDB.read(args.results)
+        with ResultsDB.read(args.results) as db:
+            config = db.config()
+            names = config.agent_names
+            where, params = [], []
+            if args.deal is not None:
+                where.append("deal = ?")
+                params.append(args.deal)
+            if args.faults is not None:
+                where.append("fault_kind IS NOT NULL" if args.faults else "fault_kind IS NULL")
+            rows = list(db.games(history=True, where=" AND ".join(where), params=tuple(params), damaged=damaged))
     except ResultsFileError as e:
         raise RecordError(str(e)) from None
-    with db:
-        config = db.config()
-        names = config.agent_names
-        where, params = [], []
-        if args.deal is not None:
-            where.append("deal = ?")
-            params.append(args.deal)
-        if args.faults is not None:
-            where.append("fault_kind IS NOT NULL" if args.faults else "fault_kind IS NULL")
-        rows = list(db.games(history=True, where=" AND ".join(where), params=tuple(params)))
     if args.agent is not None:
         if args.agent not in names:
             raise RecordError(f"no agent {args.agent!r} in {args.results} (agents: {', '.join(names)})")
         rows = [g for g in rows if names.index(args.agent) in g.seats]
-    print(f"{config.describe()}; {len(rows)} games" + ("" if len(rows) < 2 else ""))
+    _warn("games", damaged)
+    print(f"{config.describe()}; {len(rows)} games")
     print(f"{'game':<10} {'seats':<48} {'returns':<36} {'moves':>6}  fault")
+    unreadable = False
     for g in rows:
         gid = f"{g.deal}-{g.rotation}"
         seats = " ".join(f"p{s}={names[a]}" for s, a in enumerate(g.seats))
         returns = " ".join(f"{r:+.3g}" for r in g.returns) if g.returns is not None else "void"
-        histories = g.deal_histories()
-        moves = sum(len(h.actions) for h in histories) if histories is not None else "-"
+        try:
+            histories = g.deal_histories()
+            moves = sum(len(h.actions) for h in histories) if histories is not None else "-"
+        except ValueError:
+            histories, moves, unreadable = None, "?", True
         fault = f"{g.fault_kind} (seat {g.fault_seat})" if g.fault_kind else ""
         deals = f" [{len(histories)} deals]" if histories is not None and len(histories) > 1 else ""
-        print(f"{gid:<10} {seats[:48]:<48} {returns[:36]:<36} {moves:>6}  {fault}{deals}")
+        print(f"{gid:<10} {seats[:48]:<48} {returns[:36]:<36} {moves:>6}  {one_line(fault)}{deals}")
     if any(g.history is None for g in rows):
         print("(moves '-': stored before game histories were kept; such a game has no record)")
+    if unreadable:
+        print("(moves '?': the stored history is damaged; cardarena show names the problem)")
 
 
 def _show(args: argparse.Namespace) -> None:
-    from eval.records import open_game, transcript
+    from eval.records import check, open_game, transcript
     view = None if args.open else args.view
-    for gid, record in open_game(args.source, args.game):
+    damaged: list[str] = []
+    found = open_game(args.source, args.game, damaged)
+    for _, record in found:
+        check(record)                   # a record whose moves or returns do not hold is refused, as analyse does
+    _warn("show", damaged)
+    for gid, record in found:
         print(_header(gid, record, view))
         for i, line in transcript(record, view):
             move = record.moves[i]
             took = f"  ({move.seconds:.3f} s)" if move.seconds is not None and view is None else ""
             print(f"{i:>5}  {line}{took}")
         if record.fault:
-            print(f"fault: {record.fault.get('kind')} by seat {record.fault.get('seat')}: {record.fault.get('error')}")
+            print(one_line(f"fault: {record.fault.get('kind')} by seat {record.fault.get('seat')}: "
+                           f"{record.fault.get('error')}"))
         print("returns: " + (" ".join(f"p{s}={r:+.4g}" for s, r in enumerate(record.returns))
                              if record.returns is not None else "none (unfinished)"))
         print()
@@ -80,24 +99,24 @@ def _header(gid: str, record, view: int | None) -> str:
 
 
 def _export(args: argparse.Namespace) -> None:
-    from eval.records import RecordError, records_from_results, write_records
-    out = Path(args.out)
-    if out.exists() and out.resolve() == Path(args.results).resolve():
-        raise RecordError(f"--out {out} is the results file itself; choose another name")
-    if out.exists() and not args.force:
-        raise RecordError(f"{out} exists; pass --force to replace it")
-    if not out.parent.is_dir():
-        raise RecordError(f"{out.parent}: no such folder")
-    fault = None if args.faults is None else args.faults
-    count = write_records(out, (r for _, r in records_from_results(args.results, deal=args.deal,
-                                                                     agent=args.agent, fault=fault)))
-    print(f"{count} records written to {out}")
+    from eval.files import RECORDS, check_output
+    from eval.records import records_from_results, write_records
+    out = check_output(args.out, RECORDS, inputs=[args.results], force=args.force)
+    damaged: list[str] = []
+    records = (r for _, r in records_from_results(args.results, deal=args.deal, agent=args.agent,
+                                                    fault=args.faults, damaged=damaged))
+    count = write_records(out, records)
+    _warn("export-games", damaged)
+    skipped = f"; {len(damaged)} damaged games skipped (named above)" if damaged else ""
+    print(f"{count} records written to {out}{skipped}")
 
 
 def _analyse(args: argparse.Namespace) -> None:
     from eval.records import RecordError, check, open_game, state_at
     from search.analysis import analyse
-    found = open_game(args.source, args.game)
+    damaged: list[str] = []
+    found = open_game(args.source, args.game, damaged)
+    _warn("analyse", damaged)
     if len(found) > 1:
         raise RecordError(f"game {args.game} is a match of {len(found)} deals: name one, e.g. "
                           f"{found[0][0]}")

@@ -88,13 +88,20 @@ def _resumable(results: str):
                  f"run the same command again to resume")
 
 
-def _check_results_name(results: Path, write_files: bool) -> None:
-    """Refuses a results file that its own reports would overwrite (res.md, res.json)."""
-    from eval.report import REPORT_SUFFIXES, report_paths
-    if write_files and results in report_paths(results):
+def _check_report_paths(results: Path, write_files: bool) -> None:
+    """Refuses, before any game, a results file whose reports (res.md, .csv,
+    .json, .png) would replace it or a file of another kind (eval.report)."""
+    from eval.report import REPORT_SUFFIXES, check_report_paths, report_paths
+    if not write_files or not results.parent.is_dir():      # the default results/, made when the run starts
+        return
+    if results in report_paths(results):
         raise ValueError(f"--results {results}: its report {results.name} would overwrite it; name the "
                          f"results file with another suffix (e.g. {results.with_suffix('.db')}), or pass "
                          f"--no-files ({', '.join(REPORT_SUFFIXES)} are the reports' suffixes)")
+    try:
+        check_report_paths(results)
+    except ValueError as e:
+        raise ValueError(f"{e} (or pass --no-files)") from None
 
 
 def _print_and_write(summary, results: Path, write_files: bool) -> None:
@@ -107,30 +114,33 @@ def _print_and_write(summary, results: Path, write_files: bool) -> None:
 
 def _results_path(args: argparse.Namespace, write_files: bool) -> Path:
     """--results, checked before any game is played: its folder exists (or is
-    results/, the default one, made when the run starts), it is not a folder, and
-    no report would replace it."""
+    results/, the default one, made when the run starts), it is a file (or not
+    there yet) and not the log of another SQLite file, and no report would
+    replace it or a file of another kind."""
+    from eval.storage import check_results_name
     results = Path(args.results)
     if results.is_dir():
         raise ValueError(f"--results {results}: is a folder; name a results file, e.g. {results / 'r.db'}")
     if not results.parent.is_dir() and results.parent != RESULTS_DIR:
         raise ValueError(f"--results {results}: no folder {results.parent}")
-    _check_results_name(results, write_files)
+    check_results_name(results)
+    _check_report_paths(results, write_files)
+    if args.address is not None and args.backend != "ray":
+        raise ValueError(f"--address {args.address}: a Ray cluster's address, for --backend ray")
+    if args.address is not None:
+        from eval.ray_backend import check_reachable
+        check_reachable(args.address)
     return results
 
 
 def _nothing_left(config, results: Path) -> bool:
-    """Whether the results file already holds every game of the tournament (False
-    where it cannot say: the run then reports why it refuses the file)."""
-    from eval.storage import ResultsDB
+    """Whether the results file already holds every game of the tournament;
+    refuses (one line, before the run says what it plays) a file the run could
+    not resume (eval.storage.check_resumable)."""
+    from eval.storage import check_resumable
     from eval.tournament import planned_games
-    if not results.exists():
-        return False
-    try:
-        with ResultsDB.read(results) as db:
-            stored = db.stored_keys()
-    except ValueError:
-        return False
-    return {task.key for task in planned_games(config)} <= stored
+    stored = check_resumable(results, config)
+    return bool(stored) and {task.key for task in planned_games(config)} <= stored
 
 
 def _tournament(args: argparse.Namespace) -> None:
@@ -160,9 +170,9 @@ def _tournament(args: argparse.Namespace) -> None:
 
 def _report(args: argparse.Namespace) -> None:
     from eval.tournament import load_summary
-    results = Path(args.results)
-    _refuse_folder(results)
-    _check_results_name(results, not args.no_files)
+    from eval.files import regular_input
+    results = regular_input(args.results, "results file")
+    _check_report_paths(results, not args.no_files)
     _print_and_write(load_summary(results, args.anchor, args.bootstrap), results, not args.no_files)
 
 

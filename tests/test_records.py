@@ -178,7 +178,7 @@ def test_corrupt_files_unknown_games_and_moves_past_the_end_are_refused(results,
              (["analyse", str(db), "0-0", "--move", "100000"], "past the end"),
              (["show", str(db), "0-0", "--view", "7"], "seat 7"),
              (["games", str(tmp_path / "none.db")], "no such results file"),
-             (["export-games", str(db), "--out", str(db), "--force"], "results file itself")]
+             (["export-games", str(db), "--out", str(db), "--force"], "is an input of this command")]
     for argv, message in cases:
         code, err = _run(argv, capsys)
         assert code == 2 and message in err and len(err.strip().splitlines()) == 1, (argv, err)

@@ -49,7 +49,9 @@ def test_bad_input_on_the_command_line_is_one_line_and_exit_2(tmp_path, capsys):
     for args, words in [(["--start", "neural"], "expected a rule-bot strategy"),
                         (["--start", "rules(pile_mn=3)"], "unknown setting 'pile_mn'"),
                         (["--against", "nobot"], "nobot"),
-                        (["--deals", "0"], "--deals 0")]:
+                        (["--deals", "0"], "--deals: 0 is out of range"),
+                        (["--seed", "-1"], "--seed: -1 is out of range"),
+                        (["--min-gain", "nan"], "--min-gain: expected a finite number")]:
         with pytest.raises(SystemExit) as stop:
             cardarena(["study", "tune", *args, "--out", str(tmp_path / "t"), "--quiet"])
         err = capsys.readouterr().err.strip()

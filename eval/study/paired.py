@@ -26,14 +26,15 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from agents import make_bot
-from eval.config import TournamentConfig, load_game, register_bots
+from eval.config import TournamentConfig, check_bot, load_game, register_bots
+from eval.files import FIGURE_KEY, write_whole
 from eval.play import GameRecord
 from eval.sprt import bounds, log_likelihood_ratio
 from eval.storage import ResultsDB
 from eval.tournament import backend, planned_games, play
 
 GAME = "python_modern_canasta"
+PLOT_MAKER = "study plot"             # what its figure says made it (eval.files.FIGURE_KEY)
 DEFAULT_TARGET = 8500
 PARTNERSHIP = ("partnership", "eval.study.partnership:make_partnership")
 GUIDED = ("guided", "eval.study.guided:make_guided")
@@ -65,7 +66,7 @@ def study_config(a: str, b: str, *, a_partner: str | None = None, b_partner: str
     for spec in (a, b, a_partner, b_partner):
         if spec is not None:
             for seat in range(loaded.num_players()):
-                make_bot(spec, loaded, seat, 0)
+                check_bot(spec, loaded, seat)
     return TournamentConfig.create(game, [f"a={specs[0]}", f"b={specs[1]}"], deals, seed,
                                    match=None if target is None else f"target={target}",
                                    time_limit=time_limit, bot_modules=modules)
@@ -177,10 +178,13 @@ class SprtSettings:
 
     @classmethod
     def parse(cls, text: str, alpha: float = 0.05, beta: float = 0.05) -> "SprtSettings":
+        """ELO0,ELO1 from the command line: finite, -1000 to 1000, elo0 < elo1."""
         try:
             elo0, elo1 = (float(x) for x in text.split(","))
         except ValueError:
             raise ValueError(f"--sprt {text!r}: expected ELO0,ELO1, e.g. 0,20") from None
+        if not all(math.isfinite(x) and -1000 <= x <= 1000 for x in (elo0, elo1)):
+            raise ValueError(f"--sprt {text!r}: each Elo must be a finite number from -1000 to 1000")
         if elo1 <= elo0 or not (0 < alpha < 1 and 0 < beta < 1):
             raise ValueError(f"--sprt {text!r}: need elo0 < elo1 and 0 < alpha, beta < 1")
         return cls(elo0, elo1, alpha, beta)
@@ -303,10 +307,10 @@ class StudyResult:
 def run_study(config: TournamentConfig, results: str | os.PathLike, *, workers: int = 1,
               sprt: SprtSettings | None = None, progress: bool = True) -> StudyResult:
     """Plays the deals of `config` missing from `results` (all of them, or until
-    the SPRT decides), then measures every complete deal stored."""
+    the SPRT decides), then measures every complete deal stored. The results
+    file's folder exists (as a tournament's)."""
     import time
     results = Path(results)
-    results.parent.mkdir(parents=True, exist_ok=True)
     follower = SprtFollower(config, sprt) if sprt is not None else None
     started, played = time.perf_counter(), 0
     with ResultsDB.open_for(results, config) as db:
@@ -333,12 +337,29 @@ def run_study(config: TournamentConfig, results: str | os.PathLike, *, workers: 
 
 
 def load_study(results: str | os.PathLike) -> StudyResult:
-    """The measures of whatever a study's results file holds."""
+    """The measures of whatever a study's results file holds; ValueError for a
+    results file that is not a study's (another game, agents or seating)."""
     with ResultsDB.read(results) as db:
         config = db.config()
+        problem = _not_a_study(config)
+        if problem:
+            raise ValueError(f"{results}: not a Canasta study's results file ({problem}); "
+                             f"`cardarena report` reads any tournament")
         games = list(db.games())
     deals, faulted = paired_deals(config, games)
     return StudyResult(config, Path(results), deals, faulted, None, 0.0, 0)
+
+
+def _not_a_study(config: TournamentConfig) -> str | None:
+    """Why a tournament is not one `study_config` makes, or None: a study plays
+    python_modern_canasta, agents a and b, each filling a side, on duplicate deals."""
+    if config.game.partition("(")[0] != GAME:
+        return f"it plays {config.game.partition('(')[0]}"
+    if [name for name, _ in config.agents] != ["a", "b"]:
+        return f"its agents are {', '.join(n for n, _ in config.agents)}, not a and b"
+    if not config.duplicate or config.mixed_partners or config.teams not in (None, ((0, 2), (1, 3))):
+        return "its seating is not the study's: each side one agent, duplicate deals"
+    return None
 
 
 def requirement_cost(spec: str, score: int, *, deals: int, seed: int = 0, workers: int = 1,
@@ -368,7 +389,11 @@ def play_fingerprint(results: str | os.PathLike) -> str:
     digest = hashlib.sha256()
     with ResultsDB.read(results) as db:
         for g in db.games(history=True):
-            actions = None if g.history is None else [h.actions for h in g.deal_histories()]
+            try:
+                actions = None if g.history is None else [h.actions for h in g.deal_histories()]
+            except ValueError as e:
+                raise ValueError(f"{results}: game {g.deal}-{g.rotation}: its stored history is not readable "
+                                 f"({e})") from None
             digest.update(json.dumps([g.deal, g.rotation, list(g.seats), g.chance_seed, g.returns, g.length,
                                       g.move_counts, g.deal_records, g.fault_seat, g.fault_kind, g.error,
                                       actions]).encode())
@@ -416,17 +441,19 @@ def forest_plot(results: Sequence[str | os.PathLike], out: str | os.PathLike, ti
     ax.invert_yaxis()
     ax.set_xlabel("A's points per hand minus B's, 95% interval (B = rules unless named)")
     ax.set_title(title)
-    return save_figure(fig, out)
+    return save_figure(fig, out, PLOT_MAKER)
 
 
-def save_figure(fig, out: str | os.PathLike) -> Path:
-    """Writes a study's figure to `out` (its folder made if missing) and frees it."""
+def save_figure(fig, out: str | os.PathLike, maker: str) -> Path:
+    """Writes a study's figure to `out` whole (its folder exists), saying that
+    `maker` made it (eval.files.FIGURE_KEY), and frees it."""
     import matplotlib.pyplot as plt
     fig.tight_layout()
     out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out, dpi=110)
-    plt.close(fig)
+    try:
+        write_whole(out, lambda tmp: fig.savefig(tmp, dpi=110, format="png", metadata={FIGURE_KEY: maker}))
+    finally:
+        plt.close(fig)
     return out
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from agents.base import rules_core
+from eval.files import FIGURE_KEY, write_whole
 from eval.records import Record, records_from_results, state_at
 from games.modern_canasta.cards import ACE, SEVEN, WILD_SLOT, NUM_SLOTS, unpack, value_of
 from games.modern_canasta.core import (END_OUT, EV_ANSWER, EV_ASK, EV_COMMIT, EV_DISCARD, EV_END, EV_STOCK,
@@ -30,6 +31,7 @@ COMPONENTS = ("melded_cards", "natural_canastas", "mixed_canastas", "special_can
               "threes", "going_out", "cards_in_hand", "unfinished_sevens_aces", "unfinished_wild",
               "held_sets")
 PILE_BUCKETS = ((1, 4), (5, 8), (9, 12), (13, 20), (21, 108))
+FIGURE_MAKER = "study stats"          # what these figures say made them (eval.files.FIGURE_KEY)
 
 
 @dataclass
@@ -167,12 +169,16 @@ def _settles(cells: Sequence[tuple[int, int, int]], at: int) -> int:
     return EV_DISCARD
 
 
-def hands_from_results(path: str | os.PathLike, *, progress: bool = True) -> list[SideHand]:
-    """Both sides of every finished hand a results file keeps a record of."""
+def hands_from_results(path: str | os.PathLike, *, progress: bool = True,
+                       damaged: list[str] | None = None) -> list[SideHand]:
+    """Both sides of every finished hand a results file keeps a record of. A
+    game that does not make a record (eval.records.records_from_results) raises
+    RecordError naming it and the move, or with a `damaged` list is left out
+    and named there."""
     from tqdm import tqdm
     rows: list[SideHand] = []
-    for hand, record in tqdm(records_from_results(path, fault=False), unit="hand", disable=not progress,
-                             desc="replaying"):
+    for hand, record in tqdm(records_from_results(path, fault=False, damaged=damaged), unit="hand",
+                             disable=not progress, desc="replaying"):
         if not record.game.startswith("python_modern_canasta"):
             raise ValueError(f"{path}: game {hand} is {record.game}, not a Canasta hand")
         if record.returns is not None:
@@ -268,22 +274,33 @@ def markdown(rows: Sequence[SideHand], title: str) -> str:
 
 
 def write_csv(rows: Sequence[SideHand], path: str | os.PathLike) -> None:
-    """One line per side and hand, every field."""
-    with open(path, "w", newline="") as f:
-        writer = csv.DictWriter(f, [x.name for x in fields(SideHand)])
-        writer.writeheader()
-        for row in rows:
-            writer.writerow(asdict(row))
+    """One line per side and hand, every field (written whole: eval.files.write_whole)."""
+    def write(tmp: Path) -> None:
+        with open(tmp, "w", newline="") as f:
+            writer = csv.DictWriter(f, [x.name for x in fields(SideHand)])
+            writer.writeheader()
+            for row in rows:
+                writer.writerow(asdict(row))
+    write_whole(path, write)
+
+
+def figure_paths(folder: str | os.PathLike, name: str) -> list[Path]:
+    """The figures `plots` writes in `folder` (the second only where a pile was taken)."""
+    return [Path(folder) / f"study_{name}_points.png", Path(folder) / f"study_{name}_first_pile.png"]
+
+
+def _save(fig, path: Path) -> None:
+    """A figure written whole, saying that the hand statistics made it (eval.files.FIGURE_KEY)."""
+    write_whole(path, lambda tmp: fig.savefig(tmp, dpi=110, format="png", metadata={FIGURE_KEY: FIGURE_MAKER}))
 
 
 def plots(rows: Sequence[SideHand], folder: str | os.PathLike, name: str) -> list[Path]:
-    """PNG figures: the distribution of a side's points per hand for each agent,
-    and the taker's lead by the size of the hand's first pile."""
+    """PNG figures in `folder` (which exists): the distribution of a side's points
+    per hand for each agent, and the taker's lead by the size of the hand's first pile."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    points_path, pile_path = figure_paths(folder, name)
     written = []
     fig, ax = plt.subplots(figsize=(7, 4))
     for agent, got in by_agent(rows).items():
@@ -294,9 +311,11 @@ def plots(rows: Sequence[SideHand], folder: str | os.PathLike, name: str) -> lis
     ax.set_title("Points per hand")
     ax.legend()
     fig.tight_layout()
-    written.append(folder / f"study_{name}_points.png")
-    fig.savefig(written[-1], dpi=110)
-    plt.close(fig)
+    written.append(points_path)
+    try:
+        _save(fig, points_path)
+    finally:
+        plt.close(fig)
     table = [t for t in first_pile_table(rows) if not math.isnan(t[2])]
     if table:
         fig, ax = plt.subplots(figsize=(7, 4))
@@ -310,7 +329,9 @@ def plots(rows: Sequence[SideHand], folder: str | os.PathLike, name: str) -> lis
         ax.set_ylabel("taker's side minus the other (points)")
         ax.set_title("The first pile taken and the hand (95% intervals)")
         fig.tight_layout()
-        written.append(folder / f"study_{name}_first_pile.png")
-        fig.savefig(written[-1], dpi=110)
-        plt.close(fig)
+        written.append(pile_path)
+        try:
+            _save(fig, pile_path)
+        finally:
+            plt.close(fig)
     return written

@@ -26,6 +26,7 @@ from eval.study.paired import save_figure
 from eval.tournament import run_tournament
 
 GAME = "python_modern_canasta"
+FIGURE_MAKER = "study tune"           # what its figure says made it (eval.files.FIGURE_KEY)
 
 # The values tried for each setting, in the order the ascent visits them (the
 # strategy's own value is always among the candidates). Settings read only
@@ -92,9 +93,8 @@ def tune(start: Strategy, opponent: str, deals: int, seed: int, out: Path, *, pa
          min_gain: float = 5.0, workers: int = 1, grid: dict[str, Sequence[Any]] = GRID,
          report: Callable[[Trial], None] = lambda trial: None) -> tuple[Strategy, list[Trial]]:
     """Coordinate ascent from `start` over `grid`; the best strategy and every trial, in order.
-    A pass that keeps no new value ends the ascent early."""
+    A pass that keeps no new value ends the ascent early. `out` is an existing folder."""
     grid_check(grid)
-    out.mkdir(parents=True, exist_ok=True)
     best, best_elo = start, rate(start.spec(), opponent, deals, seed, out, workers)
     trials = [Trial("", None, start.spec(), best_elo, True)]
     report(trials[0])
@@ -133,4 +133,4 @@ def plot(trials: Sequence[Trial], out: str | Path, title: str) -> Path:
     ax.set_ylabel("Elo over the opponent (tuning deals)")
     ax.set_title(title)
     ax.legend(loc="lower right")
-    return save_figure(fig, out)
+    return save_figure(fig, out, FIGURE_MAKER)
