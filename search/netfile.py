@@ -141,10 +141,13 @@ def save(path: str | os.PathLike, layers: Sequence[tuple[np.ndarray, np.ndarray]
                 "scale": json.dumps(float(scale)), "training": json.dumps(training or {}, sort_keys=True)}
     metadata["checksum"] = _checksum(metadata, tensors)
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    save_file(tensors, str(tmp), metadata=metadata)
-    os.replace(tmp, path)
+    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
+    try:
+        save_file(tensors, str(tmp), metadata=metadata)
+        os.replace(tmp, path)          # whole or not at all
+    finally:
+        if tmp.exists():
+            tmp.unlink()
     return path
 
 

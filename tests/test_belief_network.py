@@ -64,6 +64,22 @@ def test_the_hidden_places_hold_every_card_the_seat_cannot_see_and_their_margins
         assert differs or layout.sum() - layout[-1].sum() <= 1
 
 
+@pytest.mark.parametrize("game_string", ["python_page_one(players=4,jokers=2,empty_stock=reshuffle)",
+                                         "python_page_one(players=3)", "python_american_page_one(players=4)",
+                                         "python_american_page_one(players=3,dobon=true,challenge=true)"])
+def test_every_game_says_where_its_hidden_cards_lie_with_margins_its_seat_knows(game_string):
+    rng = random.Random(4)
+    game = pyspiel.load_game(game_string)
+    for core in decision_cores(game_string, 15, 6):
+        me = core.current_player()
+        layout = hidden_layout(core, me)
+        assert layout.shape[0] == game.num_players() and (layout >= 0).all()
+        for _ in range(4):
+            world = hidden_layout(core.resample_from_infostate(me, rng.random), me)
+            assert np.array_equal(world.sum(axis=0), layout.sum(axis=0))
+            assert np.array_equal(world.sum(axis=1), layout.sum(axis=1))
+
+
 def test_the_mask_allows_exactly_the_cells_the_margins_allow():
     layout = np.array([[0, 2, 0], [0, 0, 0], [1, 0, 3]], np.float32)     # a seat with no hidden card; kinds 0..2
     assert mask_of(layout).tolist() == [[True, True, True], [False, False, False], [True, True, True]]

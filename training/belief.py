@@ -27,7 +27,6 @@ Read top to bottom:
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
 import random
@@ -41,7 +40,7 @@ import pyspiel
 from agents.neural.encoding import InfoStateEncoder
 from search.belief import hidden_layout, mask_of, masked_log_softmax
 from search.netfile import Mlp, save
-from training.selfplay import held_out_games, positions, write_curve
+from training.selfplay import held_out_games, positions, write_curve, write_report
 
 
 @dataclass
@@ -243,9 +242,7 @@ def run(args: argparse.Namespace) -> dict:
                 "held_out": {k: v for k, v in report.items() if k != "calibration"}}
     save(out, layers, kind="belief", game=str(game), short_name=game.get_type().short_name,
          players=game.num_players(), output_shape=list(data.y.shape[1:]), training=training)
-    stem = out.with_suffix("")
-    write_curve(curve, stem, f"belief network, {game.get_type().short_name}", "log-loss per hidden card")
+    write_curve(curve, out, f"belief network, {game.get_type().short_name}", "log-loss per hidden card")
     report["seconds"] = round(time.time() - started, 1)
-    with open(f"{stem}.report.json", "w") as f:
-        json.dump(report, f, indent=2)
+    write_report(out, report)
     return report

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
-
 from scripts import cli_checks
 
 
@@ -18,13 +16,13 @@ def _selfplay(args: argparse.Namespace) -> None:
 
 
 def _check_training(args: argparse.Namespace) -> None:
+    """Everything refused before any work: the game, the data (a regular file), the outputs
+    (eval.files: never an input nor a file of another kind), the device."""
+    from eval.files import regular_input
+    from training.selfplay import check_outputs
     cli_checks.load_game(args.game)
-    if not Path(args.data).is_file():
-        raise ValueError(f"--data {args.data}: no such file")
-    if Path(args.out).exists() and not args.force:
-        raise ValueError(f"{args.out} exists: --force replaces it")
-    if not Path(args.out).parent.is_dir():
-        raise ValueError(f"{args.out}: no folder {Path(args.out).parent}")
+    regular_input(args.data, "--data")
+    check_outputs(args.out, args.data, args.force)
     if args.device != "cpu":
         import torch
         if args.device == "cuda" and not torch.cuda.is_available():

@@ -92,15 +92,51 @@ def held_out_games(games: np.ndarray, share: float) -> tuple[np.ndarray, np.ndar
     return games < cut, games >= cut
 
 
-def write_curve(curve: list[dict], stem: Path | str, title: str, ylabel: str) -> None:
-    """A learning curve as `<stem>.curve.csv` and a plot of its train and held-out columns, `.curve.png`."""
+def outputs(out: Path | str) -> dict[str, tuple[Path, str]]:
+    """What a training command writes beside its network file, with each file's kind (eval.files)."""
+    from eval import files
+    stem = Path(out).with_suffix("")
+    return {"network": (Path(out), files.NETWORK),
+            "curve": (Path(f"{stem}.curve.csv"), files.CURVE_CSV),
+            "plot": (Path(f"{stem}.curve.png"), f"{files.FIGURE}: {PLOT_MAKER}"),
+            "report": (Path(f"{stem}.report.json"), files.TRAINING_JSON)}
+
+
+def check_outputs(out: Path | str, data: Path | str, force: bool) -> None:
+    """Refuses, before any work, outputs that would replace an input or a file of another kind
+    (eval.files.check_output); the network file only with `force` if it exists."""
+    from eval.files import check_output
+    for name, (path, kind) in outputs(out).items():
+        check_output(path, kind, inputs=[data], force=force if name == "network" else None,
+                     option="--out" if name == "network" else f"--out's {name}")
+
+
+def write_report(out: Path | str, report: dict) -> None:
+    import json
+
+    from eval.files import TRAINING_REPORT_KEY, write_text_whole
+    write_text_whole(outputs(out)["report"][0], json.dumps({TRAINING_REPORT_KEY: 1, **report}, indent=2))
+
+
+PLOT_MAKER = "a training run"
+
+
+def write_curve(curve: list[dict], out: Path | str, title: str, ylabel: str) -> None:
+    """A learning curve beside the network file `out`: `<stem>.curve.csv`, and a plot of its
+    train and held-out columns, `<stem>.curve.png`, each written whole."""
+    import io
+
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    with open(f"{stem}.curve.csv", "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=list(curve[0]))
-        writer.writeheader()
-        writer.writerows(curve)
+
+    from eval.files import FIGURE_KEY, write_text_whole, write_whole
+    paths = outputs(out)
+    text = io.StringIO()
+    writer = csv.DictWriter(text, fieldnames=list(curve[0]), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(curve)
+    write_text_whole(paths["curve"][0], text.getvalue())
     keys = [k for k in curve[0] if k != "epoch"][:2]
     fig, ax = plt.subplots(figsize=(6, 3.5))
     for key, label in zip(keys, ("training", "held out")):
@@ -110,5 +146,6 @@ def write_curve(curve: list[dict], stem: Path | str, title: str, ylabel: str) ->
     ax.set_title(title)
     ax.legend()
     fig.tight_layout()
-    fig.savefig(f"{stem}.curve.png", dpi=120)
+    write_whole(paths["plot"][0], lambda tmp: fig.savefig(tmp, dpi=120, format="png",
+                                                          metadata={FIGURE_KEY: PLOT_MAKER}))
     plt.close(fig)

@@ -26,7 +26,6 @@ the error of one playout, which is what a search's rollout gives.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
 import time
@@ -38,7 +37,7 @@ import pyspiel
 
 from search.netfile import save
 from search.value import FullStateEncoder
-from training.selfplay import held_out_games, write_curve
+from training.selfplay import held_out_games, write_curve, write_report
 
 
 @dataclass
@@ -191,8 +190,7 @@ def run(args: argparse.Namespace) -> dict:
                 "seed": args.seed, "train_positions": int(len(fit.y)), "held_out": report}
     save(out, layers, kind="value", game=str(game), short_name=game.get_type().short_name,
          players=game.num_players(), output_shape=[game.num_players()], scale=scale, training=training)
-    stem = out.with_suffix("")
-    write_curve(curve, stem, f"value network, {game.get_type().short_name}",
+    write_curve(curve, out, f"value network, {game.get_type().short_name}",
                 "mean squared error (scaled returns)")
     if args.check_positions:
         from search.value import value_network
@@ -202,6 +200,5 @@ def run(args: argparse.Namespace) -> dict:
                                                 policy=args.check_policy, seed=args.seed,
                                                 progress=not args.quiet)
     report["seconds"] = round(time.time() - started, 1)
-    with open(f"{stem}.report.json", "w") as f:
-        json.dump(report, f, indent=2)
+    write_report(out, report)
     return report
