@@ -112,8 +112,10 @@ def _export(args: argparse.Namespace) -> None:
 
 
 def _analyse(args: argparse.Namespace) -> None:
-    from eval.records import RecordError, check, open_game, state_at
-    from search.analysis import analyse
+    from eval.records import RecordError, check, load_game, open_game, state_at
+    from search.analysis import Evaluator, analyse, load_networks
+    evaluator = Evaluator(policy=args.policy, worlds=args.worlds, value=args.value, horizon=args.horizon,
+                          belief=args.belief)
     damaged: list[str] = []
     found = open_game(args.source, args.game, damaged)
     _warn("analyse", damaged)
@@ -122,6 +124,7 @@ def _analyse(args: argparse.Namespace) -> None:
                           f"{found[0][0]}")
     gid, record = found[0]
     check(record)                       # a record with a bad move anywhere is refused whole
+    load_networks(evaluator, load_game(record))     # the networks checked before the move is
     state = state_at(record, args.move)
     if state.is_terminal():
         raise RecordError(f"move {args.move}: the game is over there")
@@ -131,9 +134,6 @@ def _analyse(args: argparse.Namespace) -> None:
         raise RecordError(f"move {args.move} is a chance outcome, not a decision; decisions near it: "
                           f"{', '.join(map(str, near)) or 'none'}")
     played = record.moves[args.move].action if args.move < len(record.moves) else None
-    from search.analysis import Evaluator
-    evaluator = Evaluator(policy=args.policy, worlds=args.worlds, value=args.value, horizon=args.horizon,
-                          belief=args.belief)
     result = analyse(state, evaluator=evaluator, seed=args.seed, played=played, confirm=not args.one_stage)
     print(f"game {gid}: {record.game}, before move {args.move}")
     print(result.table())

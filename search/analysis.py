@@ -184,7 +184,7 @@ def analyse(state, player: int | None = None, *, evaluator: Evaluator | None = N
         raise ValueError(f"player {player} is not to move (player {mover} is)")
     game = game if game is not None else state.get_game()
     make_bot(evaluator.policy, game, 0, 0)            # a bad spec fails here, with the bot's own message
-    value, belief = _networks(evaluator, game)
+    value, belief = load_networks(evaluator, game)
     core = rules_core(state)
     legal = core.legal_actions()
     start = time.perf_counter()
@@ -201,14 +201,23 @@ def analyse(state, player: int | None = None, *, evaluator: Evaluator | None = N
                     2 if confirm else 1, [means[i] for i in order])
 
 
-def _networks(evaluator: Evaluator, game: pyspiel.Game):
+def load_networks(evaluator: Evaluator, game: pyspiel.Game):
+    """The evaluator's value network and belief sampler for `game` (None where it has none);
+    ValueError naming the setting for a file that is missing, malformed or of another game."""
     value = belief = None
     if evaluator.value is not None:
         from search.value import value_network
-        value = value_network(evaluator.value, game)
+        try:
+            value = value_network(evaluator.value, game)
+        except ValueError as e:
+            raise ValueError(f"value={evaluator.value!r}: {e}") from None
     if evaluator.belief is not None:
-        from search.belief import BeliefSampler, belief_network
-        belief = BeliefSampler(belief_network(evaluator.belief, game), evaluator.belief_candidates)
+        from search.belief import BeliefSampler, belief_network, hidden_layout
+        try:
+            hidden_layout(rules_core(game.new_initial_state()), 0)
+            belief = BeliefSampler(belief_network(evaluator.belief, game), evaluator.belief_candidates)
+        except ValueError as e:
+            raise ValueError(f"belief={evaluator.belief!r}: {e}") from None
     return value, belief
 
 

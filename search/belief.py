@@ -98,7 +98,7 @@ def belief_network(spec: str | None, game: pyspiel.Game) -> BeliefNetwork:
     """The belief network a `belief=` setting names (`shipped` or a file)."""
     file: Path = resolve(spec, game.get_type().short_name, "belief")
     if not file.is_file():
-        raise ValueError(f"belief={spec!r}: no such file {str(file)!r}")
+        raise ValueError(f"no such file {str(file)!r}")
     return BeliefNetwork(_cached(str(file.resolve()), file.stat().st_mtime, str(game)), game)
 
 

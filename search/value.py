@@ -96,6 +96,6 @@ def value_network(spec: str | None, game: pyspiel.Game) -> ValueNetwork:
     against the game; read once per file and game in a process."""
     file: Path = resolve(spec, game.get_type().short_name, "value")
     if not file.is_file():
-        raise ValueError(f"value={spec!r}: no such file {str(file)!r}")
+        raise ValueError(f"no such file {str(file)!r}")
     return ValueNetwork(_cached(str(file.resolve()), file.stat().st_mtime, str(game)), game)
 

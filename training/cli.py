@@ -19,10 +19,11 @@ def _check_training(args: argparse.Namespace) -> None:
     """Everything refused before any work: the game, the data (a regular file), the outputs
     (eval.files: never an input nor a file of another kind), the device."""
     from eval.files import regular_input
-    from training.selfplay import check_outputs
-    cli_checks.load_game(args.game)
+    from training.selfplay import check_data, check_outputs
+    game = cli_checks.load_game(args.game)
     regular_input(args.data, "--data")
     check_outputs(args.out, args.data, args.force)
+    check_data(args.data, game)
     if args.device != "cpu":
         import torch
         if args.device == "cuda" and not torch.cuda.is_available():

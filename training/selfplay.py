@@ -79,6 +79,19 @@ def positions(path: str | os.PathLike, *, per_game: int, seed: int = 0,
             state.apply_action(move.action)
 
 
+def check_data(path: str | os.PathLike, game: pyspiel.Game) -> None:
+    """Refuses a results file whose games are not `game` (the same game string): a
+    network learns one game with one set of parameters."""
+    from eval.storage import ResultsDB, ResultsFileError
+    try:
+        with ResultsDB.read(path) as db:
+            played = db.config().game
+    except ResultsFileError as e:
+        raise ValueError(str(e)) from None
+    if str(pyspiel.load_game(played)) != str(game):
+        raise ValueError(f"--data {path} holds games of {played}, not {game}")
+
+
 def count_games(path: str | os.PathLike) -> int:
     """The finished games without a fault in a results file."""
     return sum(1 for _, r in records_from_results(path, fault=False) if r.returns is not None)
