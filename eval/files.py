@@ -37,6 +37,7 @@ FIGURE = "a PNG figure"
 NETWORK = "a network file (value or belief)"
 CURVE_CSV = "a learning curve (.csv)"
 TRAINING_JSON = "a training report (.json)"
+ONNX_TWIN = "an ONNX twin of a network file"
 CURVE_CSV_HEADER = "epoch,"              # training.selfplay.write_curve
 TRAINING_REPORT_KEY = "cardarena_report"  # what a training report (training/) says it is
 EMPTY = "an empty file"
@@ -147,6 +148,8 @@ def kind_of(path: str | os.PathLike) -> str:
         return RESULTS
     if head[8:9] == b"{" and b'"cardarena-net"' in head:
         return NETWORK
+    if head[:1] == b"\x08" and b"cardarena" in head[:64]:     # ONNX: ir_version, then its producer's name
+        return ONNX_TWIN
     if head.startswith(PNG_SIGNATURE):
         maker = png_text(head).get(FIGURE_KEY)
         return f"{FIGURE}: {maker}" if maker else FIGURE

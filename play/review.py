@@ -26,9 +26,8 @@ def table_evaluator(game, worlds: int = DEFAULT_ANALYSIS_WORLDS):
     drawn by its shipped belief network, where the game has them."""
     from search.analysis import Evaluator
     from search.netfile import shipped_path
-    name = game.get_type().short_name
-    value = "shipped" if shipped_path(name, "value").is_file() else None
-    belief = "shipped" if shipped_path(name, "belief").is_file() else None
+    value = "shipped" if shipped_path(game, "value").is_file() else None
+    belief = "shipped" if shipped_path(game, "belief").is_file() else None
     return Evaluator(policy="rules", worlds=worlds, value=value, belief=belief)
 
 

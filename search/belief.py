@@ -96,7 +96,7 @@ def _cached(path: str, mtime: float, game_string: str) -> NetFile:
 
 def belief_network(spec: str | None, game: pyspiel.Game) -> BeliefNetwork:
     """The belief network a `belief=` setting names (`shipped` or a file)."""
-    file: Path = resolve(spec, game.get_type().short_name, "belief")
+    file: Path = resolve(spec, game, "belief")
     if not file.is_file():
         raise ValueError(f"no such file {str(file)!r}")
     return BeliefNetwork(_cached(str(file.resolve()), file.stat().st_mtime, str(game)), game)

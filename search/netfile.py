@@ -91,19 +91,20 @@ class NetFile:
         return json.loads(self.metadata.get("training", "{}"))
 
 
-def shipped_path(short_name: str, kind: str) -> Path:
-    """Where the network of `kind` shipped for a game lies: bots/<game>.<kind>.safetensors."""
-    return SHIPPED / f"{short_name}.{kind}.safetensors"
+def shipped_path(game, kind: str) -> Path:
+    """Where the network of `kind` shipped for a game (a pyspiel game) and its player
+    count lies: bots/<game>.<players>p.<kind>.safetensors."""
+    return SHIPPED / f"{game.get_type().short_name}.{game.num_players()}p.{kind}.safetensors"
 
 
-def resolve(path: str | None, short_name: str, kind: str) -> Path:
+def resolve(path: str | None, game, kind: str) -> Path:
     """The file a setting names: `shipped` (the game's network in bots/), else a
     path, relative ones from the working directory, then from the project."""
     if path in (None, "", "shipped"):
-        file = shipped_path(short_name, kind)
+        file = shipped_path(game, kind)
         if not file.is_file():
-            raise NetFileError(f"no {kind} network shipped for {short_name} ({file.name} is not in bots/); "
-                               f"give {kind}=FILE")
+            raise NetFileError(f"no {kind} network shipped for {game.get_type().short_name} with "
+                               f"{game.num_players()} players ({file.name} is not in bots/); give {kind}=FILE")
         return file
     file = Path(str(path))
     if not file.is_absolute() and not file.exists() and (PROJECT_ROOT / file).exists():

@@ -94,7 +94,7 @@ def _cached(path: str, mtime: float, game_string: str) -> NetFile:
 def value_network(spec: str | None, game: pyspiel.Game) -> ValueNetwork:
     """The value network a `value=` setting names (`shipped` or a file), checked
     against the game; read once per file and game in a process."""
-    file: Path = resolve(spec, game.get_type().short_name, "value")
+    file: Path = resolve(spec, game, "value")
     if not file.is_file():
         raise ValueError(f"no such file {str(file)!r}")
     return ValueNetwork(_cached(str(file.resolve()), file.stat().st_mtime, str(game)), game)

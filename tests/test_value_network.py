@@ -154,7 +154,7 @@ def test_a_horizon_with_a_value_network_is_a_number_of_moves(tmp_path, page_one,
 
 def test_a_missing_shipped_value_network_is_one_clear_line():
     game = pyspiel.load_game("kuhn_poker")
-    with pytest.raises(ValueError, match="no value network shipped"):
+    with pytest.raises(ValueError, match="no value network shipped for kuhn_poker with 2 players"):
         make_bot("ismcts(iterations=10,value=shipped)", game, 0, 0)
 
 
@@ -170,6 +170,10 @@ def test_self_play_then_regression_writes_a_network_a_search_reads(tmp_path):
     report = json.loads(Path(f"{out.with_suffix('')}.report.json").read_text())
     assert report["games"] == 4 and report["positions"] == 16 and report["playout_check"]["positions"] == 3
     assert Path(f"{out.with_suffix('')}.curve.png").stat().st_size > 0
+    import onnxruntime
+    twin = onnxruntime.InferenceSession(str(out.with_suffix(".onnx")), providers=["CPUExecutionProvider"])
+    x = np.random.default_rng(2).random((3, twin.get_inputs()[0].shape[1]), dtype=np.float32)
+    assert np.allclose(twin.run(["y"], {"x": x})[0], load(out, kind="value").mlp(x), atol=1e-5)
     game = pyspiel.load_game(game_string)
     net = value_network(str(out), game)
     assert net.net.training["train_positions"] == 36 * 4

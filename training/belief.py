@@ -244,5 +244,8 @@ def run(args: argparse.Namespace) -> dict:
          players=game.num_players(), output_shape=list(data.y.shape[1:]), training=training)
     write_curve(curve, out, f"belief network, {game.get_type().short_name}", "log-loss per hidden card")
     report["seconds"] = round(time.time() - started, 1)
+    if args.onnx:
+        from training.onnx_twin import twin_of
+        report["onnx"] = str(twin_of(out, "belief"))
     write_report(out, report)
     return report

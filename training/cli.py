@@ -113,4 +113,6 @@ def _training_arguments(p: argparse.ArgumentParser) -> None:
                    help="AdamW's weight decay (default %(default)s)")
     p.add_argument("--seed", type=cli_checks.seed, default=0, help="fixes the positions drawn and the training")
     p.add_argument("--device", choices=("cpu", "cuda"), default="cpu", help="where to train (default %(default)s)")
+    p.add_argument("--no-onnx", dest="onnx", action="store_false",
+                   help="skip the ONNX twin (written beside the network file and checked by default)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")

@@ -112,7 +112,8 @@ def outputs(out: Path | str) -> dict[str, tuple[Path, str]]:
     return {"network": (Path(out), files.NETWORK),
             "curve": (Path(f"{stem}.curve.csv"), files.CURVE_CSV),
             "plot": (Path(f"{stem}.curve.png"), f"{files.FIGURE}: {PLOT_MAKER}"),
-            "report": (Path(f"{stem}.report.json"), files.TRAINING_JSON)}
+            "report": (Path(f"{stem}.report.json"), files.TRAINING_JSON),
+            "onnx": (Path(f"{stem}.onnx"), files.ONNX_TWIN)}
 
 
 def check_outputs(out: Path | str, data: Path | str, force: bool) -> None:

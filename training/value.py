@@ -200,5 +200,8 @@ def run(args: argparse.Namespace) -> dict:
                                                 policy=args.check_policy, seed=args.seed,
                                                 progress=not args.quiet)
     report["seconds"] = round(time.time() - started, 1)
+    if args.onnx:
+        from training.onnx_twin import twin_of
+        report["onnx"] = str(twin_of(out, "value"))
     write_report(out, report)
     return report
