@@ -455,7 +455,6 @@ def draw_world(state: pyspiel.State, seat: int, rng: random.Random):
     return rules_core(state).resample_from_infostate(seat, rng.random)
 
 
-
 def deal_message(game: pyspiel.Game, seat: int, seed: int) -> dict:
     """A deal's start: its game (a match's running scores are among its parameters), the seat, a seed."""
     params = {k: v for k, v in game.get_parameters().items() if isinstance(v, (bool, int, float, str))}

@@ -304,7 +304,7 @@ class LocalPool:
             return None
         since, task, seat, call = longest
         agent = self.config.agent_names[task.seats[seat]]
-        doing = {CALL_MOVE: "moving", CALL_MAKE: "being made"}.get(call, "called")
+        doing = {CALL_MOVE: "moving", CALL_MAKE: "starting (its bot being made)"}.get(call, "called")
         return f"deal {task.deal} rotation {task.rotation}: seat {seat} ({agent}) has been {doing} for {since:.0f} s"
 
     def _received(self, w: _Worker, records: list[GameRecord]) -> Iterator[GameRecord]:
