@@ -1,7 +1,8 @@
 """Playing one game of a tournament: bots, chance, time per move, and faults.
 
 The loop is the referee: it alone plays on the game's state. A bot that raises
-(SystemExit included: a bot's `sys.exit` is its own fault), answers anything
+(SystemExit included: a bot's `sys.exit` is its own fault; in a worker a
+KeyboardInterrupt too, since only a bot can raise one there), answers anything
 but a legal action id, takes longer than the time limit over any call
 (`restart_at`, `step`, `inform_action`), or changes the state it is handed
 forfeits the game (docs/tournament.md, "Faults"). The loop says which bot it is
@@ -13,6 +14,7 @@ kills its whole process, or cuts its worker off from the parent, is blamed too
 from __future__ import annotations
 
 import operator
+import signal
 import struct
 import time
 import traceback
@@ -211,9 +213,9 @@ def _call(probe: MutableSequence[float], seat: int, what: str, kind: float, time
     probe[PROBE_SEAT] = seat
     try:
         result = fn(*args)
-    except KeyboardInterrupt:
-        raise
     except BaseException as e:      # SystemExit too: a bot's sys.exit ends its game, not the worker
+        if _is_ctrl_c(e):
+            raise
         raise BotFault(seat, getattr(e, "fault_kind", RAISED), f"seat {seat} {what}: {_describe(e)}") from e
     finally:
         probe[PROBE_SEAT] = -1
@@ -225,6 +227,13 @@ def _call(probe: MutableSequence[float], seat: int, what: str, kind: float, time
     if time_limit is not None and kind != CALL_MAKE and elapsed > time_limit:
         raise BotFault(seat, TIMEOUT, f"seat {seat} took {elapsed:.3f} s in {what} (limit {time_limit:g} s)")
     return result
+
+
+def _is_ctrl_c(e: BaseException) -> bool:
+    """Whether `e` is the user's Ctrl-C, which stops the run rather than forfeit a
+    game: a KeyboardInterrupt where SIGINT is heard. A worker ignores SIGINT (its
+    parent handles it), so there a KeyboardInterrupt can only be a bot's own."""
+    return isinstance(e, KeyboardInterrupt) and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN
 
 
 def _describe(e: BaseException) -> str:
@@ -308,9 +317,9 @@ def _referee(game: pyspiel.Game, bots: Sequence[pyspiel.Bot], chance: Callable[[
         probe[PROBE_SEAT] = seat
         try:
             answer = bots[seat].step(state)
-        except KeyboardInterrupt:
-            raise
         except BaseException as e:  # SystemExit too; an exception may name its kind (agents/engine.py)
+            if _is_ctrl_c(e):
+                raise
             raise BotFault(seat, getattr(e, "fault_kind", RAISED), f"seat {seat} step: {_describe(e)}") from e
         finally:
             probe[PROBE_SEAT] = -1

@@ -129,6 +129,13 @@ class SysExitBot(RandomBot):
         return super().step(state)
 
 
+class InterruptingBot(RandomBot):
+    """Raises KeyboardInterrupt at its first move, as a Ctrl-C would (a worker ignores SIGINT)."""
+
+    def step(self, state) -> int:
+        raise KeyboardInterrupt
+
+
 def sys_exit_bot(game, player: int, seed: int, where: str = "step") -> SysExitBot:
     """SysExitBot's factory, which itself exits when `where` is make, for every
     seat but 0 (the tournament's check of its agents makes seat 0, in the parent)."""
@@ -202,6 +209,7 @@ TEST_BOTS = {
     "t_not_a_bot": "tests.harness_bots:first_seat_only",
     "t_float": "tests.harness_bots:FloatBot",
     "t_sys_exit": "tests.harness_bots:sys_exit_bot",
+    "t_interrupts": "tests.harness_bots:InterruptingBot",
     "t_slow_hook": "tests.harness_bots:SlowHookBot",
     "t_closes_fds": "tests.harness_bots:FdClosingBot",
     "t_tampers": "tests.harness_bots:TamperingBot",

@@ -87,16 +87,22 @@ def test_sys_exit_in_a_bot_forfeits_its_seat(where):
 
 
 def test_sys_exit_anywhere_is_blamed_in_a_tournament_and_voids_nothing(tmp_path):
-    """The same through the worker processes: every game is rated, none void."""
-    agents = ["random", *(f"{w}=t_sys_exit(where={w})" for w in ("make", "restart_at", "inform_action", "step"))]
-    config = TournamentConfig.create(PAGE_ONE, agents, deals=5,
-                                     bot_modules=[("t_sys_exit", TEST_BOTS["t_sys_exit"])])
+    """The same through the worker processes: every game is rated, none void. A
+    KeyboardInterrupt in a worker (which ignores SIGINT) is a bot's too."""
+    agents = ["random", "ctrl_c=t_interrupts",
+              *(f"{w}=t_sys_exit(where={w})" for w in ("make", "restart_at", "inform_action", "step"))]
+    config = TournamentConfig.create(PAGE_ONE, agents, deals=6,
+                                     bot_modules=[(n, TEST_BOTS[n]) for n in ("t_sys_exit", "t_interrupts")])
     summary = run_tournament(config, tmp_path / "r.db", workers=1, progress=False, bootstrap=0)
-    assert summary.games == 20 and summary.void == 0
+    assert summary.games == 24 and summary.void == 0
+    blamed = set()
     for record in _stored(tmp_path / "r.db"):
         if record.fault_kind is not None:
             culprit = config.agent_names[record.seats[record.fault_seat]]
-            assert culprit != "random" and record.fault_kind == RAISED and "sys.exit(0)" in record.error
+            blamed.add(culprit)
+            assert record.fault_kind == RAISED, record.error
+            assert ("KeyboardInterrupt" if culprit == "ctrl_c" else "sys.exit(0)") in record.error
+    assert "ctrl_c" in blamed and "random" not in blamed
 
 
 # ------------------------------------------------------------------ file descriptors
