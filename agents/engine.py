@@ -108,6 +108,7 @@ class EngineProcess:
         self.writer = selectors.DefaultSelector()
         self.writer.register(self.in_fd, selectors.EVENT_WRITE)
         self.owner = os.getpid()
+        self.closed = False             # its pipes are closed: their numbers may name another file now
         self.between_deals = False      # told deal_end, and nothing heard since: it may end there
         try:
             self.send(hello, time.monotonic() + HELLO_SECONDS)
@@ -130,6 +131,8 @@ class EngineProcess:
     # ------------------------------------------------------------ pipes
     def send(self, message: dict, deadline: float) -> None:
         """Writes one line; an engine that stops reading until `deadline` has hung."""
+        if self.closed:         # never write to a number a later engine's pipe may have taken
+            raise EngineFault(CRASHED, f"engine was stopped already [{self.cmd}]")
         data = memoryview(_encode(message))
         while data:
             try:
@@ -147,6 +150,8 @@ class EngineProcess:
 
     def receive(self, deadline: float, what: str) -> dict:
         """The next line, as a JSON object; the engine's faults as EngineFault."""
+        if self.closed:
+            raise EngineFault(CRASHED, f"engine was stopped already [{self.cmd}]")
         line = self._line(deadline, what)
         if line.lstrip().startswith(b"Traceback"):
             rest = self._rest(time.monotonic() + 0.2)
@@ -182,7 +187,7 @@ class EngineProcess:
 
     def quiet(self) -> bool:
         """Whether the engine has written nothing unasked (checked before it is pooled)."""
-        return not self.buffer and not self.reader.select(0)
+        return not self.closed and not self.buffer and not self.reader.select(0)
 
     def _line(self, deadline: float, what: str) -> bytes:
         buffer = self.buffer
@@ -282,7 +287,7 @@ class EngineProcess:
         return fault.fault_kind == CRASHED and self.between_deals and self.proc.returncode == 0
 
     def alive(self) -> bool:
-        return not self._exited()
+        return not self.closed and not self._exited()
 
     def kill(self) -> None:
         self._end()
@@ -307,8 +312,9 @@ class EngineProcess:
         self.kill()
 
     def _close(self) -> None:
-        if self.stderr.closed:
+        if self.closed:
             return
+        self.closed = True
         for f in (self.proc.stdin, self.proc.stdout, self.stderr):
             try:
                 f.close()
@@ -482,6 +488,8 @@ class _Lease:
         state = self.state
         returns = list(state.returns()) if state is not None and state.is_terminal() else None
         self.state = None
+        if self.proc.closed:            # stopped by a fault: nobody to tell
+            return
         self.proc.send({"type": "deal_end", "returns": returns}, time.monotonic() + GOODBYE_SECONDS)
         self.proc.between_deals = True
 
@@ -525,8 +533,9 @@ class EngineBot(CardBot):
 
     def _start(self, state) -> None:
         lease = self._lease
-        if lease.in_deal and not lease.proc.quiet():
-            lease.proc.kill()            # it wrote what nobody asked for, after the last deal's last turn
+        if lease.proc.closed or (lease.in_deal and not lease.proc.quiet()):
+            lease.proc.kill()            # stopped by a fault, or it wrote what nobody asked for after its last turn
+            lease.in_deal = False
             lease.restart()
         else:
             lease.end_deal()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import random
 import sys
 import time
@@ -251,3 +252,29 @@ def test_what_an_engine_starts_ends_with_it(tmp_path, end):
     else:
         engine.proc.fault(RAISED, "a fault")
     assert _gone(children), "the engine's children outlived it"
+
+
+def test_a_stopped_engines_bot_writes_nothing_when_it_is_let_go():
+    """A bot whose engine faulted mid-deal told it deal_end when let go, writing to
+    its closed pipe's number: by then another engine's pipe could hold that number
+    (a deal_end injected into another game's engine, which then refused its turn)."""
+    game = pyspiel.load_game(PAGE_ONE)
+    bad = make_bot(f"engine(cmd={sys.executable} {ROOT / 'tests' / 'data' / 'bad_engine.py'} garbage 2)", game, 0, 0)
+    bots = [bad] + [make_bot("random", game, s, s) for s in (1, 2, 3)]
+    try:
+        play_deal(game, bots, DealChance(1), Moves(4), [0.0] * PROBE_SIZE, 5.0)
+    except BotFault as fault:
+        assert fault.seat == 0
+    else:
+        pytest.fail("the bad engine did not fault")
+    stale = bad.proc.in_fd
+    read_end, write_end = os.pipe()
+    os.set_blocking(read_end, False)
+    os.dup2(write_end, stale)            # the number now names another pipe, as a later engine's would
+    try:
+        bad._lease.release()             # what letting the bot go does
+        with pytest.raises(BlockingIOError):
+            os.read(read_end, 1 << 16)
+    finally:
+        for fd in (stale, read_end, write_end):
+            os.close(fd)
