@@ -219,9 +219,9 @@ def _call(probe: MutableSequence[float], seat: int, what: str, kind: float, time
         raise BotFault(seat, getattr(e, "fault_kind", RAISED), f"seat {seat} {what}: {_describe(e)}") from e
     finally:
         probe[PROBE_SEAT] = -1
+        if after_call is not None:      # whether the call returned or raised
+            after_call(seat)
     elapsed = time.monotonic() - start
-    if after_call is not None:
-        after_call(seat)
     if seal is not None and not _unchanged(state, seal):
         raise _Tampered(seat, what, state, seal)
     if time_limit is not None and kind != CALL_MAKE and elapsed > time_limit:
@@ -323,9 +323,9 @@ def _referee(game: pyspiel.Game, bots: Sequence[pyspiel.Bot], chance: Callable[[
             raise BotFault(seat, getattr(e, "fault_kind", RAISED), f"seat {seat} step: {_describe(e)}") from e
         finally:
             probe[PROBE_SEAT] = -1
+            if after_call is not None:
+                after_call(seat)
         elapsed = clock() - start
-        if after_call is not None:
-            after_call(seat)
         if (state.core is not core or core.log is not log) if has_core else state.move_number() != moves_before:
             raise _Tampered(seat, "step", state, _Seal(core, log, 0) if has_core else _Seal(None, None, moves_before))
         counts[seat] += 1

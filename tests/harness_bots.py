@@ -168,14 +168,21 @@ class SlowHookBot(RandomBot):
 
 class FdClosingBot(RandomBot):
     """Closes every file descriptor it inherited (all but 0, 1 and 2) at its first
-    move in a process, the pipe to the tournament's parent among them, then plays on."""
+    move in a process, the pipe to the tournament's parent among them, then plays
+    on, or with `raises` raises."""
 
     closed = False
+
+    def __init__(self, game, player: int, seed: int, raises: bool = False):
+        super().__init__(game, player, seed)
+        self.raises = raises
 
     def step(self, state) -> int:
         if not FdClosingBot.closed:
             FdClosingBot.closed = True
             os.closerange(3, os.sysconf("SC_OPEN_MAX"))
+            if self.raises:
+                raise RuntimeError("closed every descriptor")
         return super().step(state)
 
 

@@ -130,6 +130,19 @@ def test_a_bot_that_closes_its_workers_file_descriptors_is_blamed(tmp_path):
     assert innocent == 4
 
 
+def test_a_bot_that_closes_the_descriptors_and_then_raises_is_blamed_for_the_pipe(tmp_path):
+    """The pipe is checked after a call that raised too: the replay names the seat."""
+    config = TournamentConfig.create("python_page_one(players=2)", ["random", "closer=t_closes_fds(raises=true)"],
+                                     deals=2, time_limit=10,
+                                     bot_modules=[("t_closes_fds", TEST_BOTS["t_closes_fds"])])
+    run_tournament(config, tmp_path / "r.db", workers=1, progress=False, bootstrap=0)
+    records = _stored(tmp_path / "r.db")
+    assert len(records) == 4
+    for record in records:
+        assert record.fault_kind == CRASHED and config.agent_names[record.seats[record.fault_seat]] == "closer"
+        assert "closed or replaced the worker's pipe" in record.error
+
+
 # ------------------------------------------------------------------ the state handed to a bot
 def test_a_bot_that_plays_on_the_state_it_is_handed_forfeits_and_the_record_is_the_referees():
     game = pyspiel.load_game(PAGE_ONE)
