@@ -1,8 +1,37 @@
-"""The base of our bots: a pyspiel.Bot that works with OpenSpiel's evaluate_bots."""
+"""The base of our bots: a pyspiel.Bot that works with OpenSpiel's evaluate_bots,
+and the time limit a harness holds the bots it makes to."""
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import math
+from typing import Iterator
+
 import pyspiel
+
+# The seconds a harness allows each call into the bots made under it (math.inf:
+# no limit); None outside any harness. A context variable, so that a bot made in
+# one harness's context never sees another's limit.
+_HARNESS_LIMIT: contextvars.ContextVar[float | None] = contextvars.ContextVar("harness_limit", default=None)
+
+
+@contextlib.contextmanager
+def harness_limit(seconds: float | None) -> Iterator[None]:
+    """Bots made inside are held to `seconds` a call (None: no limit): a bot that
+    must tell another program its limit (an engine, agents/engine.py) reads it
+    with `current_harness_limit` instead of guessing the harness's default."""
+    token = _HARNESS_LIMIT.set(math.inf if seconds is None else float(seconds))
+    try:
+        yield
+    finally:
+        _HARNESS_LIMIT.reset(token)
+
+
+def current_harness_limit() -> float | None:
+    """The per-call limit of the harness making a bot now (math.inf: none), or
+    None when no harness is making it."""
+    return _HARNESS_LIMIT.get()
 
 
 def rules_core(state):

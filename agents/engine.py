@@ -14,9 +14,11 @@ a resampled world).
 A process is kept for as long as its program may be reused: when a bot is let go
 (the harness makes bots per deal) its process goes back to a pool in this process
 and the next bot of the same command takes it, so a tournament starts one process
-per seat and worker, not one per game. An engine that misbehaves raises an
-`EngineFault` carrying the harness's fault kind (eval/play.py: raised, illegal,
-timeout, crashed), the reason and the tail of its stderr; its process is killed.
+per seat and worker, not one per game; one that ended after its deal is started
+again. Each runs in a session of its own, so that killing it kills whatever it
+started too. An engine that misbehaves raises an `EngineFault` carrying the
+harness's fault kind (eval/play.py: raised, illegal, timeout, crashed), the
+reason and the tail of its stderr; its process is killed.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from __future__ import annotations
 import atexit
 import ctypes
 import json
+import math
 import os
 import random
 import selectors
@@ -38,7 +41,7 @@ from typing import Any
 
 import pyspiel
 
-from agents.base import CardBot, rules_core
+from agents.base import CardBot, current_harness_limit, rules_core
 
 PROTOCOL = 1
 # The harness's fault kinds (eval/play.py; agents cannot import eval): a test checks they agree.
@@ -49,6 +52,8 @@ STDERR_TAIL = 600           # characters of the engine's stderr in a fault repor
 STDERR_KEPT = 1 << 20       # bytes of stderr kept between deals, at most
 MAX_LINE = 16 << 20         # a longer line from an engine is malformed
 IDLE_PER_KEY = 8            # idle processes kept per command
+DEFAULT_TIME_LIMIT = 60.0   # told an engine made outside a harness that gives none (the harness's own default)
+EXIT_WAIT = 1.0             # how long an engine that closed its pipes is given to exit, for its exit status
 
 
 class EngineFault(RuntimeError):
@@ -90,8 +95,10 @@ class EngineProcess:
         # whose end is the process's (the play table makes bots in short-lived threads).
         preexec = (_on_parent_death if _PRCTL is not None and threading.current_thread() is threading.main_thread()
                    else None)
+        # A session of its own: its process group is everything it starts, killed with it.
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr,
-                                     cwd=cwd, bufsize=0, preexec_fn=preexec, close_fds=True)
+                                     cwd=cwd, bufsize=0, preexec_fn=preexec, close_fds=True,
+                                     start_new_session=True)
         self.out_fd = self.proc.stdout.fileno()
         self.in_fd = self.proc.stdin.fileno()
         os.set_blocking(self.in_fd, False)
@@ -101,12 +108,17 @@ class EngineProcess:
         self.writer = selectors.DefaultSelector()
         self.writer.register(self.in_fd, selectors.EVENT_WRITE)
         self.owner = os.getpid()
+        self.closed = False             # its pipes are closed: their numbers may name another file now
+        self.between_deals = False      # told deal_end, and nothing heard since: it may end there
         try:
             self.send(hello, time.monotonic() + HELLO_SECONDS)
             reply = self.receive(time.monotonic() + HELLO_SECONDS, "hello")
         except EngineFault as e:
             self.kill()
             raise ValueError(f"engine {cmd!r} failed at hello: {e}") from None
+        if reply.get("type") == "error":
+            self.kill()
+            raise ValueError(f"engine {cmd!r} refused hello: {str(reply.get('message'))[:300]}")
         if reply.get("type") != "hello" or not isinstance(reply.get("name"), str):
             self.kill()
             raise ValueError(f"engine {cmd!r} answered hello with {json.dumps(reply)[:200]}; expected "
@@ -119,13 +131,16 @@ class EngineProcess:
     # ------------------------------------------------------------ pipes
     def send(self, message: dict, deadline: float) -> None:
         """Writes one line; an engine that stops reading until `deadline` has hung."""
+        if self.closed:         # never write to a number a later engine's pipe may have taken
+            raise EngineFault(CRASHED, f"engine was stopped already [{self.cmd}]")
         data = memoryview(_encode(message))
         while data:
             try:
                 written = os.write(self.in_fd, data)
             except BlockingIOError:
                 written = 0
-            except (BrokenPipeError, OSError):
+            except OSError:
+                self._exited(EXIT_WAIT)
                 raise self.fault(CRASHED, "engine exited") from None
             data = data[written:]
             if data:
@@ -135,6 +150,8 @@ class EngineProcess:
 
     def receive(self, deadline: float, what: str) -> dict:
         """The next line, as a JSON object; the engine's faults as EngineFault."""
+        if self.closed:
+            raise EngineFault(CRASHED, f"engine was stopped already [{self.cmd}]")
         line = self._line(deadline, what)
         if line.lstrip().startswith(b"Traceback"):
             rest = self._rest(time.monotonic() + 0.2)
@@ -148,7 +165,29 @@ class EngineProcess:
         if not isinstance(message, dict):
             raise self.fault(RAISED, f"engine wrote {line[:120].decode(errors='replace')!r} at {what}, "
                                      "not a JSON object")
+        self.between_deals = False
         return message
+
+    def expect_silence(self, what: str) -> None:
+        """Before a message that wants a reply: the engine has nothing to say
+        unasked. A line already waiting (a second answer to the last turn, say)
+        would be read as this message's reply, so it is a protocol fault; an
+        engine that has exited is found here too."""
+        if not self.buffer:
+            if not self.reader.select(0):
+                return
+            chunk = os.read(self.out_fd, 1 << 16)
+            if not chunk:
+                raise self.fault(CRASHED, f"engine exited before {what} ({self._exit_status()})")
+            self.buffer += chunk
+        line = bytes(self.buffer).split(b"\n", 1)[0]
+        raise self.fault(RAISED, f"protocol fault: engine wrote a line that no message asked for, before {what}: "
+                                 f"{line[:120].decode(errors='replace')!r} (one line answers each hello and turn; "
+                                 f"nothing else is read)")
+
+    def quiet(self) -> bool:
+        """Whether the engine has written nothing unasked (checked before it is pooled)."""
+        return not self.closed and not self.buffer and not self.reader.select(0)
 
     def _line(self, deadline: float, what: str) -> bytes:
         buffer = self.buffer
@@ -169,13 +208,40 @@ class EngineProcess:
             buffer += chunk
 
     def _exit_status(self) -> str:
-        try:
-            code = self.proc.wait(timeout=1.0)
-        except subprocess.TimeoutExpired:
+        if not self._exited(EXIT_WAIT):
             return "it closed its output"
+        self._end()
+        code = self.proc.returncode
         if code < 0:
             return f"killed by {signal.Signals(-code).name}"
         return f"exit code {code}"
+
+    def _exited(self, wait: float = 0.0) -> bool:
+        """Whether the engine's process has exited, waiting up to `wait` seconds.
+        It is not reaped here: until it is, its pid (its process group's id) is
+        not reused, so `_end` can still kill what it left running."""
+        if self.proc.returncode is not None:
+            return True
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                if os.waitid(os.P_PID, self.proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+                    return True
+            except ChildProcessError:            # reaped already
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.005)
+
+    def _end(self) -> None:
+        """Kills the engine's process group (the engine and anything it started
+        that is still running) and reaps the engine."""
+        if self.proc.returncode is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            self.proc.wait()
 
     def _rest(self, deadline: float) -> bytes:
         """What the engine writes until `deadline` (the end of a traceback)."""
@@ -208,34 +274,47 @@ class EngineProcess:
 
     def fault(self, kind: str, reason: str) -> EngineFault:
         """The fault, with the engine's stderr; the process is killed (it is never reused)."""
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
+        self._end()
         tail = self.stderr_tail()
         self._close()
         return EngineFault(kind, f"{reason} [{self.cmd}]" + (f"; its stderr ends: {' | '.join(tail.splitlines()[-6:])}"
                                                              if tail else ""))
 
+    def ended_after_deal(self, fault: EngineFault) -> bool:
+        """Whether `fault` is this engine ending cleanly (exit code 0) after a
+        deal_end, before its next reply: an engine may end with its deal, so the
+        next deal starts it again rather than forfeit."""
+        return fault.fault_kind == CRASHED and self.between_deals and self.proc.returncode == 0
+
     def alive(self) -> bool:
-        return self.proc.poll() is None
+        return not self.closed and not self._exited()
 
     def kill(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
+        self._end()
         self._close()
 
-    def quit(self) -> None:
-        """Asks the engine to exit; kills it if it has not within GOODBYE_SECONDS."""
-        if self.proc.poll() is None:
+    def ask_to_quit(self) -> None:
+        """Sends quit (no wait): `quit` or `close_engines` gives it time to exit."""
+        if not self._exited():
             try:
                 self.send({"type": "quit"}, time.monotonic() + GOODBYE_SECONDS)
-                self.proc.wait(timeout=GOODBYE_SECONDS)
-            except (EngineFault, subprocess.TimeoutExpired):
+            except EngineFault:
                 pass
+
+    def quit(self, deadline: float | None = None) -> None:
+        """Asks the engine to exit and gives it until `deadline` (GOODBYE_SECONDS
+        from now by default); then kills its process group, the engine with it if
+        it has not exited, and whatever it left running."""
+        self.ask_to_quit()
+        if deadline is None:
+            deadline = time.monotonic() + GOODBYE_SECONDS
+        self._exited(max(0.0, deadline - time.monotonic()))
         self.kill()
 
     def _close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
         for f in (self.proc.stdin, self.proc.stdout, self.stderr):
             try:
                 f.close()
@@ -262,7 +341,10 @@ def _acquire(key: tuple, cmd: str, cwd: str | None, hello: dict) -> EngineProces
 
 
 def _release(key: tuple, proc: EngineProcess) -> None:
-    if proc.owner != os.getpid() or not proc.alive():
+    if proc.owner != os.getpid():
+        return
+    if not proc.alive() or not proc.quiet():       # it wrote what nobody asked for: not reused
+        proc.kill()
         return
     with _lock:
         idle = _idle.setdefault(key, [])
@@ -274,12 +356,17 @@ def _release(key: tuple, proc: EngineProcess) -> None:
 
 @atexit.register
 def close_engines() -> None:
-    """Quits every idle engine of this process (at exit; a test may call it)."""
+    """Quits every idle engine of this process, all at once: each is sent quit,
+    given GOODBYE_SECONDS in all to exit, then its process group is killed (at
+    exit, and when a tournament's worker ends; a test may call it)."""
     with _lock:
         procs = [p for idle in _idle.values() for p in idle if p.owner == os.getpid()]
         _idle.clear()
     for proc in procs:
-        proc.quit()
+        proc.ask_to_quit()
+    deadline = time.monotonic() + GOODBYE_SECONDS
+    for proc in procs:
+        proc.quit(deadline)
 
 
 # ---------------------------------------------------------------- messages
@@ -295,6 +382,7 @@ class SeatCursor:
         self.told = 0           # actions applied to the replica
         self.last = -1          # the last of them
         self.lines = 1          # information-state lines sent (the first, the hand, is rewritten: never in "seen")
+        self.world = None       # the last world sent, as the engine holds it (the seat's moves since applied)
 
     def continues(self, history: list[int]) -> bool:
         """Whether `history` goes on from what was told (else it is another game)."""
@@ -337,18 +425,40 @@ def turn_message(state: pyspiel.State, seat: int, cursor: SeatCursor, *, tensor:
     if tensor:
         message["tensor"] = [float(x) for x in state.information_state_tensor(seat)]
     if world_rng is not None:
-        # Only the seat's own moves since its last world: that world, with them, is still one
-        # (and an engine that keeps its state between them, as a bot does in process, may).
         own_only = before > 0 and cursor.told - before == len(moves) and all(m["seat"] == seat for m in moves)
-        message["world"] = None if own_only else world_history(state, seat, world_rng)
+        if own_only and _extends(cursor, moves, seat, info):
+            message["world"] = None
+        else:
+            cursor.world = draw_world(state, seat, world_rng)
+            message["world"] = list(cursor.world.history())
     return message
 
 
-def world_history(state: pyspiel.State, seat: int, rng: random.Random) -> list[int]:
-    """The actions of one world that `seat` cannot tell from the true state,
+def _extends(cursor: SeatCursor, moves: list[dict], seat: int, info: str) -> bool:
+    """Whether the last world sent, with the seat's own moves since applied (as
+    the engine applies them), is still one: the seat to move with the same
+    information state. Not always so: what happens without an action after a
+    move (Page One's automatic passes) can tell the seat more than that world
+    agreed with. Depends on the seat's view only (the world was drawn from it)."""
+    world = cursor.world
+    if world is None:
+        return False
+    try:
+        for m in moves:
+            world.apply_action(m["action"])
+    except ValueError:            # an action that world does not take: a new world is drawn instead
+        cursor.world = None
+        return False
+    if world.current_player() == seat and world.information_state_string(seat) == info:
+        return True
+    cursor.world = None
+    return False
+
+
+def draw_world(state: pyspiel.State, seat: int, rng: random.Random):
+    """One world that `seat` cannot tell from the true state (a rules core),
     drawn by the game's resampler from the seat's information alone."""
-    core = rules_core(state)
-    return list(core.resample_from_infostate(seat, rng.random).history())
+    return rules_core(state).resample_from_infostate(seat, rng.random)
 
 
 def deal_message(game: pyspiel.Game, seat: int, seed: int) -> dict:
@@ -361,10 +471,15 @@ def deal_message(game: pyspiel.Game, seat: int, seed: int) -> dict:
 class _Lease:
     """A bot's hold on its process; given back when the bot is let go (weakref.finalize)."""
 
-    def __init__(self, key: tuple, proc: EngineProcess):
-        self.key, self.proc = key, proc
+    def __init__(self, key: tuple, cmd: str, cwd: str | None, hello: dict):
+        self.key, self.cmd, self.cwd, self.hello = key, cmd, cwd, hello
+        self.proc = _acquire(key, cmd, cwd, hello)
         self.state: pyspiel.State | None = None      # the deal's state, as restart_at gave it
         self.in_deal = False
+
+    def restart(self) -> None:
+        """A new process in place of one that ended after its deal."""
+        self.proc = EngineProcess(self.cmd, self.cwd, self.hello)
 
     def end_deal(self) -> None:
         if not self.in_deal:
@@ -373,7 +488,10 @@ class _Lease:
         state = self.state
         returns = list(state.returns()) if state is not None and state.is_terminal() else None
         self.state = None
+        if self.proc.closed:            # stopped by a fault: nobody to tell
+            return
         self.proc.send({"type": "deal_end", "returns": returns}, time.monotonic() + GOODBYE_SECONDS)
+        self.proc.between_deals = True
 
     def release(self) -> None:
         try:
@@ -387,10 +505,10 @@ class EngineBot(CardBot):
     """A seat played by an engine program (docs/engine_protocol.md)."""
 
     def __init__(self, game: pyspiel.Game, player: int, seed: int, cmd: str,
-                 time_limit: float | None = 60.0, cwd: str | None = None):
+                 time_limit: float | None = DEFAULT_TIME_LIMIT, cwd: str | None = None):
         super().__init__(player)
         if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
-                                       or time_limit <= 0):
+                                       or not 0 < time_limit < math.inf):
             raise ValueError(f"engine: time_limit={time_limit!r}: must be a positive number of seconds")
         if not isinstance(cmd, str):
             raise ValueError(f"engine: cmd={cmd!r}: must be a command line")
@@ -400,27 +518,59 @@ class EngineBot(CardBot):
         hello = {"type": "hello", "protocol": PROTOCOL, "game": str(game), "players": game.num_players(),
                  "seat": player, "time_limit": self.time_limit}
         key = (cmd, cwd, self.time_limit, game.get_type().short_name, game.num_players())
-        proc = _acquire(key, cmd, cwd, hello)
-        self.proc = proc
-        self._lease = _Lease(key, proc)
+        self._lease = _Lease(key, cmd, cwd, hello)
         weakref.finalize(self, self._lease.release)
         self._cursor: SeatCursor | None = None
-        self._world_rng = random.Random(seed ^ 0x5EED) if proc.wants_world else None
+        self._world_rng = random.Random(seed ^ 0x5EED) if self.proc.wants_world else None
+
+    @property
+    def proc(self) -> EngineProcess:
+        """The engine process this bot talks to now."""
+        return self._lease.proc
 
     def restart_at(self, state) -> None:
         self._start(state)
 
     def _start(self, state) -> None:
         lease = self._lease
-        lease.end_deal()
+        if lease.proc.closed or (lease.in_deal and not lease.proc.quiet()):
+            lease.proc.kill()            # stopped by a fault, or it wrote what nobody asked for after its last turn
+            lease.in_deal = False
+            lease.restart()
+        else:
+            lease.end_deal()
         lease.state = state
         lease.in_deal = True
         self._cursor = SeatCursor(state)
         lease.proc.trim_stderr()
-        lease.proc.send(deal_message(self.game, self.player, self.seed), self._deadline())
+        self._tell_deal(self._deadline())
+
+    def _tell_deal(self, deadline: float) -> None:
+        try:
+            self.proc.send(deal_message(self.game, self.player, self.seed), deadline)
+        except EngineFault as fault:
+            if not self.proc.ended_after_deal(fault):
+                raise
+            self._lease.restart()
+            self.proc.send(deal_message(self.game, self.player, self.seed), deadline)
 
     def _deadline(self) -> float:
         return time.monotonic() + (self.time_limit if self.time_limit is not None else 3600.0)
+
+    def _ask(self, message: dict, deadline: float, what: str) -> dict:
+        """The engine's reply to `message`. An engine found ended cleanly since its
+        last deal_end is started again, told the deal, and asked again."""
+        try:
+            self.proc.expect_silence(what)
+            self.proc.send(message, deadline)
+            return self.proc.receive(deadline, what)
+        except EngineFault as fault:
+            if not self.proc.ended_after_deal(fault):
+                raise
+        self._lease.restart()
+        self.proc.send(deal_message(self.game, self.player, self.seed), deadline)
+        self.proc.send(message, deadline)
+        return self.proc.receive(deadline, what)
 
     def step(self, state) -> int:
         history = state.history()
@@ -430,8 +580,8 @@ class EngineBot(CardBot):
         deadline = self._deadline()
         message = turn_message(state, self.player, self._cursor, tensor=proc.wants_tensor,
                                world_rng=self._world_rng, time_left=self.time_limit, history=history)
-        proc.send(message, deadline)
-        reply = proc.receive(deadline, f"move {len(history)}")
+        reply = self._ask(message, deadline, f"move {len(history)}")
+        proc = self.proc
         action = reply.get("action")
         if type(action) is not int:
             raise proc.fault(RAISED, f"engine answered {json.dumps(reply)[:120]}, not "
@@ -444,14 +594,28 @@ class EngineBot(CardBot):
 
 
 def make_engine_bot(game: pyspiel.Game, player: int, seed: int = 0, cmd: str | None = None,
-                    time_limit: float | None = 60.0, cwd: str | None = None) -> EngineBot:
-    """The make_bot factory for `engine(cmd=...,time_limit=60,cwd=...)`.
+                    time_limit: float | str | None = None, cwd: str | None = None) -> EngineBot:
+    """The make_bot factory for `engine(cmd=...,time_limit=...,cwd=...)`.
 
     `cmd` is the engine's command line (split as a shell would, not run by one);
-    `time_limit` the seconds it may take a move, told at hello (give the
-    tournament's --time-limit or less; `none` for no limit); `cwd` its folder."""
+    `cwd` its folder. The engine is told, at hello and each turn, the seconds it
+    may take a move: the harness's own limit when a harness makes it
+    (agents.base.harness_limit: the tournament's --time-limit), or `time_limit`
+    where that is smaller; outside a harness, `time_limit` (60 s when not given;
+    `none` for no limit)."""
     if cmd is None:
         raise ValueError("engine: cmd is required, e.g. engine(cmd=./mybot)")
     if isinstance(time_limit, str) and time_limit.lower() == "none":
-        time_limit = None
-    return EngineBot(game, player, seed, str(cmd), time_limit, cwd)
+        own: float | None = math.inf
+    elif time_limit is None:
+        own = None
+    elif isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not time_limit > 0:
+        raise ValueError(f"engine: time_limit={time_limit!r}: must be a positive number of seconds, or none")
+    else:
+        own = float(time_limit)
+    harness = current_harness_limit()
+    if harness is None:
+        limit = DEFAULT_TIME_LIMIT if own is None else own
+    else:
+        limit = harness if own is None else min(own, harness)
+    return EngineBot(game, player, seed, str(cmd), None if limit == math.inf else limit, cwd)

@@ -1,4 +1,7 @@
-"""Bot specs: `name` or `name(key=value, ...)`, e.g. `ismcts(iterations=1000,rollout=rules)`."""
+"""Bot specs: `name` or `name(key=value, ...)`, e.g. `ismcts(iterations=1000,rollout=rules)`.
+
+A value wholly in quotes (`cmd="./bot --opts a,b"` or single quotes) is the text between them:
+its commas and brackets are the value's, not the spec's."""
 
 from __future__ import annotations
 
@@ -6,11 +9,14 @@ import re
 from typing import Any
 
 _SPEC = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*(?:\((.*)\))?\s*$", re.S)
+_QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'")     # a quoted value: its brackets are not the spec's
 
 
 def parse_value(text: str) -> Any:
     """'3' -> 3, '0.5' -> 0.5, 'true' -> True, anything else stays a string."""
     t = text.strip()
+    if len(t) >= 2 and t[0] == t[-1] and t[0] in "\"'":
+        return t[1:-1]
     if t.lower() in ("true", "false"):
         return t.lower() == "true"
     for kind in (int, float):
@@ -27,7 +33,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     Raises ValueError naming the problem: no name, unbalanced parentheses, an
     argument without `=`, or a repeated key.
     """
-    if spec.count("(") != spec.count(")"):
+    unquoted = _QUOTED.sub("", spec)
+    if unquoted.count("(") != unquoted.count(")"):
         raise ValueError(f"malformed bot spec {spec!r}: unbalanced parentheses")
     m = _SPEC.match(spec)
     if not m:
@@ -35,9 +42,13 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     name, body = m.group(1), m.group(2)
     kwargs: dict[str, Any] = {}
     if body is not None and body.strip():
-        depth, start, parts = 0, 0, []
+        depth, start, parts, quote = 0, 0, [], None
         for i, ch in enumerate(body):
-            if ch in "([":
+            if quote is not None:            # inside quotes: commas and brackets are the value's
+                quote = None if ch == quote else quote
+            elif ch in "\"'":
+                quote = ch
+            elif ch in "([":
                 depth += 1
             elif ch in ")]":
                 depth -= 1
@@ -46,6 +57,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             elif ch == "," and depth == 0:
                 parts.append(body[start:i])
                 start = i + 1
+        if quote is not None:
+            raise ValueError(f"malformed bot spec {spec!r}: unclosed {quote}")
         if depth:
             raise ValueError(f"malformed bot spec {spec!r}: unbalanced '('")
         parts.append(body[start:])

@@ -244,7 +244,7 @@ def check_bot(spec: str, game: pyspiel.Game, seat: int = 0) -> None:
         make_bot(spec, game, seat, 0)
     except ValueError:
         raise
-    except Exception as e:
+    except (Exception, SystemExit) as e:          # a factory's sys.exit must not end the command quietly
         raise ValueError(f"bot {spec!r} cannot be made for {game.get_type().short_name}: "
                          f"{type(e).__name__}: {' '.join(str(e).split())}") from None
 

@@ -108,8 +108,9 @@ class Record:
         if not isinstance(obj, dict):
             raise RecordError(f"{where}: not a JSON object")
         if obj.get("format") != FORMAT:
-            raise RecordError(f"{where}: not a cardarena record (format {obj.get('format')!r}, "
-                              f"expected {FORMAT!r})")
+            shown = repr(obj.get("format"))
+            shown = shown if len(shown) <= 60 else shown[:57] + "..."      # a hostile value stays one short line
+            raise RecordError(f"{where}: not a cardarena record (format {shown}, expected {FORMAT!r})")
         version = obj.get("version")
         if version != VERSION:
             raise RecordError(f"{where}: record version {version!r}; this cardarena reads version {VERSION}")

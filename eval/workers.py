@@ -11,9 +11,17 @@ once more there, first; only if the worker dies in that game again is the game
 recorded as lost by the bot it was running. The worker's other tasks are
 requeued (games are deterministic, so one finished but not yet sent is simply
 played again). With a time limit it also kills a worker whose bot overruns a
-move by far (a bot stuck where Python cannot interrupt it); that game is lost at
+call by far (a bot stuck where Python cannot interrupt it); that game is lost at
 once. No other game is affected. A call that has run WAIT_SHOWN_SECONDS is told
 to `run`'s on_wait (the progress line names the game and how long it waits).
+
+A bot may also cut its worker off from the parent by closing (or reopening) the
+file descriptors the worker inherited, its pipe among them. The worker checks
+its pipe after every game and exits with PIPE_LOST_EXIT, naming that game, when
+the pipe is gone; the parent, which sees the pipe close at once but cannot tell
+which call closed it, waits for that exit rather than blaming whichever bot is
+running. The game is played once more in a fresh worker that checks the pipe
+after every call into a bot (`careful`), so the second loss names the seat.
 
 Workers are started by the "forkserver" method: forked from a clean server
 process, never from the parent (which may hold threads: Ray, torch). The server
@@ -26,6 +34,7 @@ from __future__ import annotations
 
 import gc
 import multiprocessing as mp
+import os
 import signal
 import sys
 import time
@@ -36,14 +45,15 @@ from typing import Callable, Generator, Iterable, Iterator
 
 from agents import BOT_FACTORIES, parse_spec
 from eval.config import TournamentConfig
-from eval.play import (CRASHED, PROBE_IS_MOVE, PROBE_SEAT, PROBE_SINCE, PROBE_SIZE, PROBE_TASK, TIMEOUT,
-                       GamePlayer, GameRecord, forfeit_returns)
+from eval.play import (CALL_MAKE, CALL_MOVE, CRASHED, PROBE_CALL, PROBE_SEAT, PROBE_SINCE, PROBE_SIZE, PROBE_TASK,
+                       TIMEOUT, AfterCall, GamePlayer, GameRecord, forfeit_returns)
 from eval.schedule import GameTask
 
 QUEUE_SECONDS = 0.2          # tasks queued per worker: about this much play, 2 to 64 games
 SEND_GAMES, SEND_SECONDS = 16, 0.05   # a worker sends its records at least this often
 WAIT_SHOWN_SECONDS = 5.0     # a bot call running this long is named to on_wait
 TRIES = 2                    # plays of a game whose worker dies before it counts as the bot's fault
+PIPE_LOST_EXIT = 86          # a worker's exit status when a bot closed or replaced its pipe to the parent
 _CONTEXT = mp.get_context("forkserver")
 
 
@@ -78,18 +88,43 @@ def _main_module_imports() -> list[str]:
     return names
 
 
-def hard_deadline(time_limit: float, is_move: bool) -> float:
-    """Seconds after which a bot call is stopped by killing its worker: well past
-    the limit, since a move that ends late is already forfeited by the worker;
-    generous for calls that are not moves (making a bot may load a network)."""
-    move = 2.0 * time_limit + 1.0
-    return move if is_move else max(move, 60.0)
+def hard_deadline(time_limit: float, call: float) -> float:
+    """Seconds after which a bot call (eval.play's CALL_* kind) is stopped by
+    killing its worker: well past the limit, since a call that ends late is
+    already forfeited by the worker; generous for making a bot (it may load a
+    network or start an engine), which the limit does not bound."""
+    bounded = 2.0 * time_limit + 1.0
+    return max(bounded, 60.0) if call == CALL_MAKE else bounded
 
 
-def _worker_main(conn: Connection, probe, config: TournamentConfig) -> None:
+def _pipe_check(conn: Connection, probe) -> AfterCall:
+    """A check that the worker's pipe to the parent is still the one it started
+    with (a bot may close or reopen the worker's file descriptors): when it is
+    not, it names `seat` in the probe (-1: not known) and exits with PIPE_LOST_EXIT,
+    since nothing can reach the parent any more."""
+    fd = conn.fileno()
+    first = os.fstat(fd)
+    identity = (first.st_dev, first.st_ino)
+
+    def check(seat: int) -> None:
+        try:
+            now = os.fstat(fd)
+            if (now.st_dev, now.st_ino) == identity:
+                return
+        except OSError:
+            pass
+        probe[PROBE_SEAT] = seat
+        os._exit(PIPE_LOST_EXIT)
+    return check
+
+
+def _worker_main(conn: Connection, probe, config: TournamentConfig, careful: int | None) -> None:
+    """Plays the batches the parent sends; the game numbered `careful` (one its
+    last worker died in) with the pipe checked after every call into a bot."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)    # the parent handles Ctrl-C
     probe = memoryview(probe).cast("B").cast("d")   # the same shared memory; writes cost less than ctypes's
     player = GamePlayer(config)
+    pipe_intact = _pipe_check(conn, probe)
     gc.freeze()     # what the worker starts with lives as long as it: not scanned by collections
     done: list[GameRecord] = []
     first_done = 0.0
@@ -97,14 +132,16 @@ def _worker_main(conn: Connection, probe, config: TournamentConfig) -> None:
         try:
             batch = conn.recv()
         except EOFError:                            # the parent is gone
-            return
+            batch = None
         if batch is None:
+            _close_engines()
             return
         for seq, task in batch:
             probe[PROBE_TASK] = seq
             if not done:
                 first_done = time.monotonic()
-            done.append(player.play(task, probe))
+            done.append(player.play(task, probe, pipe_intact if seq == careful else None))
+            pipe_intact(-1)                         # this game lost the pipe: the parent plays it again
             if len(done) >= SEND_GAMES or time.monotonic() - first_done > SEND_SECONDS:
                 conn.send(done)
                 done = []
@@ -113,29 +150,38 @@ def _worker_main(conn: Connection, probe, config: TournamentConfig) -> None:
             done = []
 
 
+def _close_engines() -> None:
+    """Quits the engines this worker kept for its next games (agents/engine.py):
+    a worker ends by os._exit, which runs no atexit handler."""
+    engine = sys.modules.get("agents.engine")
+    if engine is not None:
+        engine.close_engines()
+
+
 class _Worker:
-    def __init__(self, config: TournamentConfig, ident: int):
+    def __init__(self, config: TournamentConfig, ident: int, careful: int | None = None):
         self.ident = ident
         self.probe = _CONTEXT.RawArray("d", PROBE_SIZE)
         self.probe[PROBE_TASK] = -1
         self.probe[PROBE_SEAT] = -1
         self.conn, child = _CONTEXT.Pipe()
-        self.process = _CONTEXT.Process(target=_worker_main, args=(child, self.probe, config),
+        self.process = _CONTEXT.Process(target=_worker_main, args=(child, self.probe, config, careful),
                                         name=f"cardarena-worker-{ident}", daemon=True)
         self.process.start()
         child.close()
         self.queue: deque[tuple[int, GameTask]] = deque()
         self.killed_for: str | None = None
+        self.pipe_gone = False          # its pipe closed while it lives: a bot closed it; wait for its exit
 
     def stop(self) -> None:
-        """Lets an idle worker exit; kills a busy one (its games are not wanted:
-        the run was interrupted or stopped early)."""
+        """Lets an idle worker exit (quitting its engines: up to 2 s); kills a busy
+        one (its games are not wanted: the run was interrupted or stopped early)."""
         if self.process.is_alive() and not self.queue:
             try:
                 self.conn.send(None)
             except OSError:
                 pass
-            self.process.join(timeout=2)
+            self.process.join(timeout=3)
         if self.process.is_alive():
             self.process.kill()
         self.process.join()
@@ -170,9 +216,9 @@ class LocalPool:
         self.player = GamePlayer(config)   # for forfeit scores in the parent
         _CONTEXT.set_forkserver_preload(worker_modules(config))   # used when the server starts
 
-    def _start(self) -> _Worker:
+    def _start(self, careful: int | None = None) -> _Worker:
         self.started += 1
-        return _Worker(self.config, self.started)
+        return _Worker(self.config, self.started, careful)
 
     def close(self) -> None:
         for w in self.workers:
@@ -201,11 +247,11 @@ class LocalPool:
             while todo or any(w.queue for w in workers):
                 depth = max(2, min(64, int(QUEUE_SECONDS / self.game_seconds)))
                 for w in workers:
-                    if todo and len(w.queue) <= depth // 2:
+                    if todo and len(w.queue) <= depth // 2 and not w.pipe_gone:
                         batch = [todo.popleft() for _ in range(min(len(todo), depth - len(w.queue)))]
                         w.queue.extend(batch)
                         _send(w, batch)
-                by_handle = {w.conn: w for w in workers} | {w.process.sentinel: w for w in workers}
+                by_handle = {w.conn: w for w in workers if not w.pipe_gone} | {w.process.sentinel: w for w in workers}
                 dead: list[_Worker] = []
                 for handle in wait(list(by_handle), timeout=timeout):
                     w = by_handle[handle]
@@ -216,14 +262,16 @@ class LocalPool:
                         while w.queue and w.conn.poll():     # every batch that is ready
                             yield from self._received(w, w.conn.recv())
                     except (EOFError, OSError):
-                        dead.append(w)
+                        # Closed by a living worker's bot (its death, if dead, shows on the sentinel):
+                        # the worker notices after the call or game and exits naming it.
+                        w.pipe_gone = True
                 if limit:
                     self._stop_overrunning(workers, limit)
                 if on_wait:
                     on_wait(self._longest_call(workers))
                 for w in dict.fromkeys(dead):
                     again = yield from self._bury(w, todo, deaths)
-                    fresh = self._start()
+                    fresh = self._start(careful=again[0] if again is not None else None)
                     workers[workers.index(w)] = fresh
                     if again is not None:                 # played first, in the fresh worker
                         fresh.queue.append(again)
@@ -243,7 +291,7 @@ class LocalPool:
         """The bot call that has run longest, if one has run WAIT_SHOWN_SECONDS:
         "deal 12 rotation 3: seat 2 (ismcts) has been moving for 75 s"."""
         now = time.monotonic()
-        longest: tuple[float, GameTask, int, bool] | None = None
+        longest: tuple[float, GameTask, int, float] | None = None
         for w in workers:
             seat = int(w.probe[PROBE_SEAT])         # read before the time: eval.play writes it after
             since = now - w.probe[PROBE_SINCE]
@@ -251,13 +299,13 @@ class LocalPool:
                 continue
             task = next((t for seq, t in w.queue if seq == int(w.probe[PROBE_TASK])), None)
             if task is not None:
-                longest = (since, task, seat, bool(w.probe[PROBE_IS_MOVE]))
+                longest = (since, task, seat, w.probe[PROBE_CALL])
         if longest is None:
             return None
-        since, task, seat, is_move = longest
+        since, task, seat, call = longest
         agent = self.config.agent_names[task.seats[seat]]
-        return (f"deal {task.deal} rotation {task.rotation}: seat {seat} ({agent}) has been "
-                f"{'moving' if is_move else 'called'} for {since:.0f} s")
+        doing = {CALL_MOVE: "moving", CALL_MAKE: "starting (its bot being made)"}.get(call, "called")
+        return f"deal {task.deal} rotation {task.rotation}: seat {seat} ({agent}) has been {doing} for {since:.0f} s"
 
     def _received(self, w: _Worker, records: list[GameRecord]) -> Iterator[GameRecord]:
         for record in records:
@@ -270,10 +318,12 @@ class LocalPool:
         for w in workers:
             seat = int(w.probe[PROBE_SEAT])
             if w.queue and seat >= 0 and w.killed_for is None:
-                is_move = bool(w.probe[PROBE_IS_MOVE])
-                if now - w.probe[PROBE_SINCE] > hard_deadline(limit, is_move):
-                    w.killed_for = (f"seat {seat} {'move' if is_move else 'call'} ran past "
-                                    f"{hard_deadline(limit, is_move):g} s (limit {limit:g} s); worker killed")
+                call = w.probe[PROBE_CALL]
+                deadline = hard_deadline(limit, call)
+                if now - w.probe[PROBE_SINCE] > deadline:
+                    what = {CALL_MOVE: "move", CALL_MAKE: "making its bot"}.get(call, "restart_at or inform_action")
+                    w.killed_for = (f"seat {seat} {what} ran past {deadline:g} s (limit {limit:g} s); "
+                                    f"worker killed")
                     w.process.kill()
 
     def _bury(self, w: _Worker, todo: deque,
@@ -318,6 +368,10 @@ class LocalPool:
         times = f", in each of {tries} plays of this game (the later ones in a fresh worker)" if tries > 1 else ""
         if killed_for:
             record.fault_kind, record.error = TIMEOUT, killed_for
+        elif exitcode == PIPE_LOST_EXIT:
+            record.error = (f"seat {seat}: its bot closed or replaced the worker's pipe to the tournament (a file "
+                            f"descriptor the worker inherited){times}" if seat >= 0 else
+                            f"the worker's pipe to the tournament was closed outside any bot{times}")
         elif seat >= 0:
             record.error = f"seat {seat}: worker process died ({how}) while its bot was running{times}"
         else:

@@ -32,7 +32,8 @@ class Engine:
 
     def spec(self, time_limit: float) -> str:
         """The bot spec the engine plays as, for the record (its command and the table's limit)."""
-        return f"engine(cmd={self.cmd},time_limit={time_limit:g})"
+        cmd = f'"{self.cmd}"' if any(c in self.cmd for c in ",()[]") and '"' not in self.cmd else self.cmd
+        return f"engine(cmd={cmd},time_limit={time_limit:g})"
 
 
 def reserved_names() -> set[str]:

@@ -86,18 +86,29 @@ class EngineServer:
     def _hello(self, message: dict) -> dict:
         if message.get("protocol") != PROTOCOL:
             raise ProtocolError(f"protocol {message.get('protocol')!r}: this engine speaks protocol {PROTOCOL}")
-        self._load(message.get("game"))
+        game = self._load(message.get("game"))
+        seat = message.get("seat")
+        self._make(game, seat if type(seat) is int and 0 <= seat < game.num_players() else 0, 0)
         return {"type": "hello", "name": f"cardarena {self.spec}", "version": _version(),
                 "tensor": False, "world": True}
 
-    def _deal(self, message: dict) -> None:
+    def _make(self, game: pyspiel.Game, seat: int, seed: int) -> pyspiel.Bot:
+        """The bot at `game`, or a ProtocolError saying why it cannot play there (a
+        network made for another number of players, say), as make_bot in process
+        refuses it: at hello, so that the harness refuses the engine before any game."""
         from agents import make_bot
+        try:
+            return make_bot(self.spec, game, seat, seed)
+        except ValueError as e:
+            raise ProtocolError(f"{self.spec} cannot play {game}: {e}") from None
+
+    def _deal(self, message: dict) -> None:
         game = self._load(message.get("game"))
         seat, seed = message.get("seat"), message.get("seed")
         if type(seat) is not int or not 0 <= seat < game.num_players() or type(seed) is not int:
             raise ProtocolError(f"deal: bad seat {seat!r} or seed {seed!r}")
         self.deal_game, self.seat, self.state = game, seat, None
-        self.bot = make_bot(self.spec, game, seat, seed)
+        self.bot = self._make(game, seat, seed)
         self.bot.restart_at(game.new_initial_state())
 
     def _turn(self, message: dict) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import time
 from typing import Any, Sequence
 
@@ -99,6 +100,103 @@ class SleepyBot(RandomBot):
         return super().step(state)
 
 
+class FloatBot(RandomBot):
+    """Answers a legal action as a float (3.0): not an action id, though equal to one."""
+
+    def step(self, state) -> int:
+        return float(super().step(state))
+
+
+class SysExitBot(RandomBot):
+    """Calls sys.exit (SystemExit, a BaseException) in the method `where` names:
+    restart_at, inform_action or step; `sys_exit_bot(where=make)` in its factory."""
+
+    def __init__(self, game, player: int, seed: int, where: str = "step"):
+        super().__init__(game, player, seed)
+        self.where = where
+
+    def restart_at(self, state) -> None:
+        if self.where == "restart_at":
+            sys.exit(0)
+
+    def inform_action(self, state, player: int, action: int) -> None:
+        if self.where == "inform_action":
+            sys.exit(0)
+
+    def step(self, state) -> int:
+        if self.where == "step":
+            sys.exit(0)
+        return super().step(state)
+
+
+class InterruptingBot(RandomBot):
+    """Raises KeyboardInterrupt at its first move, as a Ctrl-C would (a worker ignores SIGINT)."""
+
+    def step(self, state) -> int:
+        raise KeyboardInterrupt
+
+
+def sys_exit_bot(game, player: int, seed: int, where: str = "step") -> SysExitBot:
+    """SysExitBot's factory, which itself exits when `where` is make, for every
+    seat but 0 (the tournament's check of its agents makes seat 0, in the parent)."""
+    if where == "make" and player != 0:
+        sys.exit(0)
+    return SysExitBot(game, player, seed, where)
+
+
+class SlowHookBot(RandomBot):
+    """Sleeps `seconds` in restart_at or inform_action (`where`), by default for
+    ever (the parent must kill its worker); its moves are quick."""
+
+    def __init__(self, game, player: int, seed: int, where: str = "restart_at", seconds: float = float("inf")):
+        super().__init__(game, player, seed)
+        self.where, self.seconds = where, seconds
+
+    def _sleep(self) -> None:
+        end = time.monotonic() + self.seconds
+        while (left := end - time.monotonic()) > 0:
+            time.sleep(min(left, 1.0))
+
+    def restart_at(self, state) -> None:
+        if self.where == "restart_at":
+            self._sleep()
+
+    def inform_action(self, state, player: int, action: int) -> None:
+        if self.where == "inform_action":
+            self._sleep()
+
+
+class FdClosingBot(RandomBot):
+    """Closes every file descriptor it inherited (all but 0, 1 and 2) at its first
+    move in a process, the pipe to the tournament's parent among them, then plays
+    on, or with `raises` raises."""
+
+    closed = False
+
+    def __init__(self, game, player: int, seed: int, raises: bool = False):
+        super().__init__(game, player, seed)
+        self.raises = raises
+
+    def step(self, state) -> int:
+        if not FdClosingBot.closed:
+            FdClosingBot.closed = True
+            os.closerange(3, os.sysconf("SC_OPEN_MAX"))
+            if self.raises:
+                raise RuntimeError("closed every descriptor")
+        return super().step(state)
+
+
+class TamperingBot(RandomBot):
+    """Plays a move for itself on the state it is handed (the referee's), then
+    answers a legal action of whoever is to move after it: moves for another seat."""
+
+    def step(self, state) -> int:
+        state.apply_action(super().step(state))
+        while state.is_chance_node():
+            state.apply_action(state.legal_actions()[0])
+        return state.legal_actions()[0] if not state.is_terminal() else 0
+
+
 def first_seat_only(game, player: int, seed: int) -> RandomBot | None:
     """A factory that makes a bot for seat 0 only, and returns None for the others."""
     return RandomBot(game, player, seed) if player == 0 else None
@@ -116,6 +214,12 @@ TEST_BOTS = {
     "t_sleepy": "tests.harness_bots:SleepyBot",
     "t_dies_once": "tests.harness_bots:DiesOnceBot",
     "t_not_a_bot": "tests.harness_bots:first_seat_only",
+    "t_float": "tests.harness_bots:FloatBot",
+    "t_sys_exit": "tests.harness_bots:sys_exit_bot",
+    "t_interrupts": "tests.harness_bots:InterruptingBot",
+    "t_slow_hook": "tests.harness_bots:SlowHookBot",
+    "t_closes_fds": "tests.harness_bots:FdClosingBot",
+    "t_tampers": "tests.harness_bots:TamperingBot",
 }
 
 

@@ -23,11 +23,20 @@ def test_specs_parse_names_and_typed_settings():
     assert parse_spec("neural(path=bots/page_one.pt)") == ("neural", {"path": "bots/page_one.pt"})
 
 
+def test_a_quoted_value_keeps_its_commas_and_brackets():
+    assert parse_spec('engine(cmd="env X=a,b ./bot (fast)",time_limit=3)') == (
+        "engine", {"cmd": "env X=a,b ./bot (fast)", "time_limit": 3})
+    assert parse_spec("engine(cmd='./bot --opts a,b')") == ("engine", {"cmd": "./bot --opts a,b"})
+    assert parse_spec('x(a="3")') == ("x", {"a": "3"})           # quoted: text, not a number
+
+
 @pytest.mark.parametrize("spec, message", [
     ("ismcts(iterations=1000", "unbalanced"),
     ("ismcts(1000)", "not key=value"),
     ("ismcts(a=1,a=2)", "given twice"),
     ("(a=1)", "malformed"),
+    ('engine(cmd="./bot a,b)', "unclosed"),
+    ("x(a=it's)", "unclosed"),
 ])
 def test_malformed_specs_are_rejected_with_the_reason(spec, message):
     with pytest.raises(ValueError, match=message):
