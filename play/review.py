@@ -18,17 +18,24 @@ from typing import Any
 from play.views import TITLES, table_view
 
 DEFAULT_ANALYSIS_WORLDS = 24
+# Moves of rule-bot play after each action before the value network values the position: at
+# Canasta, actions valued by the network at once were too alike to tell apart (a flat search so
+# was no better than the rule bot), and after 12 to 24 moves of play it told them apart
+# (experiments/runs/i43-screen-*).
+VALUE_HORIZON = 24
 
 
 def table_evaluator(game, worlds: int = DEFAULT_ANALYSIS_WORLDS):
     """The evaluator of the table's hint and review at `game` (a pyspiel game): rule-bot play
-    on `worlds` worlds a stage, valued by the game's shipped value network after the leaf and
-    drawn by its shipped belief network, where the game has them."""
+    on `worlds` worlds a stage, for VALUE_HORIZON moves and then valued by the game's shipped
+    value network, the worlds drawn by its shipped belief network, where the game has them
+    (to the end, on uniform worlds, where it has not)."""
     from search.analysis import Evaluator
     from search.netfile import shipped_path
     value = "shipped" if shipped_path(game, "value").is_file() else None
     belief = "shipped" if shipped_path(game, "belief").is_file() else None
-    return Evaluator(policy="rules", worlds=worlds, value=value, belief=belief)
+    return Evaluator(policy="rules", worlds=worlds, value=value, horizon=VALUE_HORIZON if value else None,
+                     belief=belief)
 
 
 def human_seat(record) -> int:

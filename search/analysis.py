@@ -2,8 +2,9 @@
 
 The player to move sees its information state, not the position. So every action
 is valued over worlds resampled from that information state (the game's own
-`resample_from_infostate`; with a belief network, drawn by its weights among
-such resamples, search.belief), each continued by a policy (a bot spec: `rules`,
+`resample_from_infostate`; with a belief network, each weighed by how likely
+the network finds where its hidden cards lie, search.belief), each continued by
+a policy (a bot spec: `rules`,
 `neural`, any search bot) to the end, or for `horizon` moves and then valued by a
 value network (search.value), which removes most of a playout's noise and time.
 Within a world every action meets the same hidden cards, the same later chance
@@ -56,7 +57,7 @@ _WORLD, _CONFIRM, _CHANCE, _BOTS = 21, 24, 22, 23     # seed domains
 class Evaluator:
     """How the analysis values a position: the policy that plays on, the worlds a
     stage, and the networks (a `value` network after `horizon` moves, 0 by default
-    with one; a `belief` network drawing the worlds). None: playouts to the end,
+    with one; a `belief` network weighing the worlds). None: playouts to the end,
     uniform worlds."""
 
     policy: str = "rules"
@@ -64,7 +65,6 @@ class Evaluator:
     value: str | None = None
     horizon: int | None = None
     belief: str | None = None
-    belief_candidates: int = 32
 
     def __post_init__(self):
         if isinstance(self.worlds, bool) or not isinstance(self.worlds, int) or not 1 <= self.worlds <= MAX_WORLDS:
@@ -80,7 +80,7 @@ class Evaluator:
         if self.value is not None:
             text += f" for {self.horizon or 0} moves, then valued by {self.value}"
         if self.belief is not None:
-            text += f", drawn by the belief {self.belief}"
+            text += f", weighed by the belief {self.belief}"
         return text
 
 
@@ -192,7 +192,7 @@ def analyse(state, player: int | None = None, *, evaluator: Evaluator | None = N
     first = _stage(core, mover, legal, game, evaluator, value, belief, derive_seed(_WORLD, base))
     second = _stage(core, mover, legal, game, evaluator, value, belief, derive_seed(_CONFIRM, base)) \
         if confirm else first
-    means = [sum(c) / len(c) for c in zip(*first)]
+    means = [_mean(column, first[1]) for column in zip(*first[0])]
     chosen = max(range(len(legal)), key=lambda i: (means[i], -legal[i]))
     values = _values(core, mover, legal, second, chosen, played)
     order = sorted(range(len(legal)), key=lambda i: (i != chosen, -values[i].mean, legal[i]))
@@ -201,8 +201,25 @@ def analyse(state, player: int | None = None, *, evaluator: Evaluator | None = N
                     2 if confirm else 1, [means[i] for i in order])
 
 
+def paired_gap(state, better: int, worse: int, *, evaluator: Evaluator, seed: int,
+               game: pyspiel.Game | None = None) -> tuple[float, float, float]:
+    """How much `better` gains over `worse` for the player to move at `state`, on the
+    evaluator's worlds for `seed` (one stage): (mean, 95% low, 95% high), paired. A
+    re-check of a flagged mistake on many worlds."""
+    game = game if game is not None else state.get_game()
+    core = rules_core(state)
+    mover = core.current_player()
+    value, belief = load_networks(evaluator, game)
+    rows, weights = _stage(core, mover, [better, worse], game, evaluator, value, belief,
+                           derive_seed(_CONFIRM, position_seed(core, mover, seed)))
+    diffs = [a - b for a, b in rows]
+    mean = _mean(diffs, weights)
+    half = Z95 * _se(diffs, weights)
+    return mean, mean - half, mean + half
+
+
 def load_networks(evaluator: Evaluator, game: pyspiel.Game):
-    """The evaluator's value network and belief sampler for `game` (None where it has none);
+    """The evaluator's value network and belief network for `game` (None where it has none);
     ValueError naming the setting for a file that is missing, malformed or of another game."""
     value = belief = None
     if evaluator.value is not None:
@@ -212,28 +229,28 @@ def load_networks(evaluator: Evaluator, game: pyspiel.Game):
         except ValueError as e:
             raise ValueError(f"value={evaluator.value!r}: {e}") from None
     if evaluator.belief is not None:
-        from search.belief import BeliefSampler, belief_network, hidden_layout
+        from search.belief import belief_network, hidden_layout
         try:
             hidden_layout(rules_core(game.new_initial_state()), 0)
-            belief = BeliefSampler(belief_network(evaluator.belief, game), evaluator.belief_candidates)
+            belief = belief_network(evaluator.belief, game)
         except ValueError as e:
             raise ValueError(f"belief={evaluator.belief!r}: {e}") from None
     return value, belief
 
 
 def _stage(core, mover: int, legal: list[int], game: pyspiel.Game, evaluator: Evaluator, value, belief,
-           seed: int) -> list[list[float]]:
-    """rows[w][i]: legal[i]'s return to the mover in world w of this stage."""
+           seed: int) -> tuple[list[list[float]], list[float]]:
+    """(rows, weights): rows[w][i] is legal[i]'s return to the mover in world w of this
+    stage, drawn uniformly by the game's resampler; weights[w] the world's weight
+    (equal without a belief; with one, its importance weight, search.belief)."""
     rng = random.Random(seed)
     n = game.num_players()
     horizon = None if value is None else (evaluator.horizon or 0)
     leaf = None if value is None else value.values
-    rows = []
+    rows, worlds = [], []
     for w in range(evaluator.worlds):
-        if belief is None:
-            world = core.resample_from_infostate(mover, rng.random)
-        else:
-            world = belief.draw(core, mover, lambda: core.resample_from_infostate(mover, rng.random), rng.random)
+        world = core.resample_from_infostate(mover, rng.random)
+        worlds.append(world)
         chance_seed = derive_seed(_CHANCE, seed, w)
         bot_seed = derive_seed(_BOTS, seed, w)
         row = []
@@ -243,7 +260,11 @@ def _stage(core, mover: int, legal: list[int], game: pyspiel.Game, evaluator: Ev
             row.append(_play_on(after, _bots(evaluator.policy, game, n, bot_seed), DealChance(chance_seed),
                                 horizon, leaf)[mover])
         rows.append(row)
-    return rows
+    if belief is None:
+        return rows, [1.0 / len(rows)] * len(rows)
+    from search.belief import hidden_layout, importance_weights
+    log_q = belief.log_probabilities(core, mover)
+    return rows, [float(w) for w in importance_weights([hidden_layout(w, mover) for w in worlds], log_q)]
 
 
 def _bots(policy: str, game: pyspiel.Game, n: int, seed: int) -> list:
@@ -269,26 +290,34 @@ def _play_on(state, bots, chance, horizon: int | None, leaf: Callable | None) ->
     return state.returns()
 
 
-def _values(state, player: int, legal: list[int], rows: list[list[float]], chosen: int,
+def _values(state, player: int, legal: list[int], stage: tuple[list[list[float]], list[float]], chosen: int,
             played: int | None) -> list[ActionValue]:
-    """Each action's value and gap behind the chosen action over `rows` (the confirming worlds)."""
-    k = len(rows)
+    """Each action's value and gap behind the chosen action over a stage's (the
+    confirming) worlds, weighted by their weights."""
+    rows, weights = stage
     columns = list(zip(*rows))
     out = []
     for i, action in enumerate(legal):
-        mean = sum(columns[i]) / k
-        half = Z95 * _sd(columns[i]) / math.sqrt(k)
+        mean = _mean(columns[i], weights)
+        half = Z95 * _se(columns[i], weights)
         gaps = [b - a for a, b in zip(columns[i], columns[chosen])]
-        gap = sum(gaps) / k
-        gap_half = 0.0 if i == chosen else Z95 * _sd(gaps) / math.sqrt(k)
+        gap = _mean(gaps, weights)
+        gap_half = 0.0 if i == chosen else Z95 * _se(gaps, weights)
         out.append(ActionValue(action, state.action_to_string(player, action), mean, mean - half, mean + half,
                                gap, gap - gap_half, gap + gap_half, action == played))
     return out
 
 
-def _sd(xs) -> float:
+def _mean(xs, weights) -> float:
+    return sum(w * x for w, x in zip(weights, xs))
+
+
+def _se(xs, weights) -> float:
+    """The standard error of a weighted mean (weights summing to 1): with equal
+    weights the usual s / sqrt(n); with importance weights the self-normalised
+    estimator's, sqrt(sum w^2 (x - mean)^2) times the small-sample factor n / (n - 1)."""
     n = len(xs)
     if n < 2:
         return math.inf
-    m = sum(xs) / n
-    return math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
+    m = _mean(xs, weights)
+    return math.sqrt(sum(w * w * (x - m) ** 2 for w, x in zip(weights, xs)) * n / (n - 1))
