@@ -7,12 +7,12 @@ Over the hands of a results file (each game's decisions by the seats an agent pl
 every decision is analysed as the table's review does (play.review.table_evaluator),
 with the seed 0 and again with the seed 1. Reported:
 * how many decisions were flagged (a mistake: not the chosen action, its fresh gap's
-  interval above zero) with seed 0, and how many of those the seed-1 review flags too
-  (and the other way round);
-* for each flag of seed 0, the gap between the chosen action and the move played on
-  `--recheck` further worlds: whether that re-check's mean lies inside the flag's 95%
-  interval (the flag's coverage), and whether the flag's cost lies inside the
-  re-check's interval;
+  interval above the game's noticeable loss) with seed 0, and how many of those the
+  seed-1 review flags too (and the other way round);
+* for each flag of seed 0, its cost as the review measures it (on a third set of
+  worlds) and the gap between the chosen action and the move played on `--recheck`
+  further worlds: whether that re-check's mean lies inside the cost's 95% interval
+  (coverage), and whether the cost lies inside the re-check's interval;
 * that no flagged move is the analysis's own chosen action (the hint's first choice),
   which the review rules out by construction.
 """
@@ -29,7 +29,7 @@ from tqdm import tqdm
 
 def main(argv: list[str] | None = None) -> int:
     from eval.records import load_game, records_from_results
-    from play.review import table_evaluator
+    from play.review import COST_SEED, table_evaluator
     from search.analysis import analyse, paired_gap
 
     p = argparse.ArgumentParser(prog="experiments.analysis_check", description=__doc__,
@@ -57,15 +57,18 @@ def main(argv: list[str] | None = None) -> int:
                 decisions += 1
                 first = analyse(state.clone(), evaluator=evaluator, seed=0, played=move.action)
                 second = analyse(state.clone(), evaluator=evaluator, seed=1, played=move.action)
-                a, b = first.mistake(move.action), second.mistake(move.action)
+                a = first.mistake(move.action, evaluator.threshold)
+                b = second.mistake(move.action, evaluator.threshold)
                 row = {"hand": gid, "move": i, "flag0": a is not None, "flag1": b is not None}
                 if a is not None:
                     assert first.best.action != move.action
+                    cost = paired_gap(state.clone(), first.best.action, move.action, evaluator=evaluator,
+                                      seed=COST_SEED)        # as the review measures a flag's cost
                     recheck = paired_gap(state.clone(), first.best.action, move.action,
                                          evaluator=table_evaluator(game, args.recheck), seed=7)
-                    row.update(cost=a.gap, interval=[a.gap_low, a.gap_high], recheck=list(recheck),
-                               covered=a.gap_low <= recheck[0] <= a.gap_high,
-                               inside_recheck=recheck[1] <= a.gap <= recheck[2],
+                    row.update(cost=cost[0], interval=[cost[1], cost[2]], recheck=list(recheck),
+                               covered=cost[1] <= recheck[0] <= cost[2],
+                               inside_recheck=recheck[1] <= cost[0] <= recheck[2],
                                points_per_unit=first.points_per_unit)
                     flags.append(row)
                 rows.append(row)

@@ -3,10 +3,11 @@ each of the human's decisions checked by the analysis.
 
 A decision is flagged when `search.analysis.analyse` (from the seat's information only, the
 same worlds and chance for every action) chooses another action and, on fresh worlds, the
-played action's paired gap behind it has a 95% interval above zero (the analysis's selection
-and confirmation). The hint asks the same evaluator at the same budget (`table_evaluator`), so a
-move the hint offered first is never flagged. Its cost is that gap, in the game's returns; the
-deal's `lost` is their sum. Records come from the table's own records or from any record or
+played action's paired gap behind it has a 95% interval above the game's `noticeable_loss` (the
+analysis's selection and confirmation). The hint asks the same evaluator at the same budget
+(`table_evaluator`), so a move the hint offered first is never flagged. Its cost is the gap
+measured on a third set of worlds (the flags, picked among a deal's decisions by their gaps,
+would overstate it otherwise), in the game's returns; the deal's `lost` is their sum. Records come from the table's own records or from any record or
 results file (`open_records`).
 """
 
@@ -35,7 +36,7 @@ def table_evaluator(game, worlds: int = DEFAULT_ANALYSIS_WORLDS):
     value = "shipped" if shipped_path(game, "value").is_file() else None
     belief = "shipped" if shipped_path(game, "belief").is_file() else None
     return Evaluator(policy="rules", worlds=worlds, value=value, horizon=VALUE_HORIZON if value else None,
-                     belief=belief)
+                     belief=belief, threshold=getattr(game, "noticeable_loss", 0.0))
 
 
 def human_seat(record) -> int:
@@ -92,17 +93,24 @@ def review_record(record, seat: int, *, deal: int = 0, names: list[str] | None =
             "final": final, "analysed": analyse_moves}
 
 
+COST_SEED = 1      # the worlds a flag's cost is measured on: other than those that chose and flagged it
+
+
 def _mistake(state, seat: int, played: int, view: dict, evaluator) -> dict | None:
-    from search.analysis import analyse
+    """A flagged decision (search.analysis: chosen on one set of worlds, flagged on a second)
+    with its cost measured on a third, so that flags chosen among the deal's decisions do not
+    overstate it."""
+    from search.analysis import analyse, paired_gap
     result = analyse(state.clone(), seat, evaluator=evaluator, played=played)
-    mine, best = result.mistake(played), result.best
+    mine, best = result.mistake(played, evaluator.threshold), result.best
     if mine is None:
         return None
+    cost, low, high = paired_gap(state.clone(), best.action, played, evaluator=evaluator, seed=COST_SEED)
     labels = {a["action"]: a for a in view["actions"]}
     return {"best": labels.get(best.action, {"action": best.action, "label": best.text, "kind": "other",
                                              "card": None}),
             "played": labels.get(played, {"action": played, "label": mine.text, "kind": "other", "card": None}),
-            "cost": mine.gap, "interval": [mine.gap_low, mine.gap_high],
+            "cost": cost, "interval": [low, high],
             "best_value": best.mean, "played_value": mine.mean}
 
 

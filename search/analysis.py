@@ -65,6 +65,7 @@ class Evaluator:
     value: str | None = None
     horizon: int | None = None
     belief: str | None = None
+    threshold: float = 0.0         # a mistake loses more than this (in returns), by its interval
 
     def __post_init__(self):
         if isinstance(self.worlds, bool) or not isinstance(self.worlds, int) or not 1 <= self.worlds <= MAX_WORLDS:
@@ -74,6 +75,8 @@ class Evaluator:
             raise ValueError(f"horizon must be a whole number of moves (0 or more), got {self.horizon!r}")
         if self.horizon is not None and self.value is None:
             raise ValueError("a horizon needs a value network to value the position it stops at (value=...)")
+        if not (isinstance(self.threshold, (int, float)) and math.isfinite(self.threshold) and self.threshold >= 0):
+            raise ValueError(f"threshold must be a finite number of 0 or more, got {self.threshold!r}")
 
     def describe(self) -> str:
         text = f"{self.worlds} worlds continued by {self.policy}"
@@ -116,11 +119,14 @@ class Analysis:
         """The chosen action: the hint's first choice."""
         return self.values[0]
 
-    def mistake(self, played: int) -> ActionValue | None:
-        """The played action's row when playing it was a mistake: not the chosen
-        action, and behind it on the confirming worlds by more than their interval."""
+    def mistake(self, played: int, threshold: float = 0.0) -> ActionValue | None:
+        """The played action's row when playing it was a mistake: not the chosen action,
+        and behind it on the confirming worlds by more than `threshold` (in returns)
+        with 95% confidence. The row's gap is the one that decided the flag, so flags
+        picked among many decisions overstate what they cost: measure a flag's cost on
+        fresh worlds (`paired_gap`), as the review does."""
         row = next((v for v in self.values if v.action == played), None)
-        if row is None or row.action == self.best.action or not row.gap_low > 0:
+        if row is None or row.action == self.best.action or not row.gap_low > threshold:
             return None
         return row
 

@@ -476,7 +476,8 @@ def test_the_review_flags_the_moves_the_analysis_finds_worse_with_what_they_cost
     for m in flagged:
         mistake = m["mistake"]
         assert mistake["best"]["action"] != mistake["played"]["action"]
-        assert 0 < mistake["interval"][0] <= mistake["cost"] <= mistake["interval"][1]
-        assert mistake["cost"] == pytest.approx(mistake["best_value"] - mistake["played_value"])
+        # The cost is measured on worlds other than those that chose and flagged the move.
+        assert mistake["interval"][0] <= mistake["cost"] <= mistake["interval"][1]
+        assert mistake["best_value"] - mistake["played_value"] > 0.05      # Page One's noticeable loss
     assert review["lost"] == pytest.approx(sum(m["mistake"]["cost"] for m in flagged))
     assert session.review() is review          # analysed once, then kept
