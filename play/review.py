@@ -28,15 +28,18 @@ VALUE_HORIZON = 24
 
 def table_evaluator(game, worlds: int = DEFAULT_ANALYSIS_WORLDS):
     """The evaluator of the table's hint and review at `game` (a pyspiel game): rule-bot play
-    on `worlds` worlds a stage, for VALUE_HORIZON moves and then valued by the game's shipped
-    value network, the worlds drawn by its shipped belief network, where the game has them
-    (to the end, on uniform worlds, where it has not)."""
+    on `worlds` uniform worlds a stage, for VALUE_HORIZON moves and then valued by the game's
+    shipped value network where it has one (to the end where it has not).
+
+    Not weighed by the shipped belief networks: they know 1% to 6.5% more than the uniform
+    resampler (docs/networks.md), and their importance weights left a few worlds carrying most
+    of the weight, so that intervals came out too narrow (a screen's re-check fell inside a
+    flag's interval 64% of the time, experiments/runs/i43-analysis-check-screen.json)."""
     from search.analysis import Evaluator
     from search.netfile import shipped_path
     value = "shipped" if shipped_path(game, "value").is_file() else None
-    belief = "shipped" if shipped_path(game, "belief").is_file() else None
     return Evaluator(policy="rules", worlds=worlds, value=value, horizon=VALUE_HORIZON if value else None,
-                     belief=belief, threshold=getattr(game, "noticeable_loss", 0.0))
+                     threshold=getattr(game, "noticeable_loss", 0.0))
 
 
 def human_seat(record) -> int:
