@@ -34,6 +34,12 @@ REPORT_MD, REPORT_CSV, REPORT_JSON = "a tournament report (.md)", "a tournament 
     "a tournament report (.json)"
 HANDS_CSV = "a hand statistics table (.csv)"
 FIGURE = "a PNG figure"
+NETWORK = "a network file (value or belief)"
+CURVE_CSV = "a learning curve (.csv)"
+TRAINING_JSON = "a training report (.json)"
+ONNX_TWIN = "an ONNX twin of a network file"
+CURVE_CSV_HEADER = "epoch,"              # training.selfplay.write_curve
+TRAINING_REPORT_KEY = "cardarena_report"  # what a training report (training/) says it is
 EMPTY = "an empty file"
 OTHER = "a file cardarena did not write"
 
@@ -140,6 +146,10 @@ def kind_of(path: str | os.PathLike) -> str:
         return EMPTY
     if head.startswith(SQLITE_HEADER):
         return RESULTS
+    if head[8:9] == b"{" and b'"cardarena-net"' in head:
+        return NETWORK
+    if head[:1] == b"\x08" and b"cardarena" in head[:64]:     # ONNX: ir_version, then its producer's name
+        return ONNX_TWIN
     if head.startswith(PNG_SIGNATURE):
         maker = png_text(head).get(FIGURE_KEY)
         return f"{FIGURE}: {maker}" if maker else FIGURE
@@ -151,11 +161,15 @@ def kind_of(path: str | os.PathLike) -> str:
         return REPORT_CSV
     if first.startswith(HANDS_CSV_HEADER):
         return HANDS_CSV
+    if first.startswith(CURVE_CSV_HEADER):
+        return CURVE_CSV
     if first.startswith(("{", "[")):
         if '"format":"cardarena-record"' in "".join(first[:4096].split()):
             return RECORDS
         if first.startswith("{") and _is_report_json(path):
             return REPORT_JSON
+        if first.startswith("{") and f'"{TRAINING_REPORT_KEY}":' in first[:4096]:
+            return TRAINING_JSON
     return OTHER
 
 

@@ -21,6 +21,12 @@ A fourth, `resample_assuming(player, sampler, model)` (American Page One), draws
 as `resample_from_infostate` does among the worlds in which the others' moves also
 show what `model` says they show of their hands (the search bots' `assume`).
 
+A fifth, `hidden_cards(player)`, says where the cards `player` cannot see lie:
+a row a place (the other seats' hands in turn order after `player`, then the
+stock), a column a card kind, each a count. It is the label a belief network
+learns (training/belief.py) and the summary by which search weighs its worlds
+(search/belief.py); its shape is fixed for a game and player count.
+
 A core whose class sets `checks_actions = True` promises that `apply_action`
 raises `IllegalActionError` for every player action in
 `range(num_distinct_actions)` that is not legal, so a caller that must reject

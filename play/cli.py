@@ -117,7 +117,7 @@ def run_play(args: argparse.Namespace) -> None:
         if review is not None:
             for name, record in review:
                 print(f"== {name}: {record.game}")
-                review_text(review_record(record, human_seat(record), seconds=0.3, worlds=24))
+                review_text(review_record(record, human_seat(record)))
             return
         run_text(_text_spec(args, engines), records)
         return

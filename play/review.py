@@ -2,10 +2,13 @@
 each of the human's decisions checked by the analysis.
 
 A decision is flagged when `search.analysis.analyse` (from the seat's information only, the
-same worlds and chance for every action) finds a better action by more than its interval: the
-played action's paired gap to the best has a 95% interval above zero. Its cost is that gap, in
-the game's returns; the deal's `lost` is their sum. Records come from the table's own records
-or from any record or results file (`open_records`).
+same worlds and chance for every action) chooses another action and, on fresh worlds, the
+played action's paired gap behind it has a 95% interval above the game's `noticeable_loss` (the
+analysis's selection and confirmation). The hint asks the same evaluator at the same budget
+(`table_evaluator`), so a move the hint offered first is never flagged. Its cost is the gap
+measured on a third set of worlds (the flags, picked among a deal's decisions by their gaps,
+would overstate it otherwise), in the game's returns; the deal's `lost` is their sum. Records come from the table's own records or from any record or
+results file (`open_records`).
 """
 
 from __future__ import annotations
@@ -15,9 +18,28 @@ from typing import Any
 
 from play.views import TITLES, table_view
 
-# What one unit of a game's returns is in points ("the points a deal lost"); Page One's are places.
-POINTS_PER_UNIT = {"python_page_one": None, "python_american_page_one": 1.0, "python_modern_canasta": 1000.0,
-                   "python_classic_canasta": 1000.0}
+DEFAULT_ANALYSIS_WORLDS = 24
+# Moves of rule-bot play after each action before the value network values the position: at
+# Canasta, actions valued by the network at once were too alike to tell apart (a flat search so
+# was no better than the rule bot), and after 12 to 24 moves of play it told them apart
+# (experiments/runs/i43-screen-*).
+VALUE_HORIZON = 24
+
+
+def table_evaluator(game, worlds: int = DEFAULT_ANALYSIS_WORLDS):
+    """The evaluator of the table's hint and review at `game` (a pyspiel game): rule-bot play
+    on `worlds` uniform worlds a stage, for VALUE_HORIZON moves and then valued by the game's
+    shipped value network where it has one (to the end where it has not).
+
+    Not weighed by the shipped belief networks: they know 1% to 6.5% more than the uniform
+    resampler (docs/networks.md), and their importance weights left a few worlds carrying most
+    of the weight, so that intervals came out too narrow (a screen's re-check fell inside a
+    flag's interval 64% of the time, experiments/runs/i43-analysis-check-screen.json)."""
+    from search.analysis import Evaluator
+    from search.netfile import shipped_path
+    value = "shipped" if shipped_path(game, "value").is_file() else None
+    return Evaluator(policy="rules", worlds=worlds, value=value, horizon=VALUE_HORIZON if value else None,
+                     threshold=getattr(game, "noticeable_loss", 0.0))
 
 
 def human_seat(record) -> int:
@@ -35,8 +57,8 @@ def names_of(record, seat: int) -> tuple[list[str], list[str]]:
 
 
 def review_record(record, seat: int, *, deal: int = 0, names: list[str] | None = None,
-                  agents: list[str] | None = None, seconds: float | None = 0.3, worlds: int | None = 24,
-                  analyse_moves: bool = True, policy: str = "rules") -> dict[str, Any]:
+                  agents: list[str] | None = None, worlds: int = DEFAULT_ANALYSIS_WORLDS,
+                  analyse_moves: bool = True) -> dict[str, Any]:
     """The contract's Review of one record from `seat` (open views only for a finished deal)."""
     from eval.records import load_game, transcript
     game = load_game(record)
@@ -63,30 +85,35 @@ def review_record(record, seat: int, *, deal: int = 0, names: list[str] | None =
                      "view": view, "open": table_view(name, state, seat, names, agents, open_hands=True)
                      if opened else view, "mistake": None}
             if analyse_moves and m.actor == seat and len(state.legal_actions()) > 1:
-                entry["mistake"] = _mistake(state, seat, m.action, view, seconds, worlds, policy, i)
+                entry["mistake"] = _mistake(state, seat, m.action, view, table_evaluator(game, worlds))
                 if entry["mistake"] is not None:
                     lost += entry["mistake"]["cost"]
             moves.append(entry)
         state.apply_action(m.action)
     final = table_view(name, state, seat, names, agents, open_hands=opened)
     return {"deal": deal, "game": name, "seat": seat, "moves": moves, "lost": lost,
-            "points_per_unit": POINTS_PER_UNIT[name], "returns": record.returns, "fault": record.fault,
+            "points_per_unit": getattr(game, "points_per_unit", None), "returns": record.returns, "fault": record.fault,
             "final": final, "analysed": analyse_moves}
 
 
-def _mistake(state, seat: int, played: int, view: dict, seconds: float | None, worlds: int | None,
-             policy: str, index: int) -> dict | None:
-    from search.analysis import analyse
-    result = analyse(state.clone(), seat, policy=policy, worlds=worlds, seconds=seconds, seed=index, played=played)
-    values = {v.action: v for v in result.values}
-    mine, best = values.get(played), result.values[0]
-    if mine is None or best.action == played or not mine.gap_low > 0:
+COST_SEED = 1      # the worlds a flag's cost is measured on: other than those that chose and flagged it
+
+
+def _mistake(state, seat: int, played: int, view: dict, evaluator) -> dict | None:
+    """A flagged decision (search.analysis: chosen on one set of worlds, flagged on a second)
+    with its cost measured on a third, so that flags chosen among the deal's decisions do not
+    overstate it."""
+    from search.analysis import analyse, paired_gap
+    result = analyse(state.clone(), seat, evaluator=evaluator, played=played)
+    mine, best = result.mistake(played, evaluator.threshold), result.best
+    if mine is None:
         return None
+    cost, low, high = paired_gap(state.clone(), best.action, played, evaluator=evaluator, seed=COST_SEED)
     labels = {a["action"]: a for a in view["actions"]}
     return {"best": labels.get(best.action, {"action": best.action, "label": best.text, "kind": "other",
                                              "card": None}),
             "played": labels.get(played, {"action": played, "label": mine.text, "kind": "other", "card": None}),
-            "cost": mine.gap, "interval": [mine.gap_low, mine.gap_high],
+            "cost": cost, "interval": [low, high],
             "best_value": best.mean, "played_value": mine.mean}
 
 

@@ -44,6 +44,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from play.review import DEFAULT_ANALYSIS_WORLDS
 from play.engines import Engine
 from play.options import FieldError, bot_options, game_options, parse_new_game, shown
 from play.session import Session, SessionError
@@ -186,7 +187,7 @@ class Table:
     """The server's games and opened reviews, by id."""
 
     def __init__(self, records_dir: Path | None, *, pause: float = 0.6, threaded: bool = True,
-                 review_seconds: float | None = 0.3, review_worlds: int | None = 24, hint_seconds: float = 1.0,
+                 analysis_worlds: int = DEFAULT_ANALYSIS_WORLDS,
                  allowed_files: tuple[Path, ...] = (), engines: dict[str, Engine] | None = None,
                  idle_seconds: float = IDLE_SECONDS, save_retry_seconds: float = 2.0):
         self.records_dir = Path(records_dir).expanduser().resolve() if records_dir is not None else None
@@ -194,9 +195,7 @@ class Table:
             self.records_dir.mkdir(parents=True, exist_ok=True)
         self.pause = pause
         self.threaded = threaded
-        self.review_seconds = review_seconds
-        self.review_worlds = review_worlds
-        self.hint_seconds = hint_seconds
+        self.analysis_worlds = analysis_worlds   # the hint's and the review's budget (play.review.table_evaluator)
         self.allowed_files = tuple(Path(p).resolve() for p in allowed_files)
         self.engines = dict(engines or {})      # the operator's --engine NAME=CMD, said hello to
         self.idle_seconds = idle_seconds
@@ -211,8 +210,7 @@ class Table:
     def start(self, session: Session) -> dict:
         """Takes a new session in (the table's hint, review and save settings), starts its bots
         and returns its first view."""
-        session.review_seconds, session.review_worlds = self.review_seconds, self.review_worlds
-        session.hint_seconds = self.hint_seconds
+        session.analysis_worlds = self.analysis_worlds
         session.save_retry_seconds = self.save_retry_seconds
         try:
             self.add(session)
@@ -438,8 +436,8 @@ def create_app(table: Table, static_dir: Path = STATIC, *, host: str = "127.0.0.
 
     async def hint(request: Request):
         def run(body: dict) -> dict:
-            return table.session(request.path_params["id"]).hint(body.get("worlds"), body.get("seconds"))
-        return await post(request, ("worlds", "seconds"), run, required=False)
+            return table.session(request.path_params["id"]).hint(body.get("worlds"))
+        return await post(request, ("worlds",), run, required=False)
 
     async def next_deal(request: Request):
         return await post(request, (), lambda body: table.session(request.path_params["id"]).next_deal(),
@@ -620,7 +618,7 @@ def _opened_review(table: Table, opened: OpenedFile, deal: int | None, seat: int
         raise SessionError(403, f"the deal is unfinished: it is shown only from its player's seat (p{own})")
     key = (k, seat)
     if key not in opened.reviews:
-        review = review_record(record, seat, deal=k, seconds=table.review_seconds, worlds=table.review_worlds,
+        review = review_record(record, seat, deal=k, worlds=table.analysis_worlds,
                                analyse_moves=record.finished)
         review["name"] = found[k][0]
         review["deals"] = len(found)      # how many deals the opened file holds

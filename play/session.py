@@ -35,9 +35,10 @@ from eval.play import ILLEGAL, RAISED, TIMEOUT, forfeit_returns
 from eval.schedule import derive_seed
 from games.protocol import deal_record
 from play.options import FieldError, GameSpec, shown
+from play.review import DEFAULT_ANALYSIS_WORLDS
 from play.views import TITLES, seat_log, table_view
 
-MAX_HINT_SECONDS = 30.0     # a hint's analysis stops here, whatever number of worlds it was asked for
+MAX_HINT_WORLDS = 2000      # the most worlds a hint may ask for (a stage; the analysis confirms on as many)
 WATCHDOG_FACTOR = 2.0       # a move still running at 2 x limit + 1 s is abandoned (docs/tournament.md)
 _BOT_SEED, _RESUMED = 101, 102
 
@@ -109,8 +110,8 @@ class Session:
     """One human's game. Public methods take the lock; the page reads `view()`."""
 
     def __init__(self, spec: GameSpec, session_id: str, records_dir: Path | None = None, *,
-                 threaded: bool = True, hint_seconds: float = 1.0, review_seconds: float | None = 0.3,
-                 review_worlds: int | None = 24, chance_seed: int | None = None,
+                 threaded: bool = True, analysis_worlds: int = DEFAULT_ANALYSIS_WORLDS,
+                 chance_seed: int | None = None,
                  history: list[list[float]] | None = None, deal_index: int = 0, source: dict | None = None,
                  replay: tuple[Any, int] | None = None):
         """A new game, or with `replay` = (record, move) a game continued from a record's move;
@@ -120,9 +121,7 @@ class Session:
         self.id = session_id
         self.records_dir = Path(records_dir) if records_dir is not None else None
         self.threaded = threaded
-        self.hint_seconds = hint_seconds
-        self.review_seconds = review_seconds
-        self.review_worlds = review_worlds
+        self.analysis_worlds = analysis_worlds     # the hint's and the review's budget: one evaluator
         self.lock = threading.RLock()
         self.plan = MatchPlan(spec)
         self.chance_seed = spec.seed if chance_seed is None else chance_seed
@@ -484,21 +483,20 @@ class Session:
             self.run_bots()
         return self.view()
 
-    def hint(self, worlds: Any = None, seconds: Any = None) -> dict:
-        """The analysis of the human's decision now, from its information only."""
-        for name, value, hi in (("worlds", worlds, 2000), ("seconds", seconds, MAX_HINT_SECONDS)):
-            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
-                                      or not 0 < value <= hi):
-                raise SessionError(400, f"{name}={shown(value)}: must be a number in (0, {hi:g}]")
+    def hint(self, worlds: Any = None) -> dict:
+        """The analysis of the human's decision now, from its information only: the review's
+        evaluator (play.review.table_evaluator), at the table's budget unless `worlds` is given."""
+        if worlds is not None and (isinstance(worlds, bool) or not isinstance(worlds, int)
+                                   or not 0 < worlds <= MAX_HINT_WORLDS):
+            raise SessionError(400, f"worlds={shown(worlds)}: must be a whole number in [1, {MAX_HINT_WORLDS}]")
         with self.lock:
             if self.deal_over or self.state.current_player() != self.spec.seat:
                 raise SessionError(409, "a hint is for your own decision: it is not your turn")
             state = self.state.clone()
-            turn = len(state.history())
+        from play.review import table_evaluator
         from search.analysis import analyse
-        result = analyse(state, self.spec.seat, policy="rules", worlds=int(worlds) if worlds else None,
-                         seconds=float(seconds) if seconds else (MAX_HINT_SECONDS if worlds else self.hint_seconds),
-                         seed=derive_seed(self.seed, turn))
+        result = analyse(state, self.spec.seat,
+                         evaluator=table_evaluator(state.get_game(), worlds or self.analysis_worlds))
         return hint_json(result, self.spec.game, state, self.spec.seat, self.names, self.agents)
 
     def review(self, deal: int | None = None) -> dict:
@@ -514,7 +512,7 @@ class Session:
             record = self.records[deal]
         from play.review import review_record
         result = review_record(record, self.spec.seat, deal=deal, names=self.names, agents=self.agents,
-                               seconds=self.review_seconds, worlds=self.review_worlds)
+                               worlds=self.analysis_worlds)
         with self.lock:
             self.reviews[deal] = result
         return result
@@ -655,7 +653,8 @@ def hint_json(result, game: str, state, seat: int, names: list[str], agents: lis
     """The contract's Hint from a search.analysis.Analysis, each value with its action's label."""
     labels = {a["action"]: a["label"] for a in table_view(game, state, seat, names, agents)["actions"]}
     return {"player": result.player, "worlds": result.worlds, "policy": result.policy,
-            "seconds": round(result.seconds, 3),
+            "seconds": round(result.seconds, 3), "evaluator": result.evaluator,
+            "points_per_unit": result.points_per_unit,
             "values": [{"action": v.action, "label": labels.get(v.action, v.text), "mean": v.mean, "low": v.low,
                         "high": v.high, "gap": v.gap, "gap_low": v.gap_low, "gap_high": v.gap_high}
                        for v in result.values]}

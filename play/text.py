@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import IO
 
 from play.options import GameSpec
+from play.review import DEFAULT_ANALYSIS_WORLDS
 from play.session import Session, SessionError
 
 
@@ -57,7 +58,7 @@ def score_text(view: dict) -> str:
 
 
 def run_text(spec: GameSpec, records_dir: Path | None, *, stdin: IO[str] | None = None,
-             stdout: IO[str] | None = None, session_id: str | None = None, hint_seconds: float = 1.0,
+             stdout: IO[str] | None = None, session_id: str | None = None, analysis_worlds: int = DEFAULT_ANALYSIS_WORLDS,
              session: Session | None = None) -> int:
     """Plays one game in the terminal until it ends or the player quits; returns 0."""
     import secrets
@@ -70,7 +71,7 @@ def run_text(spec: GameSpec, records_dir: Path | None, *, stdin: IO[str] | None 
 
     if session is None:
         session = Session(spec, session_id or secrets.token_urlsafe(16), records_dir, threaded=False,
-                          hint_seconds=hint_seconds)
+                          analysis_worlds=analysis_worlds)
     shown = 0
     unsaved = None                       # the save error last said, so it is said once
     if records_dir is not None:
@@ -116,7 +117,7 @@ def run_text(spec: GameSpec, records_dir: Path | None, *, stdin: IO[str] | None 
             except (SessionError, ValueError) as e:
                 say(f"no hint: {e}")
                 continue
-            say(f"hint ({hint['worlds']} worlds, {hint['policy']} playouts):")
+            say(f"hint ({hint['evaluator']}):")
             for v in hint["values"][:5]:
                 say(f"  {v['label']:<32} {v['mean']:+.3f}  [{v['low']:+.3f}, {v['high']:+.3f}]")
             shown = min(shown, len(view["log"]))

@@ -306,6 +306,11 @@ def section_search_defaults(seconds: float, repeats: int) -> None:
     run(seconds, repeats)
 
 
+def section_value(seconds: float, repeats: int) -> None:
+    from scripts.bench_search import section_value as run
+    run(seconds, repeats)
+
+
 def section_engine(seconds: float, repeats: int) -> None:
     from scripts.bench_engine import section_engine as run
     run(seconds, repeats)
@@ -373,6 +378,7 @@ SECTIONS: dict[str, Callable[[float, int], None]] = {
     "american_page_one": section_american_page_one,
     "engine": section_engine,
     "classic_canasta": section_classic_canasta,
+    "value": section_value,
 }
 
 

@@ -104,3 +104,41 @@ def section_search_defaults(seconds: float, repeats: int) -> None:
         print(f"  {spec:<34} {statistics.median(fast):7.1f} ms (auto)  {statistics.median(slow):7.1f} ms "
               f"(to the end)  {statistics.median(ratios):5.1f}x faster, median of {len(ratios)} states "
               f"(range {min(ratios):.1f}-{max(ratios):.1f}), CPU time")
+
+
+VALUE_GAMES = ("python_page_one(players=4)", "python_american_page_one(players=4)", "python_modern_canasta",
+               "python_classic_canasta(players=4)")
+
+
+def section_value(seconds: float, repeats: int) -> None:
+    """ISMCTS iterations a second with the rule bot's rollouts to the end against the
+    same search whose leaves the shipped value network values (at once, and after
+    24 rule-bot moves), on the same states, in the same run: what a value network
+    buys (search.value). Games without a shipped value network are skipped."""
+    from agents.base import rules_core
+    from search.netfile import shipped_path
+    print("== value networks: ISMCTS iterations a second, rule-bot rollouts to the end against the "
+          "shipped value network at the leaf ==")
+    for game_string in VALUE_GAMES:
+        game = pyspiel.load_game(game_string)
+        if not shipped_path(game, "value").is_file():
+            print(f"  {game_string}: no shipped value network")
+            continue
+        states = [rules_core(s) for s, _ in decision_states(game, 6, 1)]
+        specs = {"rollouts to the end": "ismcts(iterations=1000000,rollout=rules,seconds={})",
+                 "value at the leaf": "ismcts(iterations=1000000,rollout=rules,value=shipped,seconds={})",
+                 "value after 24 moves": "ismcts(iterations=1000000,rollout=rules,value=shipped,horizon=24,seconds={})"}
+        rates: dict[str, list[float]] = {name: [] for name in specs}
+        per_state = seconds / len(states)
+        for _ in range(repeats):
+            for name, spec in specs.items():
+                done = 0
+                for state in states:
+                    bot = make_bot(spec.format(per_state), game, state.current_player(), 0)
+                    bot.search(state)
+                    done += bot.iterations
+                rates[name].append(done / seconds)
+        base = statistics.median(rates["rollouts to the end"])
+        cells = "   ".join(f"{name} {statistics.median(r):8.0f}/s ({statistics.median(r) / base:5.1f}x)"
+                           for name, r in rates.items())
+        print(f"  {game_string:<38} {cells}")

@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "eval.study.cli",              # study canasta, requirement, plot, stats, fingerprint
     "play.cli",                    # play (the table: web, or --text)
     "scripts.engine_cli",          # engine (a bot speaking docs/engine_protocol.md)
+    "training.cli",                # selfplay, train-value, train-belief
 )
 
 

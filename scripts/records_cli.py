@@ -112,8 +112,10 @@ def _export(args: argparse.Namespace) -> None:
 
 
 def _analyse(args: argparse.Namespace) -> None:
-    from eval.records import RecordError, check, open_game, state_at
-    from search.analysis import analyse
+    from eval.records import RecordError, check, load_game, open_game, state_at
+    from search.analysis import Evaluator, analyse, load_networks
+    evaluator = Evaluator(policy=args.policy, worlds=args.worlds, value=args.value, horizon=args.horizon,
+                          belief=args.belief)
     damaged: list[str] = []
     found = open_game(args.source, args.game, damaged)
     _warn("analyse", damaged)
@@ -122,6 +124,7 @@ def _analyse(args: argparse.Namespace) -> None:
                           f"{found[0][0]}")
     gid, record = found[0]
     check(record)                       # a record with a bad move anywhere is refused whole
+    load_networks(evaluator, load_game(record))     # the networks checked before the move is
     state = state_at(record, args.move)
     if state.is_terminal():
         raise RecordError(f"move {args.move}: the game is over there")
@@ -131,8 +134,7 @@ def _analyse(args: argparse.Namespace) -> None:
         raise RecordError(f"move {args.move} is a chance outcome, not a decision; decisions near it: "
                           f"{', '.join(map(str, near)) or 'none'}")
     played = record.moves[args.move].action if args.move < len(record.moves) else None
-    result = analyse(state, policy=args.policy, worlds=args.worlds, seconds=args.seconds, seed=args.seed,
-                     played=played)
+    result = analyse(state, evaluator=evaluator, seed=args.seed, played=played, confirm=not args.one_stage)
     print(f"game {gid}: {record.game}, before move {args.move}")
     print(result.table())
 
@@ -176,15 +178,23 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("analyse", help="value every legal action at a move, from the mover's information only",
                        description="Values each legal action of the player to move before --move N over "
-                                   "worlds resampled from its information state, each continued by --policy; "
-                                   "every action meets the same worlds and draws, so differences are paired.")
+                                   "worlds resampled from its information state, each continued by --policy "
+                                   "(to the end, or for --horizon moves and then valued by --value); every "
+                                   "action meets the same worlds and draws, so differences are paired. The "
+                                   "best action is chosen on --worlds worlds and every figure measured on as "
+                                   "many fresh ones (search/analysis.py).")
     p.add_argument("source", help="a results file or a record file (.json, .jsonl)")
     p.add_argument("game", nargs="?", help="the game, as for cardarena show")
     p.add_argument("--move", required=True, type=_MOVE,
                    help="the move number (as cardarena show prints it): the position before it")
     p.add_argument("--policy", default="rules", help="the bot spec that plays every world on (default rules)")
-    budget = p.add_mutually_exclusive_group()
-    budget.add_argument("--worlds", type=integer(1, 10**6), help="worlds to value the actions over (default 50)")
-    budget.add_argument("--seconds", type=number(0, 86400, open_low=True), help="or as many worlds as fit in this time")
+    p.add_argument("--worlds", type=integer(1, 100_000), default=50,
+                   help="worlds a stage: the choice's, then the measurement's (default %(default)s)")
+    p.add_argument("--value", metavar="NET", help="a value network (shipped or a file) that values the position "
+                   "--horizon moves after each action, in place of playing to the end")
+    p.add_argument("--horizon", type=integer(0, 10_000), help="moves played before --value values (default 0)")
+    p.add_argument("--belief", metavar="NET", help="a belief network (shipped or a file) that draws the worlds")
+    p.add_argument("--one-stage", action="store_true",
+                   help="choose and measure on the same worlds (half the time; the best value is flattered)")
     p.add_argument("--seed", type=int, default=0, help="fixes the worlds and the draws (default 0)")
     p.set_defaults(func=_analyse)

@@ -2,21 +2,43 @@
 
 The player to move sees its information state, not the position. So every action
 is valued over worlds resampled from that information state (the game's own
-`resample_from_infostate`), each continued to the end by a policy (a bot spec:
-`rules`, `neural`, any search bot). Within a world every action meets the same
-hidden cards, the same later chance outcomes (eval.chance.DealChance from one
-seed) and bots seeded alike, so the differences between actions are paired: the
-luck of the deal cancels, and the interval on a difference is much narrower than
-the intervals on the two values. The web table's hint and review, `cardarena
-analyse` and the strategy lab all call `analyse`.
+`resample_from_infostate`; with a belief network, each weighed by how likely
+the network finds where its hidden cards lie, search.belief), each continued by
+a policy (a bot spec: `rules`,
+`neural`, any search bot) to the end, or for `horizon` moves and then valued by a
+value network (search.value), which removes most of a playout's noise and time.
+Within a world every action meets the same hidden cards, the same later chance
+outcomes and bots seeded alike, so the differences between actions are paired.
+
+What makes it trustworthy:
+* **A fixed budget seeded from the position.** `worlds` worlds, drawn from a seed
+  mixed with the mover's information state (and the caller's seed), never a time
+  cap: the same question asked twice, by the hint or by the review, gets the same
+  answer, on any machine.
+* **Selection, then confirmation.** The best of many actions looks better than
+  it is on the worlds that chose it (the winner's curse): so the best action is
+  chosen on the first `worlds` worlds, and every action is then valued again on
+  as many fresh worlds. The values, the gaps behind the chosen action and their
+  95% intervals are the fresh worlds' (unbiased for the chosen action); a move
+  is a mistake only when it is not the chosen action and its fresh gap's interval
+  lies above zero. The hint offers the chosen action first, and the review uses
+  the same evaluator with the same budget, so following the hint is never
+  flagged.
+* **Points.** Values are in the game's returns; `points_per_unit` (declared by
+  the game) turns them into points for people.
+
+The web table's hint and review, `cardarena analyse` and the strategy lab all call
+`analyse`.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
+from typing import Callable, Sequence
 
 import pyspiel
 
@@ -26,14 +48,49 @@ from eval.chance import DealChance
 from eval.schedule import derive_seed
 
 DEFAULT_WORLDS = 50
+MAX_WORLDS = 100_000
 Z95 = 1.96
-_WORLD, _CHANCE, _BOTS = 21, 22, 23     # seed domains
+_WORLD, _CONFIRM, _CHANCE, _BOTS = 21, 24, 22, 23     # seed domains
+
+
+@dataclass(frozen=True)
+class Evaluator:
+    """How the analysis values a position: the policy that plays on, the worlds a
+    stage, and the networks (a `value` network after `horizon` moves, 0 by default
+    with one; a `belief` network weighing the worlds). None: playouts to the end,
+    uniform worlds."""
+
+    policy: str = "rules"
+    worlds: int = DEFAULT_WORLDS
+    value: str | None = None
+    horizon: int | None = None
+    belief: str | None = None
+    threshold: float = 0.0         # a mistake loses more than this (in returns), by its interval
+
+    def __post_init__(self):
+        if isinstance(self.worlds, bool) or not isinstance(self.worlds, int) or not 1 <= self.worlds <= MAX_WORLDS:
+            raise ValueError(f"worlds must be a whole number in [1, {MAX_WORLDS}], got {self.worlds!r}")
+        if self.horizon is not None and (isinstance(self.horizon, bool) or not isinstance(self.horizon, int)
+                                         or self.horizon < 0):
+            raise ValueError(f"horizon must be a whole number of moves (0 or more), got {self.horizon!r}")
+        if self.horizon is not None and self.value is None:
+            raise ValueError("a horizon needs a value network to value the position it stops at (value=...)")
+        if not (isinstance(self.threshold, (int, float)) and math.isfinite(self.threshold) and self.threshold >= 0):
+            raise ValueError(f"threshold must be a finite number of 0 or more, got {self.threshold!r}")
+
+    def describe(self) -> str:
+        text = f"{self.worlds} worlds continued by {self.policy}"
+        if self.value is not None:
+            text += f" for {self.horizon or 0} moves, then valued by {self.value}"
+        if self.belief is not None:
+            text += f", weighed by the belief {self.belief}"
+        return text
 
 
 @dataclass
 class ActionValue:
-    """One action's mean return to the player over the worlds, with its 95%
-    interval, and its gap behind the best action (paired, with its interval)."""
+    """One action's mean return to the player over the confirming worlds, with
+    its 95% interval, and its gap behind the chosen action (paired, with its interval)."""
     action: int
     text: str
     mean: float
@@ -49,81 +106,171 @@ class ActionValue:
 class Analysis:
     player: int
     policy: str
-    worlds: int
+    worlds: int                        # a stage's worlds (the selection's; the confirmation has as many)
     seconds: float
-    values: list[ActionValue]          # best first
+    values: list[ActionValue]          # the chosen action first, then by value
+    evaluator: str = ""
+    points_per_unit: float | None = None
+    stages: int = 2
+    selection: list[float] = field(default_factory=list)   # the selection stage's means, in `values` order
+
+    @property
+    def best(self) -> ActionValue:
+        """The chosen action: the hint's first choice."""
+        return self.values[0]
+
+    def mistake(self, played: int, threshold: float = 0.0) -> ActionValue | None:
+        """The played action's row when playing it was a mistake: not the chosen action,
+        and behind it on the confirming worlds by more than `threshold` (in returns)
+        with 95% confidence. The row's gap is the one that decided the flag, so flags
+        picked among many decisions overstate what they cost: measure a flag's cost on
+        fresh worlds (`paired_gap`), as the review does."""
+        row = next((v for v in self.values if v.action == played), None)
+        if row is None or row.action == self.best.action or not row.gap_low > threshold:
+            return None
+        return row
 
     def to_json(self) -> dict:
         """JSON-ready; an interval that one world cannot give is null."""
         def finite(row: dict) -> dict:
             return {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in row.items()}
         return {"player": self.player, "policy": self.policy, "worlds": self.worlds,
-                "seconds": round(self.seconds, 3), "values": [finite(asdict(v)) for v in self.values]}
+                "seconds": round(self.seconds, 3), "evaluator": self.evaluator,
+                "points_per_unit": self.points_per_unit, "values": [finite(asdict(v)) for v in self.values]}
 
     def table(self) -> str:
-        """The analysis as a plain-text table, best action first."""
-        lines = [f"p{self.player} to move: {len(self.values)} legal actions, {self.worlds} worlds "
-                 f"continued by {self.policy} ({self.seconds:.1f} s)",
-                 f"{'':2}{'action':<28} {'value':>8} {'95% interval':>20} {'behind best':>9} {'95% interval':>20}"]
+        """The analysis as a plain-text table, the chosen action first; in points where the game has them."""
+        k = self.points_per_unit or 1.0
+        unit = "points" if self.points_per_unit else "returns"
+        lines = [f"p{self.player} to move: {len(self.values)} legal actions; {self.evaluator} "
+                 f"({self.seconds:.1f} s), values in {unit}",
+                 f"{'':2}{'action':<28} {'value':>9} {'95% interval':>22} {'behind':>9} {'95% interval':>22}"]
         for v in self.values:
             mark = "* " if v.played else "  "
-            lines.append(f"{mark}{v.text[:28]:<28} {v.mean:>+8.3f} [{v.low:>+8.3f}, {v.high:>+8.3f}] "
-                         f"{v.gap:>9.3f} [{v.gap_low:>+8.3f}, {v.gap_high:>+8.3f}]")
+            lines.append(f"{mark}{v.text[:28]:<28} {v.mean * k:>+9.3f} [{v.low * k:>+9.3f}, {v.high * k:>+9.3f}] "
+                         f"{v.gap * k:>9.3f} [{v.gap_low * k:>+9.3f}, {v.gap_high * k:>+9.3f}]")
+        lines.append(f"the first action was chosen on {self.worlds} worlds; every figure is from "
+                     f"{self.worlds} fresh ones" if self.stages == 2 else
+                     f"one stage of {self.worlds} worlds: the first action's figures are biased upwards")
         if any(v.played for v in self.values):
             lines.append("* the move played")
         return "\n".join(lines)
 
 
-def analyse(state: pyspiel.State, player: int | None = None, *, policy: str = "rules",
-            worlds: int | None = None, seconds: float | None = None, seed: int = 0,
-            played: int | None = None, game: pyspiel.Game | None = None) -> Analysis:
+def position_seed(state, player: int, seed: int) -> int:
+    """A seed from the caller's and the mover's information state: the same
+    question gets the same worlds whoever asks it, and nothing hidden enters."""
+    digest = hashlib.sha256(state.information_state_string(player).encode()).digest()
+    return derive_seed(seed, int.from_bytes(digest[:8], "little"))
+
+
+def analyse(state, player: int | None = None, *, evaluator: Evaluator | None = None, seed: int = 0,
+            played: int | None = None, game: pyspiel.Game | None = None, confirm: bool = True,
+            policy: str | None = None, worlds: int | None = None) -> Analysis:
     """Values every legal action of the player to move at `state`.
 
-    Budget: `worlds` worlds, or as many as fit in `seconds` (at least two, for an
-    interval), or DEFAULT_WORLDS when neither is given. Deterministic for a seed
-    with a worlds budget. `state` may be a rules core (a set position) when
-    `game` is given. Raises ValueError when nobody is to decide or `player` is
-    not the one to move.
+    `evaluator` says how (policy, worlds, networks); `policy` and `worlds` are
+    shorthands for the plain evaluator's. With `confirm` (the default) the chosen
+    action is chosen on one set of worlds and every figure measured on another
+    (the module docstring); without, one set does both (half the time; the best
+    action's value is then biased upwards). Deterministic for a seed, and the
+    same on any world of the mover's information. `state` may be a rules core
+    (a set position) when `game` is given. Raises ValueError when nobody is to
+    decide or `player` is not the one to move.
     """
+    if evaluator is None:
+        evaluator = Evaluator(policy=policy or "rules", worlds=DEFAULT_WORLDS if worlds is None else worlds)
+    elif policy is not None or worlds is not None:
+        raise ValueError("give an evaluator or policy and worlds, not both")
     mover = state.current_player()
     if state.is_terminal() or state.is_chance_node():
         raise ValueError("no decision to analyse here: the game is over" if state.is_terminal()
                          else "no decision to analyse here: chance is to move")
     if player is not None and player != mover:
         raise ValueError(f"player {player} is not to move (player {mover} is)")
-    if worlds is not None and worlds < 1:
-        raise ValueError(f"worlds must be at least 1, got {worlds}")
-    if seconds is not None and not seconds > 0:
-        raise ValueError(f"seconds must be positive, got {seconds}")
-    if worlds is None and seconds is None:
-        worlds = DEFAULT_WORLDS
     game = game if game is not None else state.get_game()
-    n = game.num_players()
-    make_bot(policy, game, 0, 0)            # a bad spec fails here, with the bot's own message
-    legal = state.legal_actions()
-    # The information state fixes the worlds: the seed is mixed with nothing from the position itself.
-    rng = random.Random(derive_seed(_WORLD, seed))
+    make_bot(evaluator.policy, game, 0, 0)            # a bad spec fails here, with the bot's own message
+    value, belief = load_networks(evaluator, game)
     core = rules_core(state)
-    rows: list[list[float]] = []
+    legal = core.legal_actions()
     start = time.perf_counter()
-    while True:
-        w = len(rows)
-        if worlds is not None and w >= worlds:
-            break
-        if seconds is not None and w >= 2 and time.perf_counter() - start >= seconds:
-            break
+    base = position_seed(core, mover, seed)
+    first = _stage(core, mover, legal, game, evaluator, value, belief, derive_seed(_WORLD, base))
+    second = _stage(core, mover, legal, game, evaluator, value, belief, derive_seed(_CONFIRM, base)) \
+        if confirm else first
+    means = [_mean(column, first[1]) for column in zip(*first[0])]
+    chosen = max(range(len(legal)), key=lambda i: (means[i], -legal[i]))
+    values = _values(core, mover, legal, second, chosen, played)
+    order = sorted(range(len(legal)), key=lambda i: (i != chosen, -values[i].mean, legal[i]))
+    return Analysis(mover, evaluator.policy, evaluator.worlds, time.perf_counter() - start,
+                    [values[i] for i in order], evaluator.describe(), getattr(game, "points_per_unit", None),
+                    2 if confirm else 1, [means[i] for i in order])
+
+
+def paired_gap(state, better: int, worse: int, *, evaluator: Evaluator, seed: int,
+               game: pyspiel.Game | None = None) -> tuple[float, float, float]:
+    """How much `better` gains over `worse` for the player to move at `state`, on the
+    evaluator's worlds for `seed` (one stage): (mean, 95% low, 95% high), paired. A
+    re-check of a flagged mistake on many worlds."""
+    game = game if game is not None else state.get_game()
+    core = rules_core(state)
+    mover = core.current_player()
+    value, belief = load_networks(evaluator, game)
+    rows, weights = _stage(core, mover, [better, worse], game, evaluator, value, belief,
+                           derive_seed(_CONFIRM, position_seed(core, mover, seed)))
+    diffs = [a - b for a, b in rows]
+    mean = _mean(diffs, weights)
+    half = Z95 * _se(diffs, weights)
+    return mean, mean - half, mean + half
+
+
+def load_networks(evaluator: Evaluator, game: pyspiel.Game):
+    """The evaluator's value network and belief network for `game` (None where it has none);
+    ValueError naming the setting for a file that is missing, malformed or of another game."""
+    value = belief = None
+    if evaluator.value is not None:
+        from search.value import value_network
+        try:
+            value = value_network(evaluator.value, game)
+        except ValueError as e:
+            raise ValueError(f"value={evaluator.value!r}: {e}") from None
+    if evaluator.belief is not None:
+        from search.belief import belief_network, hidden_layout
+        try:
+            hidden_layout(rules_core(game.new_initial_state()), 0)
+            belief = belief_network(evaluator.belief, game)
+        except ValueError as e:
+            raise ValueError(f"belief={evaluator.belief!r}: {e}") from None
+    return value, belief
+
+
+def _stage(core, mover: int, legal: list[int], game: pyspiel.Game, evaluator: Evaluator, value, belief,
+           seed: int) -> tuple[list[list[float]], list[float]]:
+    """(rows, weights): rows[w][i] is legal[i]'s return to the mover in world w of this
+    stage, drawn uniformly by the game's resampler; weights[w] the world's weight
+    (equal without a belief; with one, its importance weight, search.belief)."""
+    rng = random.Random(seed)
+    n = game.num_players()
+    horizon = None if value is None else (evaluator.horizon or 0)
+    leaf = None if value is None else value.values
+    rows, worlds = [], []
+    for w in range(evaluator.worlds):
         world = core.resample_from_infostate(mover, rng.random)
+        worlds.append(world)
         chance_seed = derive_seed(_CHANCE, seed, w)
         bot_seed = derive_seed(_BOTS, seed, w)
         row = []
         for action in legal:
-            bots = _bots(policy, game, n, bot_seed)
             after = world.clone()
             after.apply_action(action)
-            row.append(_play_out(after, bots, DealChance(chance_seed))[mover])
+            row.append(_play_on(after, _bots(evaluator.policy, game, n, bot_seed), DealChance(chance_seed),
+                                horizon, leaf)[mover])
         rows.append(row)
-    return Analysis(mover, policy, len(rows), time.perf_counter() - start,
-                    _values(state, mover, legal, rows, played))
+    if belief is None:
+        return rows, [1.0 / len(rows)] * len(rows)
+    from search.belief import hidden_layout, importance_weights
+    log_q = belief.log_probabilities(core, mover)
+    return rows, [float(w) for w in importance_weights([hidden_layout(w, mover) for w in worlds], log_q)]
 
 
 def _bots(policy: str, game: pyspiel.Game, n: int, seed: int) -> list:
@@ -135,35 +282,48 @@ def _bots(policy: str, game: pyspiel.Game, n: int, seed: int) -> list:
     return [first] + [make_bot(policy, game, s, seed + s) for s in range(1, n)]
 
 
-def _play_out(state, bots, chance) -> list[float]:
+def _play_on(state, bots, chance, horizon: int | None, leaf: Callable | None) -> Sequence[float]:
+    """Plays on to the end, or for `horizon` moves and then `leaf`'s values."""
+    left = -1 if horizon is None else horizon
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply_action(chance(state))
-        else:
-            state.apply_action(bots[state.current_player()].step(state))
+            continue
+        if left == 0:
+            return leaf(state)
+        left -= 1
+        state.apply_action(bots[state.current_player()].step(state))
     return state.returns()
 
 
-def _values(state, player: int, legal: list[int], rows: list[list[float]], played: int | None) -> list[ActionValue]:
-    k = len(rows)
+def _values(state, player: int, legal: list[int], stage: tuple[list[list[float]], list[float]], chosen: int,
+            played: int | None) -> list[ActionValue]:
+    """Each action's value and gap behind the chosen action over a stage's (the
+    confirming) worlds, weighted by their weights."""
+    rows, weights = stage
     columns = list(zip(*rows))
-    means = [sum(c) / k for c in columns]
-    best = max(range(len(legal)), key=lambda i: means[i])
     out = []
     for i, action in enumerate(legal):
-        half = Z95 * _sd(columns[i]) / math.sqrt(k)
-        gaps = [b - a for a, b in zip(columns[i], columns[best])]
-        gap = sum(gaps) / k
-        gap_half = Z95 * _sd(gaps) / math.sqrt(k)
-        out.append(ActionValue(action, state.action_to_string(player, action), means[i], means[i] - half,
-                               means[i] + half, gap, gap - gap_half, gap + gap_half, action == played))
-    out.sort(key=lambda v: (-v.mean, v.action))
+        mean = _mean(columns[i], weights)
+        half = Z95 * _se(columns[i], weights)
+        gaps = [b - a for a, b in zip(columns[i], columns[chosen])]
+        gap = _mean(gaps, weights)
+        gap_half = 0.0 if i == chosen else Z95 * _se(gaps, weights)
+        out.append(ActionValue(action, state.action_to_string(player, action), mean, mean - half, mean + half,
+                               gap, gap - gap_half, gap + gap_half, action == played))
     return out
 
 
-def _sd(xs) -> float:
+def _mean(xs, weights) -> float:
+    return sum(w * x for w, x in zip(weights, xs))
+
+
+def _se(xs, weights) -> float:
+    """The standard error of a weighted mean (weights summing to 1): with equal
+    weights the usual s / sqrt(n); with importance weights the self-normalised
+    estimator's, sqrt(sum w^2 (x - mean)^2) times the small-sample factor n / (n - 1)."""
     n = len(xs)
     if n < 2:
         return math.inf
-    m = sum(xs) / n
-    return math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
+    m = _mean(xs, weights)
+    return math.sqrt(sum(w * w * (x - m) ** 2 for w, x in zip(weights, xs)) * n / (n - 1))

@@ -31,7 +31,12 @@ rollout per world, every action of a world on the same draws; its budget is
 `worlds`, cut short by `seconds`); `horizon` (moves a rollout plays before the
 position's static value stands in for the rest, search.evaluation: a positive
 integer, `none`, or `auto`, the default: the game's own for random rollouts,
-American Page One's 10, and none otherwise) and `pool` for ismcts (how many
+American Page One's 10, and none otherwise), `value` (`shipped` or a value
+network's file, search.value: the rollouts stop at `horizon` moves, 0 by
+default, and the network values the position), `belief` (`shipped` or a belief
+network's file, search.belief: each world drawn from `belief_candidates` exact
+resamples, 32 by default, in proportion to how likely the network finds where
+their hidden cards lie, raised to `belief_power`, 1 by default) and `pool` for ismcts (how many
 worlds a move draws, the iterations cycling through them: a positive integer,
 `none` for a fresh world every iteration, or `auto`, the default: with random
 rollouts American Page One's 16, and none otherwise).
@@ -71,7 +76,9 @@ class SearchBot(CardBot):
                  c: float, rollout: str, prior: str | None, scale: str, utility: str,
                  baseline: str | None = None, confidence: float = DEFAULT_CONFIDENCE,
                  assume: str | None = None, horizon: int | str | None = "auto",
-                 prior_temperature: float | None = None, rollout_opponents: str | None = None):
+                 prior_temperature: float | None = None, rollout_opponents: str | None = None,
+                 value: str | None = None, belief: str | None = None, belief_candidates: int = 32,
+                 belief_power: float = 1.0):
         super().__init__(player)
         if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or confidence < 0:
             raise ValueError(f"confidence={confidence!r}: must be a non-negative number")
@@ -86,9 +93,11 @@ class SearchBot(CardBot):
         self.rng = random.Random(seed)
         self.budget = budget
         self.c = float(c)
-        self.horizon = _horizon(horizon, game, rollout)
+        self.value_net = _value_network(value, game)
+        self.horizon = _horizon(horizon, game, rollout, self.value_net is not None)
         self.evaluator = make_evaluator(rollout, game, seed, self.horizon, player=player,
-                                        opponents=rollout_opponents)
+                                        opponents=rollout_opponents,
+                                        leaf=None if self.value_net is None else self.value_net.values)
         self.prior = make_prior(prior, game, seed, prior_temperature)
         self.return_range = game.max_utility() - game.min_utility()
         try:
@@ -97,6 +106,7 @@ class SearchBot(CardBot):
             raise ValueError(f"baseline={baseline!r}: {e}") from e
         self.confidence = float(confidence)
         self.assume = None if assume is None else _play_model(assume, game, player, seed)
+        self.belief = _belief_sampler(belief, game, belief_candidates, belief_power)
         self.iterations = 0           # made for the last move, over every world
         self.root_returns: dict[int, list[float]] = {}   # the last move's, by root action
 
@@ -128,7 +138,13 @@ class SearchBot(CardBot):
 
     def resample(self, root: GameState, me: int, rand) -> GameState:
         """A world drawn from `me`'s information state; with `assume`, one in which
-        the others' moves show what the model says they show."""
+        the others' moves show what the model says they show; with a `belief`,
+        one drawn from several such by the belief network's weights (search.belief)."""
+        if self.belief is not None:
+            return self.belief.draw(root, me, lambda: self._resample(root, me, rand), rand)
+        return self._resample(root, me, rand)
+
+    def _resample(self, root: GameState, me: int, rand) -> GameState:
         if self.assume is None:
             return root.resample_from_infostate(me, rand)
         return root.resample_assuming(me, rand, self.assume)
@@ -156,9 +172,9 @@ class ISMCTSBot(SearchBot):
     def __init__(self, game, player, seed, budget, c, rollout, prior, scale, utility, baseline,
                  confidence, assume, viewer: str, root: str, horizon: int | str | None = "auto",
                  pool: int | str | None = "auto", prior_temperature: float | None = None,
-                 rollout_opponents: str | None = None):
+                 rollout_opponents: str | None = None, value: str | None = None, **belief):
         super().__init__(game, player, seed, budget, c, rollout, prior, scale, utility, baseline,
-                         confidence, assume, horizon, prior_temperature, rollout_opponents)
+                         confidence, assume, horizon, prior_temperature, rollout_opponents, value, **belief)
         if viewer not in VIEWERS:
             raise ValueError(f"viewer={viewer!r}: must be one of {', '.join(VIEWERS)}")
         if root not in ISMCTS_ROOTS:
@@ -232,9 +248,9 @@ class PIMCBot(SearchBot):
                  confidence, assume, worlds: int, chance: str, model: str | None,
                  candidates: int | None, flat: bool, horizon: int | str | None = "auto",
                  prior_temperature: float | None = None, rollout_opponents: str | None = None,
-                 max_worlds: int | None = None):
+                 max_worlds: int | None = None, value: str | None = None, **belief):
         super().__init__(game, player, seed, budget, c, rollout, prior, scale, utility, baseline,
-                         confidence, assume, horizon, prior_temperature, rollout_opponents)
+                         confidence, assume, horizon, prior_temperature, rollout_opponents, value, **belief)
         if not isinstance(flat, bool):
             raise ValueError(f"flat={flat!r}: must be true or false")
         self.flat = flat
@@ -371,10 +387,45 @@ def _count_or_auto(name: str, value, auto: int | None) -> int | None:
     return value
 
 
-def _horizon(value, game: pyspiel.Game, rollout: str) -> int | None:
+def _value_network(spec: str | None, game: pyspiel.Game):
+    """The value network a `value` setting names (search.value), or None."""
+    if spec is None or spec == "none":
+        return None
+    if not isinstance(spec, str):
+        raise ValueError(f"value={spec!r}: must be shipped, none or a value network's file")
+    from search.value import value_network
+    try:
+        return value_network(spec, game)
+    except ValueError as e:
+        raise ValueError(f"value={spec!r}: {e}") from None
+
+
+def _belief_sampler(spec: str | None, game: pyspiel.Game, candidates, power):
+    """The sampler a `belief` setting asks for (search.belief), or None."""
+    if spec is None or spec == "none":
+        return None
+    if not isinstance(spec, str):
+        raise ValueError(f"belief={spec!r}: must be shipped, none or a belief network's file")
+    from search.belief import BeliefSampler, belief_network, hidden_layout
+    try:
+        hidden_layout(rules_core(game.new_initial_state()), 0)
+        return BeliefSampler(belief_network(spec, game), candidates, power)
+    except ValueError as e:
+        raise ValueError(f"belief={spec!r}: {e}") from None
+
+
+def _horizon(value, game: pyspiel.Game, rollout: str, network: bool = False) -> int | None:
     """The rollouts' horizon: `auto` is the game's own for random rollouts only
-    (a bot's rollouts end a deal in reasonable time); a horizon needs a static
-    value for the game's positions (search.evaluation)."""
+    (a bot's rollouts end a deal in reasonable time), and 0 with a value network
+    (the leaf valued by it); a horizon needs a value for the positions it stops
+    at: the network's, or the game's static one (search.evaluation)."""
+    if network:
+        if value == "auto":
+            return 0
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"horizon={value!r}: with a value network, a number of moves (0 or more) "
+                             f"to play before the network values the position")
+        return value
     horizon = _count_or_auto("horizon", value, auto_setting(game, "horizon") if rollout == "random" else None)
     if horizon is not None and leaf_value_for(rules_core(game.new_initial_state())) is None:
         raise ValueError(f"horizon={value!r}: {game.get_type().short_name} has no static value to stop "
@@ -390,6 +441,10 @@ def _settings(bot: str, given: dict[str, Any], defaults: dict[str, Any]) -> dict
     return {**defaults, **given}
 
 
+def _belief_settings(s: dict[str, Any]) -> dict[str, Any]:
+    return {"belief": s["belief"], "belief_candidates": s["belief_candidates"], "belief_power": s["belief_power"]}
+
+
 def _budget(s: dict[str, Any], default_iterations: int) -> Budget:
     if s["iterations"] is None and s["seconds"] is None:
         return Budget(default_iterations)
@@ -398,7 +453,8 @@ def _budget(s: dict[str, Any], default_iterations: int) -> Budget:
 
 _COMMON = {"iterations": None, "seconds": None, "c": DEFAULT_C, "scale": "game", "utility": "returns",
            "rollout": "random", "prior": None, "baseline": None, "confidence": DEFAULT_CONFIDENCE,
-           "horizon": "auto", "prior_temperature": None, "rollout_opponents": None}
+           "horizon": "auto", "prior_temperature": None, "rollout_opponents": None, "value": None,
+           "belief": None, "belief_candidates": 32, "belief_power": 1.0}
 
 
 def make_ismcts(game, player: int, seed: int = 0, **settings) -> ISMCTSBot:
@@ -406,7 +462,8 @@ def make_ismcts(game, player: int, seed: int = 0, **settings) -> ISMCTSBot:
                                        "pool": "auto"})
     return ISMCTSBot(game, player, seed, _budget(s, 1000), s["c"], s["rollout"], s["prior"], s["scale"],
                      s["utility"], s["baseline"], s["confidence"], s["assume"], s["viewer"], s["root"],
-                     s["horizon"], s["pool"], s["prior_temperature"], s["rollout_opponents"])
+                     s["horizon"], s["pool"], s["prior_temperature"], s["rollout_opponents"], s["value"],
+                     **_belief_settings(s))
 
 
 def make_pimc(game, player: int, seed: int = 0, **settings) -> PIMCBot:
@@ -415,11 +472,12 @@ def make_pimc(game, player: int, seed: int = 0, **settings) -> PIMCBot:
     return PIMCBot(game, player, seed, _budget(s, 100), s["c"], s["rollout"], s["prior"], s["scale"],
                    s["utility"], s["baseline"], s["confidence"], s["assume"], s["worlds"], s["chance"],
                    s["model"], s["candidates"], s["flat"], s["horizon"], s["prior_temperature"],
-                   s["rollout_opponents"], s["max_worlds"])
+                   s["rollout_opponents"], s["max_worlds"], s["value"], **_belief_settings(s))
 
 
 def make_cheat_mcts(game, player: int, seed: int = 0, **settings) -> CheatMCTSBot:
     s = _settings("cheat_mcts", settings, _COMMON)
     return CheatMCTSBot(game, player, seed, _budget(s, 1000), s["c"], s["rollout"], s["prior"], s["scale"],
                         s["utility"], s["baseline"], s["confidence"], horizon=s["horizon"],
-                        prior_temperature=s["prior_temperature"], rollout_opponents=s["rollout_opponents"])
+                        prior_temperature=s["prior_temperature"], rollout_opponents=s["rollout_opponents"],
+                        value=s["value"], **_belief_settings(s))

@@ -13,14 +13,15 @@ player's value. Two are built in, chosen by the `rollout` setting of a search bo
 
 With a `horizon` (search.evaluation), either stops after that many moves (player
 decisions) and values the world it reached by the game's static value instead of
-playing to the end.
-
-A value network would implement `evaluate` directly, with no playout.
+playing to the end, or with a value network (`value`, search.value) by the
+network: horizon 0 values the leaf itself, with no playout.
 """
 
 from __future__ import annotations
 
 from typing import Callable, Collection, Sequence
+
+LeafValue = Callable[[object], Sequence[float]]
 
 import pyspiel
 
@@ -39,10 +40,11 @@ def _leaf_value(world: GameState) -> Sequence[float]:
 
 class RandomRollout:
     """Uniformly random play to the end, or for `horizon` moves and then the
-    position's static value (search.evaluation)."""
+    position's value: `leaf` (a value network's), else the static one (search.evaluation)."""
 
-    def __init__(self, horizon: int | None = None):
+    def __init__(self, horizon: int | None = None, leaf: LeafValue | None = None):
         self.horizon = horizon
+        self.leaf = leaf or _leaf_value
 
     def evaluate(self, world: GameState, rand: Callable[[], float]) -> Sequence[float]:
         play_out = getattr(world, "play_out", None)
@@ -55,7 +57,7 @@ class RandomRollout:
             player = current()
             if player >= 0:
                 if left == 0:
-                    return _leaf_value(world)
+                    return self.leaf(world)
                 left -= 1
                 legal = legal_actions()
                 apply(legal[int(rand() * len(legal))])
@@ -79,13 +81,15 @@ class BotRollout:
     """Play to the end with one bot per seat: given seat by seat (sides that play
     different bots), or made from one bot spec (`from_spec`, by `seat_bots`)."""
 
-    def __init__(self, bots: Sequence[pyspiel.Bot], horizon: int | None = None):
+    def __init__(self, bots: Sequence[pyspiel.Bot], horizon: int | None = None, leaf: LeafValue | None = None):
         self.bots = list(bots)
         self.horizon = horizon
+        self.leaf = leaf or _leaf_value
 
     @classmethod
-    def from_spec(cls, spec: str, game: pyspiel.Game, seed: int, horizon: int | None = None) -> "BotRollout":
-        return cls(seat_bots(spec, game, seed), horizon)
+    def from_spec(cls, spec: str, game: pyspiel.Game, seed: int, horizon: int | None = None,
+                  leaf: LeafValue | None = None) -> "BotRollout":
+        return cls(seat_bots(spec, game, seed), horizon, leaf)
 
     def evaluate(self, world: GameState, rand: Callable[[], float]) -> Sequence[float]:
         sample = chance_sampler(world)
@@ -96,7 +100,7 @@ class BotRollout:
             player = current()
             if player >= 0:
                 if left == 0:
-                    return _leaf_value(world)
+                    return self.leaf(world)
                 left -= 1
                 apply(bots[player].step(world))
             elif player == CHANCE:
@@ -123,8 +127,9 @@ def seated_by_side(side: Collection[int], own: Sequence[pyspiel.Bot],
 
 
 def make_evaluator(rollout: str, game: pyspiel.Game, seed: int, horizon: int | None = None, *,
-                   player: int | None = None, opponents: str | None = None):
-    """The evaluator that the `rollout` setting names, cut at `horizon` moves if given;
+                   player: int | None = None, opponents: str | None = None, leaf: LeafValue | None = None):
+    """The evaluator that the `rollout` setting names, cut at `horizon` moves if given
+    and valued there by `leaf` (a value network's values; the static value without);
     with `opponents` (a bot spec), that bot plays the seats outside `player`'s side
     and the rollout's bot (`random` too: a random bot) plays `player`'s."""
     if not isinstance(rollout, str):
@@ -136,10 +141,10 @@ def make_evaluator(rollout: str, game: pyspiel.Game, seed: int, horizon: int | N
             own, others = seat_bots(rollout, game, seed), seat_bots(opponents, game, seed + 1000)
         except ValueError as e:
             raise ValueError(f"rollout={rollout!r}, rollout_opponents={opponents!r}: {e}") from e
-        return BotRollout(seated_by_side(side_of(game, player), own, others), horizon)
+        return BotRollout(seated_by_side(side_of(game, player), own, others), horizon, leaf)
     if rollout == "random":
-        return RandomRollout(horizon)
+        return RandomRollout(horizon, leaf)
     try:
-        return BotRollout.from_spec(rollout, game, seed, horizon)
+        return BotRollout.from_spec(rollout, game, seed, horizon, leaf)
     except ValueError as e:
         raise ValueError(f"rollout={rollout!r}: {e}") from e

@@ -250,7 +250,7 @@ def records_folder(tmp_path: Path) -> tuple[Path, dict[str, bytes]]:
     """A records folder with a finished game's record, an unfinished game's, a file that is not a
     record and one nested past reason; returns it and the bytes of each file."""
     folder = tmp_path / "records"
-    table = Table(folder, pause=0.0, threaded=False, review_seconds=None)
+    table = Table(folder, pause=0.0, threaded=False)
     client = TestClient(create_app(table), base_url=BASE_URL)
     view = client.post("/api/games", json={"game": "python_page_one", "params": {"players": 2},
                                            "bots": {"1": "rules"}, "seed": 1}).json()
@@ -271,7 +271,7 @@ def records_folder(tmp_path: Path) -> tuple[Path, dict[str, bytes]]:
 
 def test_the_http_api_survives_a_fuzz_corpus_with_no_5xx_no_hang_and_no_leak(tmp_path):
     folder, before = records_folder(tmp_path)
-    table = Table(folder, pause=0.0, threaded=False, review_seconds=None, review_worlds=2, hint_seconds=0.05)
+    table = Table(folder, pause=0.0, threaded=False, analysis_worlds=2)
     client = TestClient(create_app(table), base_url=BASE_URL)
     rng = random.Random(42)
     done, nested = str(folder / "done.jsonl"), "nested.json"

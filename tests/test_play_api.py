@@ -58,7 +58,7 @@ def test_bots(monkeypatch):
 
 @pytest.fixture
 def client(tmp_path):
-    table = Table(tmp_path / "records", pause=0.0, review_seconds=None, review_worlds=4, hint_seconds=0.2)
+    table = Table(tmp_path / "records", pause=0.0, analysis_worlds=4)
     with TestClient(create_app(table), base_url=BASE_URL) as c:
         c.table = table
         yield c
@@ -331,7 +331,7 @@ def test_a_restart_loses_no_deal_and_an_unfinished_game_continues(client, tmp_pa
     (saved,) = load_records(unfinished)
     assert saved.returns is None and saved.annotations["play"]["unfinished"]
 
-    table = Table(folder, pause=0.0, review_worlds=4)
+    table = Table(folder, pause=0.0, analysis_worlds=4)
     with TestClient(create_app(table), base_url=BASE_URL) as fresh:
         listed = fresh.get("/api/records").json()["files"]
         assert {f["path"] for f in listed} >= {str(unfinished), str(folder / f"{game_id}.jsonl")}
@@ -417,7 +417,7 @@ def test_a_game_of_a_results_file_opens_in_the_review_and_a_person_takes_a_seat(
     config = TournamentConfig.create("python_page_one(players=2)", ["random", "rules"], deals=1)
     run_tournament(config, tmp_path / "r.db", workers=1, progress=False, bootstrap=0)
     monkeypatch.chdir(tmp_path)
-    table = Table(tmp_path / "records", pause=0.0, review_seconds=None, review_worlds=4,
+    table = Table(tmp_path / "records", pause=0.0, analysis_worlds=4,
                   allowed_files=(tmp_path / "r.db",))       # as `cardarena play --review r.db` gives it
     with TestClient(create_app(table), base_url=BASE_URL) as client:
         r = client.post("/api/review", json={"path": str(tmp_path / "r.db"), "game": "0-1"})
@@ -463,7 +463,7 @@ def test_a_canasta_hand_ends_with_its_score_item_by_item(tmp_path):
 def test_the_review_flags_the_moves_the_analysis_finds_worse_with_what_they_cost():
     """A player who always takes the hint's worst move: the review flags such moves."""
     spec = GameSpec("python_page_one", {"players": 3, "hand_size": 6}, 0, {1: "rules", 2: "rules"}, None, 1, 2.0, 0.0)
-    session = Session(spec, "blunders", None, threaded=False, review_seconds=None, review_worlds=16)
+    session = Session(spec, "blunders", None, threaded=False, analysis_worlds=16)
     session.run_bots()
     while not session.deal_over:
         view = session.view()
@@ -476,7 +476,8 @@ def test_the_review_flags_the_moves_the_analysis_finds_worse_with_what_they_cost
     for m in flagged:
         mistake = m["mistake"]
         assert mistake["best"]["action"] != mistake["played"]["action"]
-        assert 0 < mistake["interval"][0] <= mistake["cost"] <= mistake["interval"][1]
-        assert mistake["cost"] == pytest.approx(mistake["best_value"] - mistake["played_value"])
+        # The cost is measured on worlds other than those that chose and flagged the move.
+        assert mistake["interval"][0] <= mistake["cost"] <= mistake["interval"][1]
+        assert mistake["best_value"] - mistake["played_value"] > 0.05      # Page One's noticeable loss
     assert review["lost"] == pytest.approx(sum(m["mistake"]["cost"] for m in flagged))
     assert session.review() is review          # analysed once, then kept

@@ -115,7 +115,7 @@ def test_a_whole_classic_hand_through_the_api_against_rule_bots(client, tmp_path
 
 def test_the_review_of_a_classic_hand_counts_points_per_side(tmp_path):
     spec = GameSpec(GAME, {"players": 2}, 0, {1: "rules"}, None, 4, 2.0, 0.0)
-    session = Session(spec, "review", tmp_path, threaded=False, review_seconds=None, review_worlds=2)
+    session = Session(spec, "review", tmp_path, threaded=False, analysis_worlds=2)
     session.run_bots()
     while not session.deal_over:
         view = session.view()

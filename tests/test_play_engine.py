@@ -41,7 +41,7 @@ def offered():
 
 
 def _client(tmp_path: Path, engines: dict) -> TestClient:
-    table = Table(tmp_path / "records", pause=0.0, review_seconds=None, review_worlds=4, engines=engines)
+    table = Table(tmp_path / "records", pause=0.0, analysis_worlds=4, engines=engines)
     client = TestClient(create_app(table), base_url="http://127.0.0.1:8765")
     client.table = table
     return client
@@ -217,7 +217,7 @@ def test_the_page_offers_the_engines_by_name_and_plays_one(tmp_path, offered, lo
     from tests.test_play_browser import CHROMIUM, LAUNCH_ARGS, _free_port, click_first, new_game, status
     engines = {**offered, **probe_engines(parse_engines([f"longsuit={longsuit}"]), ["python_page_one",
                                                                                    "python_modern_canasta"], 2.0)}
-    table = Table(tmp_path / "records", pause=0.02, review_seconds=0.02, review_worlds=4, engines=engines)
+    table = Table(tmp_path / "records", pause=0.02, analysis_worlds=4, engines=engines)
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(create_app(table, port=port), host="127.0.0.1", port=port, log_level="warning",
                                            lifespan="off"))

@@ -36,7 +36,7 @@ PAGE_ONE = {"game": "python_page_one", "params": {"players": 3}, "bots": {"1": "
 
 def make_table(folder: Path | None, **settings) -> Table:
     """A synchronous table (the bots move within each request), cheap reviews and hints."""
-    return Table(folder, pause=0.0, threaded=False, review_seconds=None, review_worlds=2, hint_seconds=0.05,
+    return Table(folder, pause=0.0, threaded=False, analysis_worlds=2,
                  **settings)
 
 

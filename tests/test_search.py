@@ -368,9 +368,9 @@ def test_a_paired_search_without_baseline_plays_the_best_mean():
 
 
 @pytest.mark.parametrize("spec, message", [
-    ("ismcts(iteration=10)", "unknown setting.*iteration.*known: assume, baseline, c, confidence, horizon, "
-                             "iterations, pool, prior, prior_temperature, rollout, rollout_opponents, root, scale, seconds, "
-                             "utility, viewer"),
+    ("ismcts(iteration=10)", "unknown setting.*iteration.*known: assume, baseline, belief, belief_candidates, "
+                             "belief_power, c, confidence, horizon, iterations, pool, prior, prior_temperature, "
+                             "rollout, rollout_opponents, root, scale, seconds, utility, value, viewer"),
     ("ismcts(horizon=0)", "horizon=0: must be a positive integer, none or auto"),
     ("pimc(horizon=soon)", "horizon='soon': must be a positive integer, none or auto"),
     ("ismcts(pool=-3)", "pool=-3: must be a positive integer, none or auto"),

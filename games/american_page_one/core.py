@@ -1399,6 +1399,26 @@ class AmericanPageOneState(LoggedCore):
         from games.american_page_one.belief import resample
         return resample(self, player, probability_sampler)
 
+    def hidden_cards(self, player: int) -> list[list[int]]:
+        """Where the cards `player` cannot see lie (games.protocol): a row for each
+        other seat in turn order after it (its hand less the copies `player` knows
+        it holds: laid down, shown to it, given back), then the stock; a column per
+        card kind (the 52 cards and the joker), each a count of copies."""
+        from games.american_page_one.belief import public_memory
+        _, known, _ = public_memory(self, player)
+        rows = []
+        for k in range(1, self.n):
+            seat = (player + k) % self.n
+            row = [-c for c in known[seat]]
+            for kind in hand_kinds(self.lo[seat], self.hi[seat]):
+                row[kind] += 1
+            rows.append(row)
+        stock = [0] * NUM_KINDS
+        for kind in self.stock:
+            stock[kind] += 1
+        rows.append(stock)
+        return rows
+
     def resample_assuming(self, player: int, probability_sampler: Callable[[], float],
                           model) -> "AmericanPageOneState":
         """As resample_from_infostate, among the states in which the others'

@@ -38,6 +38,9 @@ _GAME_TYPE = pyspiel.GameType(
 class AmericanPageOneGame(pyspiel.Game):
     """Returns are the deal's points (zero-sum): see docs/rules/american_page_one.md."""
 
+    points_per_unit = 1.0   # one unit of the returns in the game's points (returns are the deal's points)
+    noticeable_loss = 10.0   # the least a move must lose, in returns, for the review to call it a mistake (10 points)
+
     def __init__(self, params=None):
         params = dict(params or {})
         self.rules = AmericanPageOneRules.from_params(params)

@@ -169,3 +169,17 @@ def resample(state: ClassicState, player: int,
 
 
 __all__ = ["BeliefView", "resample"]
+
+
+def hidden_cards(state: ClassicState, player: int) -> list[list[int]]:
+    """The hidden cards' places for `player` (the core's `hidden_cards`): rows for
+    the seats after it in turn order (its hand less the cards known to be there),
+    then the stock; a column per card kind."""
+    n = state.n
+    rows = []
+    for k in range(1, n):
+        seat = (player + k) % n
+        rows.append([h - s for h, s in zip(state.hands[seat], state.known[seat])])
+    rows.append(list(state.stock))
+    return rows
+

@@ -870,6 +870,13 @@ class ClassicState(LoggedCore):
         from games.classic_canasta.belief import resample
         return resample(self, player, probability_sampler)
 
+    def hidden_cards(self, player: int) -> list[list[int]]:
+        """Where the cards `player` cannot see lie: per card kind, how many in each
+        other seat's hand (the seats after it in turn order; cards every seat knows
+        a hand holds are seen) and in the stock, one row a place (games.protocol)."""
+        from games.classic_canasta.belief import hidden_cards
+        return hidden_cards(self, player)
+
     def _check_seat(self, player: int) -> None:
         if not isinstance(player, int) or not 0 <= player < self.n:
             raise ValueError(f"player {player!r}: a view is for a seat 0..{self.n - 1}")

@@ -50,6 +50,9 @@ _GAME_TYPE = pyspiel.GameType(
 class ClassicCanastaGame(pyspiel.Game):
     """One hand; zero-sum returns in thousands of points (see the module docstring)."""
 
+    points_per_unit = 1000.0   # one unit of the returns in the game's points (returns are in thousands of points)
+    noticeable_loss = 0.05   # the least a move must lose, in returns, for the review to call it a mistake (50 points)
+
     def __init__(self, params=None):
         params = dict(params or {})
         self.rules = ClassicRules.from_params(params)

@@ -888,6 +888,13 @@ class CanastaState(LoggedCore):
         from games.modern_canasta.belief import resample
         return resample(self, player, probability_sampler)
 
+    def hidden_cards(self, player: int) -> list[list[int]]:
+        """Where the cards `player` cannot see lie: per card kind, how many in each
+        other seat's hand (the seats after it in turn order; cards every seat knows
+        a hand holds are seen) and in the stock, one row a place (games.protocol)."""
+        from games.modern_canasta.belief import hidden_cards
+        return hidden_cards(self, player)
+
     def __str__(self) -> str:
         lines = [f"p{s}: {counts_str(self.hands[s])}" for s in range(PLAYERS)]
         lines.append("stock: " + counts_str(self.stock))

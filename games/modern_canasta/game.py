@@ -47,6 +47,9 @@ _GAME_TYPE = pyspiel.GameType(
 class ModernCanastaGame(pyspiel.Game):
     """One hand; zero-sum returns in thousands of points (see the module docstring)."""
 
+    points_per_unit = 1000.0   # one unit of the returns in the game's points (returns are in thousands of points)
+    noticeable_loss = 0.05   # the least a move must lose, in returns, for the review to call it a mistake (50 points)
+
     teams = ((0, 2), (1, 3))   # the partnerships, for the tournament harness
 
     def __init__(self, params=None):

@@ -561,6 +561,21 @@ class PageOneState(LoggedCore):
         from games.page_one.belief import resample
         return resample(self, player, probability_sampler)
 
+    def hidden_cards(self, player: int) -> list[list[int]]:
+        """Where the cards `player` cannot see lie (games.protocol): a row for each
+        other seat in turn order after it (its hand less the cards every seat knows
+        it holds, taken with a trick), then the stock; a column per card (52 and
+        the jokers in play), each 0 or 1."""
+        held = PublicMemory(self.n).update(self).held
+        size = self.rules.deck_size
+        rows = []
+        for k in range(1, self.n):
+            seat = (player + k) % self.n
+            hidden = self.hands[seat] & ~held[seat]
+            rows.append([hidden >> c & 1 for c in range(size)])
+        rows.append([self.stock >> c & 1 for c in range(size)])
+        return rows
+
     def __str__(self) -> str:
         lines = [f"phase {('choose leader', 'high card', 'deal', 'play', 'draw', 'over')[self.phase]}"
                  f"  to move: {self.to_move}"]

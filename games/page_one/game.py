@@ -37,6 +37,9 @@ _GAME_TYPE = pyspiel.GameType(
 class PageOneGame(pyspiel.Game):
     """Rank-based, zero-sum returns in [-1, 1]: see docs/rules/page_one.md."""
 
+    points_per_unit = None   # one unit of the returns in the game's points (returns are places, not points)
+    noticeable_loss = 0.05   # the least a move must lose, in returns, for the review to call it a mistake (a twentieth of a place)
+
     def __init__(self, params=None):
         params = dict(params or {})
         self.rules = PageOneRules.from_params(params)

@@ -533,19 +533,21 @@ function renderHint() {
   }
   panel.hidden = false;
   const shown = hint.values.slice(0, 5);
-  const best = shown.length ? shown[0].mean : 0;
-  const f2 = (x) => Number(x).toFixed(2);
+  const k = hint.points_per_unit || 1;          // the game's points, where it has them
+  const f2 = (x) => Number(x * k).toFixed(hint.points_per_unit ? 0 : 2);
   const rows = shown.map((v, i) => el("tr", { class: i === 0 ? "best" : null, testid: "hint-row", dataset: { action: String(v.action) } },
     el("td", {}, v.label),
     el("td", {}, f2(v.mean)),
     el("td", {}, `[${f2(v.low)}, ${f2(v.high)}]`),
-    el("td", {}, i === 0 ? "best" : f2(v.mean - best))));
+    el("td", {}, i === 0 ? "best" : f2(-v.gap))));
   $("hint-body").replaceChildren(
     el("table", { class: "hint-table", testid: "hint-table" },
       el("thead", {}, el("tr", {}, el("th", {}, "action"), el("th", {}, "value"), el("th", {}, "95%"), el("th", {}, "to best"))),
       el("tbody", {}, rows)),
-    el("div", { class: "hint-meta" }, `From your information only: ${hint.worlds} worlds consistent with what you have seen, played out by the ${hint.policy} policy` +
-      (hint.seconds ? ` in ${fmt(hint.seconds, 1)} s` : "") + ". A value is your expected return; the interval is its 95% range."));
+    el("div", { class: "hint-meta" }, `From your information only: ${hint.evaluator}` +
+      (hint.seconds ? ` (${fmt(hint.seconds, 1)} s)` : "") + `. The best action was chosen on ${hint.worlds} worlds consistent with what you have seen; ` +
+      `every figure is from ${hint.worlds} fresh ones, so the first row is not flattered by its choice. ` +
+      `A value is your expected return${hint.points_per_unit ? " in points" : ""}; the interval is its 95% range; "to best" is the paired difference.`));
 }
 
 // ---------- review ----------

@@ -1,0 +1,1 @@
+"""The lab: declared runs (experiments/runs/*.json) and the scripts that make them."""

@@ -1,0 +1,71 @@
+"""A declared run: written down before it starts, then its result beside it.
+
+    python -m experiments.declare NAME --why "what it measures" [--deals N --seed S] -- COMMAND ...
+
+writes experiments/runs/NAME.json with the command, the commit, the date, the
+deals and seed and `"status": "declared"` before the command starts (a record
+that already exists is never replaced: a run is declared once), then runs the
+command and adds its exit code, its time and the last lines of its output (the
+figures it prints), with `"status": "done"`; a tournament's report (.json, with
+--report) is folded in whole. Every figure a document quotes is one of these
+records: docs name the record, the record names the command that made it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+RUNS = Path(__file__).resolve().parent / "runs"
+ROOT = RUNS.parents[1]
+
+
+def commit() -> str:
+    done = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True)
+    dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"],
+                           capture_output=True, text=True).stdout.strip()
+    return done.stdout.strip() + ("+changes" if dirty else "")
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if "--" not in argv:
+        print("usage: python -m experiments.declare NAME --why TEXT [--deals N] [--seed S] [--report FILE] "
+              "-- COMMAND ...", file=sys.stderr)
+        return 2
+    cut = argv.index("--")
+    parser = argparse.ArgumentParser(prog="experiments.declare")
+    parser.add_argument("name")
+    parser.add_argument("--why", required=True)
+    parser.add_argument("--deals", type=int)
+    parser.add_argument("--seed", type=int)
+    parser.add_argument("--report", help="a JSON file the command writes (a tournament's report) to keep whole")
+    args = parser.parse_args(argv[:cut])
+    command = argv[cut + 1:]
+    path = RUNS / f"{args.name}.json"
+    if path.exists():
+        print(f"{path} exists: a run is declared once", file=sys.stderr)
+        return 2
+    record = {"name": args.name, "why": args.why, "command": command, "deals": args.deals, "seed": args.seed,
+              "commit": commit(), "declared": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+              "status": "declared"}
+    RUNS.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(record, indent=2) + "\n")
+    start = time.time()
+    done = subprocess.run(command, capture_output=True, text=True)
+    record.update(status="done", exit_code=done.returncode, seconds=round(time.time() - start, 1),
+                  output=(done.stdout.strip().splitlines() + done.stderr.strip().splitlines()[-5:])[-60:])
+    if args.report and Path(args.report).is_file():
+        record["report"] = json.loads(Path(args.report).read_text())
+    path.write_text(json.dumps(record, indent=2) + "\n")
+    print("\n".join(record["output"]))
+    return done.returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())

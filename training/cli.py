@@ -1,0 +1,118 @@
+"""`cardarena selfplay`, `train-value` and `train-belief`: the data, and the networks learnt from it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from scripts import cli_checks
+
+
+def _selfplay(args: argparse.Namespace) -> None:
+    from training.selfplay import count_games, selfplay
+    cli_checks.load_game(args.game)
+    out = selfplay(args.game, args.policy, args.deals, args.out, seed=args.seed, workers=args.workers,
+                   backend=args.backend, address=args.address, progress=not args.quiet)
+    print(f"{out}: {count_games(out)} finished games of {args.policy} at {args.game}")
+
+
+def _check_training(args: argparse.Namespace) -> None:
+    """Everything refused before any work: the game, the data (a regular file), the outputs
+    (eval.files: never an input nor a file of another kind), the device."""
+    from eval.files import regular_input
+    from training.selfplay import check_data, check_outputs
+    game = cli_checks.load_game(args.game)
+    regular_input(args.data, "--data")
+    check_outputs(args.out, args.data, args.force)
+    check_data(args.data, game)
+    if args.device != "cpu":
+        import torch
+        if args.device == "cuda" and not torch.cuda.is_available():
+            raise ValueError("--device cuda: no CUDA device here")
+
+
+def _train_value(args: argparse.Namespace) -> None:
+    from training.value import run
+    _check_training(args)
+    print(json.dumps(run(args), indent=2))
+
+
+def _train_belief(args: argparse.Namespace) -> None:
+    from training.belief import run
+    _check_training(args)
+    print(json.dumps(run(args), indent=2))
+
+
+def _hidden(text: str) -> list[int]:
+    try:
+        sizes = [int(x) for x in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected widths like 512,256, got {text!r}") from None
+    if not sizes or len(sizes) > 8 or any(not 1 <= s <= 4096 for s in sizes):
+        raise argparse.ArgumentTypeError(f"{text!r}: 1 to 8 widths, each 1..4096")
+    return sizes
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:
+    """selfplay, train-value and train-belief."""
+    p = sub.add_parser("selfplay", help="games of one bot in every seat, stored for training value and belief networks",
+                       description="Plays DEALS games of POLICY in every seat through the tournament harness "
+                                   "(local processes or Ray), storing every move in a results file; running it "
+                                   "again resumes or extends it.")
+    p.add_argument("--game", required=True, type=cli_checks.game_string, help="OpenSpiel game string")
+    p.add_argument("--policy", default="rules", help="the bot that plays every seat (default %(default)s)")
+    p.add_argument("--deals", type=cli_checks.integer(1, 10_000_000), required=True, help="games to play")
+    p.add_argument("--out", required=True, help="the results file to write (or extend)")
+    p.add_argument("--seed", type=cli_checks.seed, default=0, help="fixes every deal and bot seed")
+    p.add_argument("--workers", type=cli_checks.integer(1, 1024), default=1, help="worker processes")
+    p.add_argument("--backend", choices=("local", "ray"), default="local", help="where games are played")
+    p.add_argument("--address", help="a Ray cluster's address (with --backend ray)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_selfplay)
+
+    p = sub.add_parser("train-value", help="learn a value network (a full state's worth) from self-play games",
+                       description="Regression of each seat's return on every seat's observation, from the "
+                                   "positions of a self-play results file (training/value.py). Writes the "
+                                   "network file, its learning curve (.curve.csv, .curve.png) and a report.")
+    _training_arguments(p)
+    p.add_argument("--check-positions", type=cli_checks.integer(0, 100_000), default=0,
+                   help="held-out states checked against playouts after training (default none)")
+    p.add_argument("--check-playouts", type=cli_checks.integer(2, 10_000), default=16,
+                   help="playouts a checked state (default %(default)s)")
+    p.add_argument("--check-policy", default="rules",
+                   help="the bot that plays the checking playouts: the self-play policy (default %(default)s)")
+    p.set_defaults(func=_train_value)
+
+    p = sub.add_parser("train-belief", help="learn a belief network (where hidden cards lie) from self-play games",
+                       description="Cross-entropy of the true places of the hidden cards given the seat's "
+                                   "information state, from the positions of a self-play results file "
+                                   "(training/belief.py); held out, its perplexity against the exact uniform "
+                                   "resampler's, and its calibration.")
+    _training_arguments(p)
+    p.add_argument("--check-positions", type=cli_checks.integer(0, 100_000), default=200,
+                   help="held-out positions compared with the uniform resampler (default %(default)s)")
+    p.add_argument("--uniform-worlds", type=cli_checks.integer(2, 100_000), default=200,
+                   help="resampled worlds estimating the uniform resampler at each (default %(default)s)")
+    p.set_defaults(func=_train_belief)
+
+
+def _training_arguments(p: argparse.ArgumentParser) -> None:
+    """What train-value and train-belief share."""
+    p.add_argument("--game", required=True, type=cli_checks.game_string, help="OpenSpiel game string")
+    p.add_argument("--data", required=True, help="a self-play results file (cardarena selfplay)")
+    p.add_argument("--out", required=True, help="the network file to write, e.g. runs/value.safetensors")
+    p.add_argument("--force", action="store_true", help="replace --out if it exists")
+    p.add_argument("--per-game", type=cli_checks.integer(1, 10_000), default=16,
+                   help="positions drawn from each game (default %(default)s)")
+    p.add_argument("--held-out", type=cli_checks.number(0.01, 0.5), default=0.1,
+                   help="share of the games held out (default %(default)s)")
+    p.add_argument("--hidden", type=_hidden, default=[256, 256], help="layer widths (default 256,256)")
+    p.add_argument("--epochs", type=cli_checks.integer(1, 10_000), default=30, help="(default %(default)s)")
+    p.add_argument("--batch", type=cli_checks.integer(1, 1 << 16), default=256, help="(default %(default)s)")
+    p.add_argument("--lr", type=cli_checks.number(1e-6, 1.0), default=1e-3, help="AdamW's step (default %(default)s)")
+    p.add_argument("--weight-decay", type=cli_checks.number(0.0, 1.0), default=0.0,
+                   help="AdamW's weight decay (default %(default)s)")
+    p.add_argument("--seed", type=cli_checks.seed, default=0, help="fixes the positions drawn and the training")
+    p.add_argument("--device", choices=("cpu", "cuda"), default="cpu", help="where to train (default %(default)s)")
+    p.add_argument("--no-onnx", dest="onnx", action="store_false",
+                   help="skip the ONNX twin (written beside the network file and checked by default)")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
