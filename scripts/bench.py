@@ -174,6 +174,8 @@ def section_neural(seconds: float, repeats: int) -> None:
     from agents.neural.botfile import load_bot
     from agents.neural.onnx_export import sample_states
     for path in sorted(SHIPPED_BOTS.glob("*.safetensors")):
+        if "." in path.stem:
+            continue                # a value or belief network (bots/<game>.<n>p.<kind>), not a bot
         bot_file = load_bot(path)
         game = pyspiel.load_game(bot_file.identity.game_string)
         print(f"== neural bot {path.name} on {game} ==")

@@ -121,7 +121,8 @@ def bot_file_notes(path: Path) -> dict[str, Any]:
 def files_section(bots_dir: Path = SHIPPED_BOTS) -> str:
     """The shipped bot files, with what they were trained on and how."""
     lines = [f"## Bot files in {bots_dir} (play one with neural(path=FILE); `neural` alone plays "
-             f"bots/<game>.safetensors)", ""]
+             f"bots/<game>.safetensors; <game>.<n>p.value and .belief are the value and belief "
+             f"networks, docs/networks.md)", ""]
     for path in sorted(bots_dir.rglob("*.safetensors")):
         notes = bot_file_notes(path)
         training = dict(notes["training"])

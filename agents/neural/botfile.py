@@ -147,7 +147,7 @@ def shipped_bot_path(short_name: str) -> Path:
     """The bot shipped in bots/ for a game (what `neural` plays without a path)."""
     path = SHIPPED_BOTS / f"{short_name}.safetensors"
     if not path.is_file():
-        have = sorted(p.stem for p in SHIPPED_BOTS.glob("*.safetensors"))
+        have = sorted(p.stem for p in SHIPPED_BOTS.glob("*.safetensors") if "." not in p.stem)
         raise ValueError(f"no shipped neural bot for game {short_name!r} (shipped: "
                          f"{', '.join(have) or 'none'}); pass path=... to a bot file")
     return path
