@@ -30,7 +30,7 @@ DEFAULT_TIME_LIMIT = 2.0
 MAX_TIME_LIMIT = 60.0
 MAX_DEALS = 100
 ALLOWED_BOTS = ("random", "rules", "neural", "ismcts", "pimc")
-BUDGET_SETTINGS = {"seconds": 30.0, "iterations": 100_000, "worlds": 1000}
+BUDGET_SETTINGS = {"seconds": 30.0, "iterations": 100_000, "worlds": 1000, "belief_candidates": 1000}
 # Search settings whose value is itself a bot spec: checked by the same rules as the bot.
 NESTED_BOT_SETTINGS = ("baseline", "rollout", "rollout_opponents", "model", "assume")
 MAX_NESTING = 3
@@ -301,11 +301,12 @@ def check_bot(spec: Any, game: str, time_limit: float, field_name: str,
                                              f"limit of {time_limit:g} s")
         if isinstance(value, str) and key in NESTED_BOT_SETTINGS:
             check_bot(value, game, time_limit, field_name, nesting=nesting + 1)
-        elif isinstance(value, str) and key in ("path", "prior") and value not in ("shipped", "rules", "none"):
+        elif isinstance(value, str) and key in ("path", "prior", "value", "belief") \
+                and value not in ("shipped", "rules", "none"):
             bot_file(value, field_name)
         elif isinstance(value, str) and ("/" in value or "\\" in value or value.startswith(".")):
             raise FieldError(field_name, f"bot spec {shown(spec, 80)}: {key}={shown(value)} looks like a path; only "
-                                         f"path= and prior= may name a bot file, under bots/")
+                                         f"path=, prior=, value= and belief= may name a file, under bots/")
     return spec.strip()
 
 

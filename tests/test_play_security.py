@@ -466,3 +466,15 @@ def test_play_refuses_a_frozen_pause_and_an_empty_host_in_one_line(tmp_path, cap
     err = capsys.readouterr().err
     assert stop.value.code == 2 and words in err and len(err.strip().splitlines()) == 1, err
     assert not os.listdir(tmp_path)
+
+
+@pytest.mark.parametrize("bot, message", [
+    ("ismcts(value=README.md)", "only files under bots/"),
+    ("pimc(belief=pyproject.toml)", "only files under bots/"),
+    ("ismcts(value=../x.safetensors)", "only files under bots/"),
+    ("ismcts(belief=shipped,belief_candidates=1000000000)", "out of range"),
+])
+def test_a_page_names_no_network_file_outside_bots_and_no_huge_candidate_count(bot, message):
+    from play.options import FieldError, parse_new_game
+    with pytest.raises(FieldError, match=message):
+        parse_new_game({"game": "python_modern_canasta", "seat": 0, "bots": {"1": bot}}, pause=0.0)
