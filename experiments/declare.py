@@ -57,7 +57,13 @@ def main(argv: list[str] | None = None) -> int:
     RUNS.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(record, indent=2) + "\n")
     start = time.time()
-    done = subprocess.run(command, capture_output=True, text=True)
+    try:
+        done = subprocess.run(command, capture_output=True, text=True)
+    except OSError as e:
+        record.update(status="did not start", error=str(e))
+        path.write_text(json.dumps(record, indent=2) + "\n")
+        print(f"{command[0] if command else '(no command)'}: {e}", file=sys.stderr)
+        return 2
     record.update(status="done", exit_code=done.returncode, seconds=round(time.time() - start, 1),
                   output=(done.stdout.strip().splitlines() + done.stderr.strip().splitlines()[-5:])[-60:])
     if args.report and Path(args.report).is_file():

@@ -20,6 +20,7 @@ worlds drawn from the candidates in proportion to those weights.
 
 from __future__ import annotations
 
+import bisect
 import math
 from functools import lru_cache
 from pathlib import Path
@@ -152,6 +153,5 @@ class BeliefSampler:
             weights = importance_weights([hidden_layout(w, player) for w in self._worlds], log_q, self.power)
             self.last_effective_size = effective_size(weights)
             self._cumulative = list(np.cumsum(weights))
-        u = rand() * self._cumulative[-1]
-        i = next((k for k, c in enumerate(self._cumulative) if u < c), len(self._worlds) - 1)
-        return self._worlds[i].clone()
+        i = bisect.bisect_right(self._cumulative, rand() * self._cumulative[-1])
+        return self._worlds[min(i, len(self._worlds) - 1)].clone()

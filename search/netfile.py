@@ -112,7 +112,9 @@ def resolve(path: str | None, game, kind: str) -> Path:
     return file
 
 
-def _checksum(metadata: dict[str, str], tensors: dict[str, np.ndarray]) -> str:
+def checksum(metadata: dict[str, str], tensors: dict[str, np.ndarray]) -> str:
+    """sha256 over every metadata field but the checksum and every tensor (name, dtype,
+    shape, bytes): what a bot file (agents/neural/botfile.py) and a network file carry."""
     h = hashlib.sha256()
     for key in sorted(metadata):
         if key != "checksum":
@@ -140,7 +142,7 @@ def save(path: str | os.PathLike, layers: Sequence[tuple[np.ndarray, np.ndarray]
                 "input_size": str(int(layers[0][0].shape[1])),
                 "output_shape": json.dumps([int(d) for d in output_shape]),
                 "scale": json.dumps(float(scale)), "training": json.dumps(training or {}, sort_keys=True)}
-    metadata["checksum"] = _checksum(metadata, tensors)
+    metadata["checksum"] = checksum(metadata, tensors)
     path = Path(path)
     tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
     try:
@@ -243,7 +245,7 @@ def load(path: str | os.PathLike, *, kind: str, game: Any | None = None, input_s
         tensors = load_file(str(path))
     except (SafetensorError, OSError, ValueError) as e:
         raise NetFileError(f"{path}: unreadable tensors ({str(e).splitlines()[0][:80]})") from None
-    if metadata.get("checksum") != _checksum(metadata, tensors):
+    if metadata.get("checksum") != checksum(metadata, tensors):
         raise NetFileError(f"{path}: checksum mismatch (the file was changed after it was written)")
     mlp = Mlp([(tensors[f"layer.{i}.weight"], tensors[f"layer.{i}.bias"]) for i in range(len(layers))])
     if not all(np.isfinite(w).all() and np.isfinite(b).all() for w, b in mlp.layers):

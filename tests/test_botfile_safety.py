@@ -31,7 +31,8 @@ import games  # noqa: F401  (registers our games)
 from agents import SHIPPED_BOTS, make_bot
 from agents.neural import dmc
 from agents.neural.bot import NeuralBot
-from agents.neural.botfile import BASELINES_FOLDER, MAX_BASELINE_DEPTH, _checksum, load_bot, save_bot
+from agents.neural.botfile import BASELINES_FOLDER, MAX_BASELINE_DEPTH, load_bot, save_bot
+from search.netfile import checksum as _checksum
 from agents.neural.config import NetworkConfig, TrainConfig
 from agents.neural.encoding import GameIdentity
 from agents.neural.ensemble import ensemble

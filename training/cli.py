@@ -30,16 +30,14 @@ def _check_training(args: argparse.Namespace) -> None:
             raise ValueError("--device cuda: no CUDA device here")
 
 
-def _train_value(args: argparse.Namespace) -> None:
-    from training.value import run
-    _check_training(args)
-    print(json.dumps(run(args), indent=2))
-
-
-def _train_belief(args: argparse.Namespace) -> None:
-    from training.belief import run
-    _check_training(args)
-    print(json.dumps(run(args), indent=2))
+def _train(recipe: str):
+    """The handler of a training command: checks, then runs `recipe`'s `run` (training.value or
+    training.belief) and prints its report."""
+    def handle(args: argparse.Namespace) -> None:
+        import importlib
+        _check_training(args)
+        print(json.dumps(importlib.import_module(recipe).run(args), indent=2))
+    return handle
 
 
 def _hidden(text: str) -> list[int]:
@@ -80,7 +78,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                    help="playouts a checked state (default %(default)s)")
     p.add_argument("--check-policy", default="rules",
                    help="the bot that plays the checking playouts: the self-play policy (default %(default)s)")
-    p.set_defaults(func=_train_value)
+    p.set_defaults(func=_train("training.value"))
 
     p = sub.add_parser("train-belief", help="learn a belief network (where hidden cards lie) from self-play games",
                        description="Cross-entropy of the true places of the hidden cards given the seat's "
@@ -92,7 +90,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                    help="held-out positions compared with the uniform resampler (default %(default)s)")
     p.add_argument("--uniform-worlds", type=cli_checks.integer(2, 100_000), default=200,
                    help="resampled worlds estimating the uniform resampler at each (default %(default)s)")
-    p.set_defaults(func=_train_belief)
+    p.set_defaults(func=_train("training.belief"))
 
 
 def _training_arguments(p: argparse.ArgumentParser) -> None:

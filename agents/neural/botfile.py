@@ -42,7 +42,6 @@ naming the file.
 from __future__ import annotations
 
 import filecmp
-import hashlib
 import importlib.metadata
 import json
 import math
@@ -64,6 +63,7 @@ from agents.neural.config import NetworkConfig
 from agents.neural.encoding import GameIdentity
 from agents.neural.network import PolicyValueNet, parameter_shapes
 from agents.spec import parse_spec
+from search.netfile import checksum
 
 FORMAT = "cardarena-bot"
 FORMAT_VERSION = "1"
@@ -175,18 +175,6 @@ def toolkit_version() -> str:
             return tomllib.load(f)["project"]["version"]
 
 
-def _checksum(metadata: dict[str, str], tensors: dict[str, np.ndarray]) -> str:
-    h = hashlib.sha256()
-    for key in sorted(metadata):
-        if key != "checksum":
-            h.update(f"{key}={metadata[key]}\n".encode())
-    for name in sorted(tensors):
-        t = np.ascontiguousarray(tensors[name])
-        h.update(f"{name}:{t.dtype.str}:{list(t.shape)}\n".encode())
-        h.update(t.tobytes())
-    return "sha256:" + h.hexdigest()
-
-
 def save_bot(path: str | Path, net: PolicyValueNet, identity: GameIdentity,
              training: dict[str, Any] | None = None) -> Path:
     """Writes `net` for the game `identity` describes; returns the path.
@@ -213,7 +201,7 @@ def save_bot(path: str | Path, net: PolicyValueNet, identity: GameIdentity,
         "toolkit_version": toolkit_version(),
         "training": json.dumps(notes, sort_keys=True),
     }
-    metadata["checksum"] = _checksum(metadata, tensors)
+    metadata["checksum"] = checksum(metadata, tensors)
     path.parent.mkdir(parents=True, exist_ok=True)
     save_file(tensors, str(path), metadata=metadata)
     return path
@@ -498,7 +486,7 @@ def load_bot(path: str | Path, game: GameIdentity | None = None, strict_params: 
     if any(dtype != "F32" for _, dtype in stored.values()):
         raise BotFileError(f"{path}: its tensors are not all float32")
     tensors = _safetensors(path, lambda f: {name: f.get_tensor(name) for name in f.keys()})
-    if _checksum(metadata, tensors) != _field(metadata, "checksum", path):
+    if checksum(metadata, tensors) != _field(metadata, "checksum", path):
         raise BotFileError(f"{path} fails its checksum: the file was changed after it was written")
     if not all(np.isfinite(t).all() for t in tensors.values()):
         raise BotFileError(f"{path}: its weights are not all finite numbers (NaN or infinity)")

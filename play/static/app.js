@@ -539,15 +539,15 @@ function renderHint() {
     el("td", {}, v.label),
     el("td", {}, f2(v.mean)),
     el("td", {}, `[${f2(v.low)}, ${f2(v.high)}]`),
-    el("td", {}, i === 0 ? "best" : f2(-v.gap))));
+    el("td", {}, i === 0 ? "chosen" : f2(-v.gap))));
   $("hint-body").replaceChildren(
     el("table", { class: "hint-table", testid: "hint-table" },
-      el("thead", {}, el("tr", {}, el("th", {}, "action"), el("th", {}, "value"), el("th", {}, "95%"), el("th", {}, "to best"))),
+      el("thead", {}, el("tr", {}, el("th", {}, "action"), el("th", {}, "value"), el("th", {}, "95%"), el("th", {}, "vs chosen"))),
       el("tbody", {}, rows)),
     el("div", { class: "hint-meta" }, `From your information only: ${hint.evaluator}` +
       (hint.seconds ? ` (${fmt(hint.seconds, 1)} s)` : "") + `. The best action was chosen on ${hint.worlds} worlds consistent with what you have seen; ` +
       `every figure is from ${hint.worlds} fresh ones, so the first row is not flattered by its choice. ` +
-      `A value is your expected return${hint.points_per_unit ? " in points" : ""}; the interval is its 95% range; "to best" is the paired difference.`));
+      `A value is your expected return${hint.points_per_unit ? " in points" : ""}; the interval is its 95% range; "vs chosen" is the paired difference from the chosen action.`));
 }
 
 // ---------- review ----------
@@ -605,7 +605,7 @@ function renderReviewHead() {
   const body = $("mistakes-body");
   if (!mistakes.length) {
     body.replaceChildren(el("p", {}, review.analysed === false ? "An unfinished deal is shown without analysis."
-      : "The analysis found no decision of yours that a better action beat by more than its interval."));
+      : "The analysis found no decision of yours that lost more than a noticeable amount, by its interval."));
   } else {
     body.replaceChildren(el("ol", { class: "mistake-list" }, mistakes.map(([m, i]) => el("li", {},
       el("button", { type: "button", testid: "mistake-item", dataset: { index: String(i) }, onclick: () => stepReview(i) },
