@@ -29,7 +29,7 @@ VALUE_HORIZON = 24
 def table_evaluator(game, worlds: int = DEFAULT_ANALYSIS_WORLDS):
     """The evaluator of the table's hint and review at `game` (a pyspiel game): rule-bot play
     on `worlds` uniform worlds a stage, for VALUE_HORIZON moves and then valued by the game's
-    shipped value network where it has one (to the end where it has not).
+    shipped value network where one was learnt at these parameters (to the end where not).
 
     Not weighed by the shipped belief networks: they know 1% to 6.5% more than the uniform
     resampler (docs/networks.md), and their importance weights left a few worlds carrying most
@@ -37,9 +37,23 @@ def table_evaluator(game, worlds: int = DEFAULT_ANALYSIS_WORLDS):
     flag's interval 64% of the time, experiments/runs/i43-analysis-check-screen.json)."""
     from search.analysis import Evaluator
     from search.netfile import shipped_path
-    value = "shipped" if shipped_path(game, "value").is_file() else None
+    from search.value import value_network
+    value = "shipped" if shipped_path(game, "value").is_file() and \
+        _same_variant(value_network("shipped", game).net.game, game) else None
     return Evaluator(policy="rules", worlds=worlds, value=value, horizon=VALUE_HORIZON if value else None,
                      threshold=getattr(game, "noticeable_loss", 0.0))
+
+
+def _same_variant(trained: str, game) -> bool:
+    """Whether a network learnt at the game string `trained` plays `game`: the same parameters
+    but those a match sets for each deal (scores, first player, dealer)."""
+    import pyspiel
+
+    from agents.neural.encoding import deal_parameters
+    skip = deal_parameters(game)
+    def rules(params: dict) -> dict:
+        return {k: v for k, v in params.items() if k not in skip}
+    return rules(pyspiel.load_game(trained).get_parameters()) == rules(game.get_parameters())
 
 
 def human_seat(record) -> int:
