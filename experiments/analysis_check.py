@@ -6,12 +6,13 @@
 Over the hands of a results file (each game's decisions by the seats an agent played),
 every decision is analysed as the table's review does (play.review.table_evaluator),
 with the seed 0 and again with the seed 1. Reported:
-* how many decisions were flagged (a mistake: not the chosen action, its fresh gap's
-  interval above the game's noticeable loss) with seed 0, and how many of those the
+* how many decisions were flagged (search.analysis.review_decision: not the chosen
+  action, its gap above the game's noticeable loss on fresh worlds, confirmed by the
+  interval of a third, larger set) with seed 0, and how many of those the
   seed-1 review flags too (and the other way round);
-* for each flag of seed 0, its cost as the review measures it (on a third set of
-  worlds) and the gap between the chosen action and the move played on `--recheck`
-  further worlds: whether that re-check's mean lies inside the cost's 95% interval
+* for each flag of seed 0, its cost as the review measures it (the confirming third
+  set of worlds) and the gap between the chosen action and the move
+  played on `--recheck` further worlds: whether that re-check's mean lies inside the cost's 95% interval
   (coverage), and whether the cost lies inside the re-check's interval;
 * that no flagged move is the analysis's own chosen action (the hint's first choice),
   which the review rules out by construction.
@@ -29,8 +30,8 @@ from tqdm import tqdm
 
 def main(argv: list[str] | None = None) -> int:
     from eval.records import load_game, records_from_results
-    from play.review import COST_SEED, table_evaluator
-    from search.analysis import analyse, paired_gap
+    from play.review import table_evaluator
+    from search.analysis import paired_gap, review_decision
 
     p = argparse.ArgumentParser(prog="experiments.analysis_check", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -55,20 +56,16 @@ def main(argv: list[str] | None = None) -> int:
         for i, move in enumerate(tqdm(record.moves, desc=f"hand {gid}", unit="move", leave=False)):
             if move.actor in seats and len(state.legal_actions()) > 1:
                 decisions += 1
-                first = analyse(state.clone(), evaluator=evaluator, seed=0, played=move.action)
-                second = analyse(state.clone(), evaluator=evaluator, seed=1, played=move.action)
-                a = first.mistake(move.action, evaluator.threshold)
-                b = second.mistake(move.action, evaluator.threshold)
+                first, a = review_decision(state, move.action, evaluator=evaluator, seed=0)
+                _, b = review_decision(state, move.action, evaluator=evaluator, seed=1)
                 row = {"hand": gid, "move": i, "flag0": a is not None, "flag1": b is not None}
                 if a is not None:
-                    assert first.best.action != move.action
-                    cost = paired_gap(state.clone(), first.best.action, move.action, evaluator=evaluator,
-                                      seed=COST_SEED)        # as the review measures a flag's cost
-                    recheck = paired_gap(state.clone(), first.best.action, move.action,
+                    assert first.best.action == a.best != move.action       # the hint's first choice is never flagged
+                    recheck = paired_gap(state.clone(), a.best, move.action,
                                          evaluator=table_evaluator(game, args.recheck), seed=7)
-                    row.update(cost=cost[0], interval=[cost[1], cost[2]], recheck=list(recheck),
-                               covered=cost[1] <= recheck[0] <= cost[2],
-                               inside_recheck=recheck[1] <= cost[0] <= recheck[2],
+                    row.update(cost=a.cost, interval=[a.low, a.high], confirm_worlds=a.worlds, recheck=list(recheck),
+                               covered=_within(recheck[0], a.low, a.high),
+                               inside_recheck=_within(a.cost, recheck[1], recheck[2]),
                                points_per_unit=first.points_per_unit)
                     flags.append(row)
                 rows.append(row)
@@ -88,6 +85,13 @@ def main(argv: list[str] | None = None) -> int:
         json.dump({"summary": summary, "flags": flags}, f, indent=2)
     print(json.dumps(summary, indent=2))
     return 0
+
+
+def _within(x: float, low: float, high: float) -> bool:
+    """low <= x <= high, up to float rounding: a position the cards decide gives an interval
+    of width 0 whose ends differ from the re-check's mean only in the last bits."""
+    slack = 1e-9 * max(1.0, abs(x))
+    return low - slack <= x <= high + slack
 
 
 if __name__ == "__main__":

@@ -1,13 +1,14 @@
 """The review of a finished deal: move by move, from the human's seat or with every hand open,
 each of the human's decisions checked by the analysis.
 
-A decision is flagged when `search.analysis.analyse` (from the seat's information only, the
-same worlds and chance for every action) chooses another action and, on fresh worlds, the
-played action's paired gap behind it has a 95% interval above the game's `noticeable_loss` (the
-analysis's selection and confirmation). The hint asks the same evaluator at the same budget
-(`table_evaluator`), so a move the hint offered first is never flagged. Its cost is the gap
-measured on a third set of worlds (the flags, picked among a deal's decisions by their gaps,
-would overstate it otherwise), in the game's returns; the deal's `lost` is their sum. Records come from the table's own records or from any record or
+A decision is flagged by `search.analysis.review_decision` (from the seat's information only,
+the same worlds and chance for every action): the analysis chooses another action, the played
+action's gap behind it on fresh worlds exceeds the game's `noticeable_loss`, and a third, larger
+set of worlds confirms it (its paired gap's 95% interval above that loss). The hint asks the
+same evaluator at the same budget (`table_evaluator`), so a move the hint offered first is
+never flagged. A flag's cost is the third set's gap (the flags, picked among a deal's
+decisions by their gaps, would overstate it on the worlds that picked them), in the game's
+returns; the deal's `lost` is their sum. Records come from the table's own records or from any record or
 results file (`open_records`).
 """
 
@@ -110,24 +111,20 @@ def review_record(record, seat: int, *, deal: int = 0, names: list[str] | None =
             "final": final, "analysed": analyse_moves}
 
 
-COST_SEED = 1      # the worlds a flag's cost is measured on: other than those that chose and flagged it
-
-
 def _mistake(state, seat: int, played: int, view: dict, evaluator) -> dict | None:
-    """A flagged decision (search.analysis: chosen on one set of worlds, flagged on a second)
-    with its cost measured on a third, so that flags chosen among the deal's decisions do not
-    overstate it."""
-    from search.analysis import analyse, paired_gap
-    result = analyse(state.clone(), seat, evaluator=evaluator, played=played)
-    mine, best = result.mistake(played, evaluator.threshold), result.best
-    if mine is None:
+    """A flagged decision (search.analysis.review_decision: chosen on one set of worlds,
+    suspected on a second, confirmed and costed on a third and larger one)."""
+    from search.analysis import review_decision
+    result, mistake = review_decision(state, played, evaluator=evaluator)
+    if mistake is None:
         return None
-    cost, low, high = paired_gap(state.clone(), best.action, played, evaluator=evaluator, seed=COST_SEED)
+    best = result.best
+    mine = next(v for v in result.values if v.action == played)
     labels = {a["action"]: a for a in view["actions"]}
     return {"best": labels.get(best.action, {"action": best.action, "label": best.text, "kind": "other",
                                              "card": None}),
             "played": labels.get(played, {"action": played, "label": mine.text, "kind": "other", "card": None}),
-            "cost": cost, "interval": [low, high],
+            "cost": mistake.cost, "interval": [mistake.low, mistake.high], "worlds": mistake.worlds,
             "best_value": best.mean, "played_value": mine.mean}
 
 

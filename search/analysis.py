@@ -27,8 +27,13 @@ What makes it trustworthy:
 * **Points.** Values are in the game's returns; `points_per_unit` (declared by
   the game) turns them into points for people.
 
-The web table's hint and review, `cardarena analyse` and the strategy lab all call
-`analyse`.
+* **Mistakes confirmed apart.** A review (`review_decision`) flags a move only
+  when a third, larger set of worlds confirms its gap; that set's measurement is
+  its cost.
+
+The web table's hint and review, `cardarena analyse` and the strategy lab's
+`study decisions` all call `analyse`; the review and the lab judge a decision
+with `review_decision`.
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ import hashlib
 import math
 import random
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Callable, Sequence
 
 import pyspiel
@@ -50,7 +55,12 @@ from eval.schedule import derive_seed
 DEFAULT_WORLDS = 50
 MAX_WORLDS = 100_000
 Z95 = 1.96
-_WORLD, _CONFIRM, _CHANCE, _BOTS = 21, 24, 22, 23     # seed domains
+_WORLD, _CONFIRM, _CHANCE, _BOTS, _REVIEW = 21, 24, 22, 23, 25     # seed domains
+# A review confirms a suspected mistake on this many times the evaluator's worlds (two actions
+# only, so it costs less than the analysis that raised the suspicion): the flag and its cost are
+# then decided by an estimate four times tighter than the one that chose, and a second review
+# with another seed flags the same moves (experiments/runs/i43-analysis-check.json).
+CONFIRM_FACTOR = 16
 
 
 @dataclass(frozen=True)
@@ -124,7 +134,7 @@ class Analysis:
         and behind it on the confirming worlds by more than `threshold` (in returns)
         with 95% confidence. The row's gap is the one that decided the flag, so flags
         picked among many decisions overstate what they cost: measure a flag's cost on
-        fresh worlds (`paired_gap`), as the review does."""
+        fresh worlds (`paired_gap`), as the review does (`review_decision`)."""
         row = next((v for v in self.values if v.action == played), None)
         if row is None or row.action == self.best.action or not row.gap_low > threshold:
             return None
@@ -155,6 +165,44 @@ class Analysis:
         if any(v.played for v in self.values):
             lines.append("* the move played")
         return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A reviewed decision found a mistake: `played` loses `cost` (in returns) against `best`,
+    the analysis's chosen action, with the 95% interval [low, high] of a paired measurement on
+    `worlds` worlds that neither chose `best` nor raised the suspicion."""
+    best: int
+    played: int
+    cost: float
+    low: float
+    high: float
+    worlds: int
+
+
+def review_decision(state, played: int, *, evaluator: Evaluator, seed: int = 0,
+                    game: pyspiel.Game | None = None) -> tuple[Analysis, Mistake | None]:
+    """The review's verdict on one decision: the analysis of the position (as the hint sees
+    it), and the mistake if playing `played` was one.
+
+    Three sets of worlds, each fresh: the analysis chooses the best action on the first; on
+    the second, a move is suspect when it is not the chosen action and its gap behind it
+    exceeds the evaluator's threshold; a suspect move is a mistake only when, on a third set
+    CONFIRM_FACTOR times larger, the paired gap's 95% interval lies above the threshold, and
+    that measurement is its cost. Picking the best of many actions and the worst of many
+    decisions both flatter what the picking saw; the third set saw neither, so its figure
+    is unbiased, and a flag decided on it repeats under another seed. Following the hint (the
+    chosen action) is never a mistake."""
+    result = analyse(state.clone(), evaluator=evaluator, seed=seed, played=played, game=game)
+    row = next((v for v in result.values if v.action == played), None)
+    if row is None or row.action == result.best.action or not row.gap > evaluator.threshold:
+        return result, None
+    confirm = replace(evaluator, worlds=min(MAX_WORLDS, evaluator.worlds * CONFIRM_FACTOR))
+    cost, low, high = paired_gap(state.clone(), result.best.action, played, evaluator=confirm,
+                                 seed=derive_seed(_REVIEW, seed), game=game)
+    if not low > evaluator.threshold:
+        return result, None
+    return result, Mistake(result.best.action, played, cost, low, high, confirm.worlds)
 
 
 def position_seed(state, player: int, seed: int) -> int:
