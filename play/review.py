@@ -3,7 +3,7 @@ each of the human's decisions checked by the analysis.
 
 A decision is flagged when `search.analysis.analyse` (from the seat's information only, the
 same worlds and chance for every action) chooses another action and, on fresh worlds, the
-played action's paired gap behind it has a 95% interval above the game's `noticeable_loss` (the
+played action's paired gap behind it has a 95% interval above the game's `noticeable_loss` (its registry entry's; the
 analysis's selection and confirmation). The hint asks the same evaluator at the same budget
 (`table_evaluator`), so a move the hint offered first is never flagged. Its cost is the gap
 measured on a third set of worlds (the flags, picked among a deal's decisions by their gaps,
@@ -16,7 +16,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from play.views import TITLES, table_view
+from games import registry
+from play.views import table_view
 
 DEFAULT_ANALYSIS_WORLDS = 24
 # Moves of rule-bot play after each action before the value network values the position: at
@@ -41,7 +42,7 @@ def table_evaluator(game, worlds: int = DEFAULT_ANALYSIS_WORLDS):
     value = "shipped" if shipped_path(game, "value").is_file() and \
         _same_variant(value_network("shipped", game).net.game, game) else None
     return Evaluator(policy="rules", worlds=worlds, value=value, horizon=VALUE_HORIZON if value else None,
-                     threshold=getattr(game, "noticeable_loss", 0.0))
+                     threshold=registry.lookup(game.get_type().short_name).noticeable_loss)
 
 
 def _same_variant(trained: str, game) -> bool:
@@ -77,7 +78,7 @@ def review_record(record, seat: int, *, deal: int = 0, names: list[str] | None =
     from eval.records import load_game, transcript
     game = load_game(record)
     name = game.get_type().short_name
-    if name not in TITLES:
+    if registry.find(name) is None:
         raise ValueError(f"the record's game {name!r} is not one the table reviews")
     if not 0 <= seat < game.num_players():
         raise ValueError(f"seat {seat}: the record's seats are 0..{game.num_players() - 1}")
@@ -106,7 +107,7 @@ def review_record(record, seat: int, *, deal: int = 0, names: list[str] | None =
         state.apply_action(m.action)
     final = table_view(name, state, seat, names, agents, open_hands=opened)
     return {"deal": deal, "game": name, "seat": seat, "moves": moves, "lost": lost,
-            "points_per_unit": getattr(game, "points_per_unit", None), "returns": record.returns, "fault": record.fault,
+            "points_per_unit": registry.lookup(name).points_per_unit, "returns": record.returns, "fault": record.fault,
             "final": final, "analysed": analyse_moves}
 
 
