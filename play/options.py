@@ -100,13 +100,14 @@ def game_options() -> list[dict]:
 
 @lru_cache(maxsize=None)
 def neural_plays(game: str, game_string: str) -> bool:
-    """Whether the shipped network can play this variant (it refuses other parameters)."""
+    """Whether the shipped network can play this variant (it refuses other parameters, and a
+    game from outside the toolkit may lack what it needs in any way)."""
     import pyspiel
     from agents import make_bot
     try:
         make_bot("neural", pyspiel.load_game(game_string), 0, 0)
         return True
-    except (ValueError, OSError):
+    except Exception:
         return False
 
 
