@@ -162,11 +162,14 @@ class GameEntry:
 
 
 _REGISTRY: dict[str, GameEntry] = {}
+_BY_CORE: dict[type, GameEntry] = {}     # by rules core class: a search asks at every rollout's leaf
 
 
 def register(entry: GameEntry) -> GameEntry:
     """Adds `entry` (once per name: registering a name again replaces it, as a reload does)."""
     _REGISTRY[entry.name] = entry
+    if entry.core is not None:
+        _BY_CORE[entry.core] = entry
     return entry
 
 
@@ -176,6 +179,7 @@ def registered() -> list[GameEntry]:
 
 
 def names() -> list[str]:
+    """The registered games' names, in the order registered."""
     return list(_REGISTRY)
 
 
@@ -201,7 +205,7 @@ def of_game(game: Any) -> GameEntry | None:
 
 def of_core(world: Any) -> GameEntry | None:
     """The entry whose rules core `world` is (a search's determinized world), or None."""
-    return next((e for e in _REGISTRY.values() if e.core is not None and type(world) is e.core), None)
+    return _BY_CORE.get(type(world))
 
 
 def default_game() -> str:
