@@ -54,6 +54,19 @@ def bot_factory(name: str) -> Callable[..., pyspiel.Bot]:
     return factory
 
 
+def bot_settings(name: str, game: pyspiel.Game | None = None) -> tuple | None:
+    """The settings bot `name` declares, typed (games.registry.Param): its factory's
+    `declared_settings`, a tuple, or a function of the game where they depend on it (the
+    rule bots: each game's own). None where the factory declares none (a bot registered
+    from outside the toolkit); ValueError where they depend on a game it does not play."""
+    declared = getattr(bot_factory(name), "declared_settings", None)
+    if callable(declared):
+        if game is None:
+            raise ValueError(f"bot {name!r}: its settings depend on the game; name one")
+        return tuple(declared(game))
+    return None if declared is None else tuple(declared)
+
+
 def make_bot(spec: str, game: pyspiel.Game, player: int, seed: int = 0) -> pyspiel.Bot:
     """The bot that `spec` names, for seat `player` of `game`, seeded with `seed`.
 
@@ -78,4 +91,4 @@ def make_bot(spec: str, game: pyspiel.Game, player: int, seed: int = 0) -> pyspi
     return bot
 
 
-__all__ = ["make_bot", "bot_factory", "available_bots", "parse_spec", "BOT_FACTORIES"]
+__all__ = ["make_bot", "bot_factory", "bot_settings", "available_bots", "parse_spec", "BOT_FACTORIES"]

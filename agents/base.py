@@ -45,9 +45,13 @@ class CardBot(pyspiel.Bot):
 
     `any_seat`: the bot decides for whichever seat is to move and keeps nothing
     private to its seat, so one instance can play every seat (search rollouts
-    then make one bot instead of one per seat)."""
+    then make one bot instead of one per seat).
+
+    `declared_settings`: the settings its constructor takes beyond (game, player, seed), typed
+    (games.registry.Param), for agents.bot_settings and `cardarena list`; none by default."""
 
     any_seat = False
+    declared_settings: tuple = ()
 
     def __init__(self, player: int):
         pyspiel.Bot.__init__(self)

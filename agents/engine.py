@@ -42,6 +42,7 @@ from typing import Any
 import pyspiel
 
 from agents.base import CardBot, current_harness_limit, rules_core
+from games.registry import Param
 
 PROTOCOL = 1
 # The harness's fault kinds (eval/play.py; agents cannot import eval): a test checks they agree.
@@ -619,3 +620,10 @@ def make_engine_bot(game: pyspiel.Game, player: int, seed: int = 0, cmd: str | N
     else:
         limit = harness if own is None else min(own, harness)
     return EngineBot(game, player, seed, str(cmd), None if limit == math.inf else limit, cwd)
+
+
+make_engine_bot.declared_settings = (
+    Param("cmd", "str", None, "the engine's command line (split as a shell would, not run by one); required"),
+    Param("time_limit", "str", None, "seconds a move (60 outside a harness), or none"),
+    Param("cwd", "str", None, "the engine's folder"),
+)

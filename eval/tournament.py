@@ -1,7 +1,7 @@
 """Running a tournament: plan its games, play those not yet stored, summarise.
 
     from eval.tournament import TournamentConfig, run_tournament
-    config = TournamentConfig.create("python_page_one(players=4)", ["random", "rules"], deals=100)
+    config = TournamentConfig.create(game_string, ["random", "rules"], deals=100)
     summary = run_tournament(config, "results.db", workers=2)
 
 Running it again with the same config resumes it: only games missing from the

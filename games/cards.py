@@ -40,6 +40,11 @@ def is_joker(card: int) -> bool:
     return card >= DECK_SIZE
 
 
+def suit_permuted(card: int, perm: tuple[int, ...]) -> int:
+    """A card id (0-51 suit-major, jokers above) with its suit relabelled by `perm` (suit -> suit)."""
+    return perm[card // NUM_RANKS] * NUM_RANKS + card % NUM_RANKS if card < 52 else card
+
+
 def cards_of(mask: int) -> list[int]:
     """The card ids in `mask`, ascending."""
     out: list[int] = []

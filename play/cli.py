@@ -9,6 +9,9 @@ import sys
 import threading
 from pathlib import Path
 
+import games  # noqa: F401  (registers our games)
+from games import registry
+
 DEFAULT_RECORDS = Path("~/.cardarena/records")
 DEFAULT_PORT = 8765
 MAX_PAUSE = 10.0             # seconds between bot moves: longer and a game looks frozen
@@ -29,8 +32,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                    help="open a record file (.json/.jsonl) or a game of a tournament's results file in the review")
     p.add_argument("--records", default=str(DEFAULT_RECORDS), metavar="DIR",
                    help=f"folder for the records of every deal (default {DEFAULT_RECORDS})")
-    p.add_argument("--game", default="python_page_one", help="--text: the game (python_page_one, "
-                   "python_american_page_one, python_modern_canasta, python_classic_canasta)")
+    p.add_argument("--game", default=registry.names()[0],
+                   help=f"--text: the game ({', '.join(registry.names())}; default %(default)s)")
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                    help="--text: a game parameter (repeat), e.g. --param players=3")
     p.add_argument("--seat", type=int, default=0, help="--text: your seat (default 0)")
@@ -50,7 +53,6 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
 def _text_spec(args: argparse.Namespace, engines: dict | None = None):
     """The NewGame of --text from the options, checked as the page's is."""
     from play.options import FieldError, check_params, num_players, parse_new_game
-    from play.views import TITLES
     params = {}
     for item in args.param:
         if "=" not in item:
@@ -60,7 +62,7 @@ def _text_spec(args: argparse.Namespace, engines: dict | None = None):
     body = {"game": args.game, "params": params, "seat": args.seat, "match": args.match, "seed": args.seed,
             "time_limit": args.time_limit}
     try:
-        if args.game in TITLES:
+        if args.game in registry.names():
             players = num_players(args.game, check_params(args.game, params))
             bots: dict[str, str] = {}
             for item in args.bot:
@@ -128,11 +130,10 @@ def _engines(args: argparse.Namespace) -> dict:
     """The --engine values, each said hello to at the games it may play here (the web table's
     three, or --text's game): a command that does not start stops `play` with one line."""
     from play.engines import parse_engines, probe_engines
-    from play.views import TITLES
     engines = parse_engines(args.engine)
     if not engines:
         return {}
-    games = list(TITLES) if not args.text else [args.game] if args.game in TITLES else []
+    games = registry.names() if not args.text else [args.game] if args.game in registry.names() else []
     if not games:
         return engines                 # --text with an unknown game: its own error follows
     return probe_engines(engines, games, args.time_limit)

@@ -1,8 +1,9 @@
 """What a new game may be: the games and their parameters, the bots, and the check of a NewGame.
 
-The parameters and their ranges are read from the cores' own validation (games/params.py
-messages name the range or the choices), so the page offers exactly what the rules accept and
-a bad value is refused by the same code, with its field named. Bot specs from the page may name
+The games, their parameters (typed, with ranges and help), match formats, partnerships and
+game-specific bots are what each game declares in the registry (games.registry); a value is
+checked by the game's own rules (its registered `rules`), so a bad value is refused by the
+same code that plays it, with its field named. Bot specs from the page may name
 only built-in bots, bot files under bots/ (no `module:factory`, no path outside bots/) and the
 engines the operator offered by name (`--engine NAME=CMD`, play/engines.py), never a command.
 """
@@ -19,8 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from agents import SHIPPED_BOTS
 from agents.spec import parse_spec
-from agents.strongest import STRONGEST
-from play.views import TITLES
+from games import registry
 
 if TYPE_CHECKING:
     from play.engines import Engine
@@ -35,38 +35,13 @@ BUDGET_SETTINGS = {"seconds": 30.0, "iterations": 100_000, "worlds": 1000, "beli
 NESTED_BOT_SETTINGS = ("baseline", "rollout", "rollout_opponents", "model", "assume")
 MAX_NESTING = 3
 
-# Parameters a match sets for each deal: not the player's to choose.
-MATCH_SET = {"python_page_one": (), "python_american_page_one": ("dealer", "scores", "deals_left"),
-             "python_modern_canasta": ("score0", "score1", "first_player"),
-             "python_classic_canasta": ("score0", "score1", "score2", "first_player")}
-MATCHES = {"python_page_one": {"kind": "deals", "choices": [1, 2, 3, 5, 10], "default": 1},
-           "python_american_page_one": {"kind": "deals", "choices": [1, 3, 5, 10], "default": 3},
-           "python_modern_canasta": {"kind": "target", "choices": [2500, 5000, 7500, 8500, 10000],
-                                     "default": 2500},
-           "python_classic_canasta": {"kind": "target", "choices": [2500, 5000, 7500, 10000], "default": 5000,
-                                      "defaults": {"3": 7500}}}     # ClassicCanastaMatch's, by player count
-# The partnerships where they are not the seats: {players: each seat's side} (the form's seat hints).
-PARTNERSHIPS = {"python_modern_canasta": {4: [0, 1, 0, 1]}, "python_classic_canasta": {4: [0, 1, 0, 1]}}
-# (spec, title, the games it is offered at; () for every game). The titles beginning "Strongest" are
-# each game's strongest fair bot as measured against the rule bot (agents/strongest.py); the
-# tuned rule bot is the strategy lab's (docs/studies/canasta.md, round 7).
-BOTS = (("random", "Random", ()), ("rules", "Rule bot", ()),
-        ("neural", "Neural (the shipped network)", ()),
-        ("ismcts(seconds=1)", "ISMCTS search, 1 s a move", ()),
-        ("ismcts(seconds=0.5,rollout=rules)", "ISMCTS search, rule-bot rollouts, 0.5 s a move", ()),
-        ("pimc(worlds=20,seconds=1)", "PIMC search, 20 worlds, 1 s a move", ()),
-        (STRONGEST["python_page_one"],
-         "Strongest: PIMC guided by the network (+30 Elo over the rule bot), about 0.2 s a move",
-         ("python_page_one",)),
-        (STRONGEST["python_american_page_one"],
-         "Strongest: ISMCTS leaving the network's move on evidence (+27 Elo over the rule bot), about 0.15 s a move",
-         ("python_american_page_one",)),
-        ("rules(initial_meld=pile,new_meld_min=5,go_out=lead)",
-         "Rule bot, tuned: waits for piles (+33 Elo over the rule bot)",
-         ("python_modern_canasta",)),
-        (STRONGEST["python_modern_canasta"],
-         "Strongest: PIMC leaving the network's move on evidence (+193 Elo over the rule bot), about 0.15 s a move",
-         ("python_modern_canasta",)))
+# The bots offered at every game: (spec, title). Each game adds its own (its registry entry's
+# `bots`: the tuned and strongest bots measured there, titled with their measured strength).
+BOTS = (("random", "Random"), ("rules", "Rule bot"),
+        ("neural", "Neural (the shipped network)"),
+        ("ismcts(seconds=1)", "ISMCTS search, 1 s a move"),
+        ("ismcts(seconds=0.5,rollout=rules)", "ISMCTS search, rule-bot rollouts, 0.5 s a move"),
+        ("pimc(worlds=20,seconds=1)", "PIMC search, 20 worlds, 1 s a move"))
 
 
 class FieldError(ValueError):
@@ -101,104 +76,49 @@ class GameSpec:
                 "seed": self.seed, "time_limit": self.time_limit, "engines": dict(self.engines)}
 
 
-def _rules_class(game: str):
-    if game == "python_page_one":
-        from games.page_one.core import DEFAULT_PARAMS, PageOneRules
-        return PageOneRules, DEFAULT_PARAMS
-    if game == "python_american_page_one":
-        from games.american_page_one.core import DEFAULT_PARAMS, AmericanPageOneRules
-        return AmericanPageOneRules, DEFAULT_PARAMS
-    if game == "python_classic_canasta":
-        from games.classic_canasta.core import DEFAULT_PARAMS, ClassicRules
-        return ClassicRules, DEFAULT_PARAMS
-    from games.modern_canasta.core import DEFAULT_PARAMS, CanastaRules
-    return CanastaRules, DEFAULT_PARAMS
-
-
 def num_players(game: str, params: dict[str, Any]) -> int:
-    if game == "python_modern_canasta":
-        return 4
-    return int(params.get("players", _rules_class(game)[1]["players"]))
+    """The number of players of `game` with these parameters."""
+    return registry.lookup(game).num_players(params)
 
 
-def _probe(game: str, name: str, bad: Any) -> str:
-    """The message the core's validation gives for a bad value of `name`."""
-    cls, _ = _rules_class(game)
-    try:
-        cls.from_params({name: bad})
-    except ValueError as e:
-        return str(e)
-    return ""
-
-
-def _help_texts(game: str) -> dict[str, str]:
-    """Each parameter's line in docs/rules/<game>.md: its range and the sentence it resolves."""
-    path = ROOT / "docs" / "rules" / f"{game.removeprefix('python_')}.md"
-    texts = {}
-    if path.exists():
-        for line in path.read_text(encoding="utf-8").splitlines():
-            m = re.match(r"^\|\s*`(\w+)`\s*\|([^|]*)\|([^|]*)\|(.*)\|\s*$", line)
-            if m:
-                texts.setdefault(m.group(1), f"{m.group(3).strip()}: {m.group(4).strip()}")
-    return texts
-
-
-@lru_cache(maxsize=None)
 def param_specs(game: str) -> tuple[dict, ...]:
     """The player-chosen parameters of `game`: name, type, default, min/max or choices, help."""
-    _, defaults = _rules_class(game)
-    helps = _help_texts(game)
-    out = []
-    for name, default in defaults.items():
-        if name in MATCH_SET[game]:
-            continue
-        spec: dict[str, Any] = {"name": name, "default": default, "help": helps.get(name, "")}
-        if isinstance(default, bool):
-            spec["type"] = "bool"
-        elif isinstance(default, int):
-            m = re.search(r"must be in \[(-?\d+), (-?\d+)\]", _probe(game, name, -10**12))
-            spec.update(type="int", min=int(m.group(1)) if m else None, max=int(m.group(2)) if m else None)
-        else:
-            m = re.search(r"must be one of (.*)$", _probe(game, name, "\x00"))
-            if m:
-                spec.update(type="choice", choices=[c.strip() for c in m.group(1).split(",")])
-            else:
-                spec["type"] = "str"
-        out.append(spec)
-    return tuple(out)
+    return tuple(p.to_json() for p in registry.lookup(game).chosen_params())
 
 
 def game_options() -> list[dict]:
     """GameOption of every game (docs/play-api.md)."""
     out = []
-    for game, title in TITLES.items():
-        specs = param_specs(game)
-        players = next((s for s in specs if s["name"] == "players"), None)
-        seats = list(range(players["min"], players["max"] + 1)) if players else [4]
-        out.append({"name": game, "title": title, "players": seats, "params": list(specs),
-                    "match": MATCHES[game],
-                    "sides": {str(k): v for k, v in PARTNERSHIPS.get(game, {}).items()}})
+    for entry in registry.registered():
+        seats = list(range(entry.players[0], entry.players[1] + 1))
+        partnerships = {str(n): entry.sides(n) for n in seats if entry.sides(n) != list(range(n))}
+        out.append({"name": entry.name, "title": entry.title, "players": seats,
+                    "params": list(param_specs(entry.name)),
+                    "match": entry.match.to_json() if entry.match else None, "sides": partnerships})
     return out
 
 
 @lru_cache(maxsize=None)
 def neural_plays(game: str, game_string: str) -> bool:
-    """Whether the shipped network can play this variant (it refuses other parameters)."""
+    """Whether the shipped network can play this variant (it refuses other parameters, and a
+    game from outside the toolkit may lack what it needs in any way)."""
     import pyspiel
     from agents import make_bot
     try:
         make_bot("neural", pyspiel.load_game(game_string), 0, 0)
         return True
-    except (ValueError, OSError):
+    except Exception:
         return False
 
 
 def bot_options(engines: dict[str, Engine] | None = None) -> list[dict]:
     """BotOption of every offered bot, the operator's engines last (each with its command)."""
-    games = list(TITLES)
-    return [{"spec": spec, "title": title, "games": list(only or games),
+    games = registry.names()
+    offered = [(spec, title, games) for spec, title in BOTS]
+    offered += [(bot.spec, bot.title, [entry.name]) for entry in registry.registered() for bot in entry.bots]
+    return [{"spec": spec, "title": title, "games": list(only),
              "default_for": [g for g in games if spec == "neural" and neural_plays(g, g)]}
-            for spec, title, only in BOTS] + \
+            for spec, title, only in offered] + \
         [{"spec": e.name, "title": f"Engine {e.name}: {e.cmd}", "games": list(e.games), "default_for": [],
           "engine": e.cmd} for e in (engines or {}).values()]
 
@@ -246,11 +166,10 @@ def check_params(game: str, params: Any) -> dict[str, Any]:
     for name, value in params.items():
         if name not in specs:
             known = ", ".join(specs) or "none"
-            raise FieldError(f"params.{name}", f"unknown parameter {shown(name)} for {TITLES[game]}; known: {known}")
+            raise FieldError(f"params.{name}", f"unknown parameter {shown(name)} for {_title(game)}; known: {known}")
         out[name] = _coerce(specs[name], value)
-    cls, _ = _rules_class(game)
     try:
-        cls.from_params(out)
+        registry.lookup(game).rules(out)
     except ValueError as e:
         message = str(e)
         m = re.match(r"^(\w+)=", message)
@@ -272,8 +191,8 @@ def check_bot(spec: Any, game: str, time_limit: float, field_name: str,
     if spec.strip() in engines:
         engine = engines[spec.strip()]
         if game not in engine.games:
-            raise FieldError(field_name, f"engine {engine.name!r} did not accept hello at {TITLES[game]}; "
-                                         f"it plays {', '.join(TITLES[g] for g in engine.games)}")
+            raise FieldError(field_name, f"engine {engine.name!r} did not accept hello at {_title(game)}; "
+                                         f"it plays {', '.join(_title(g) for g in engine.games)}")
         return engine.name
     if ":" in spec.split("(")[0]:
         raise FieldError(field_name, f"bot spec {shown(spec, 80)}: module:factory bots cannot be named from the table")
@@ -321,20 +240,29 @@ def bot_file(value: str, field_name: str) -> Path:
     return full
 
 
+def _title(game: str) -> str:
+    entry = registry.find(game)
+    return entry.title if entry is not None else game
+
+
 def check_match(game: str, match: Any) -> str | None:
+    """A match of `game` the page may ask for ("deals=3", "target=2500"), or None: one deal."""
     if match is None or match == "":
         return None
-    kind = MATCHES[game]["kind"]
+    offer = registry.lookup(game).match
+    if offer is None:
+        raise FieldError("match", f"match {shown(match)}: {_title(game)} plays one deal at a time; send null")
+    kind = offer.kind
     m = re.fullmatch(r"(deals|target)=(\d{1,6})", match.strip()) if isinstance(match, str) else None
     if not m or m.group(1) != kind:
         example = "deals=3" if kind == "deals" else "target=2500"
-        raise FieldError("match", f"match {shown(match)}: {TITLES[game]} takes {kind}=N (e.g. {example}) or null")
+        raise FieldError("match", f"match {shown(match)}: {_title(game)} takes {kind}=N (e.g. {example}) or null")
     value = int(m.group(2))
     if kind == "deals" and not 1 <= value <= MAX_DEALS:
         raise FieldError("match", f"match {shown(match)}: deals must be in [1, {MAX_DEALS}]")
-    if kind == "target" and value not in MATCHES[game]["choices"]:
+    if kind == "target" and value not in offer.choices:
         raise FieldError("match", f"match {shown(match)}: the target is one of "
-                                  f"{', '.join(map(str, MATCHES[game]['choices']))}")
+                                  f"{', '.join(map(str, offer.choices))}")
     return f"{kind}={value}"
 
 
@@ -372,8 +300,8 @@ def parse_new_game(body: Any, *, pause: float = 0.6, engines: dict[str, Engine] 
     if unknown:
         raise FieldError(sorted(unknown)[0], f"unknown field(s) {sorted(unknown)} in NewGame")
     game = body.get("game")
-    if not isinstance(game, str) or game not in TITLES:
-        raise FieldError("game", f"game {shown(game)}: one of {', '.join(TITLES)}")
+    if not isinstance(game, str) or getattr(registry.find(game), "name", None) != game:
+        raise FieldError("game", f"game {shown(game)}: one of {', '.join(registry.names())}")
     params = check_params(game, body.get("params"))
     players = num_players(game, params)
     seat = check_number(body, "seat", 0, 0, players - 1, True)

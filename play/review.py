@@ -3,7 +3,7 @@ each of the human's decisions checked by the analysis.
 
 A decision is flagged by `search.analysis.review_decision` (from the seat's information only,
 the same worlds and chance for every action): the analysis chooses another action, the played
-action's gap behind it on fresh worlds exceeds the game's `noticeable_loss`, and a third, larger
+action's gap behind it on fresh worlds exceeds the game's `noticeable_loss` (its registry entry's), and a third, larger
 set of worlds confirms it (its paired gap's 95% interval above that loss). The hint asks the
 same evaluator at the same budget (`table_evaluator`), so a move the hint offered first is
 never flagged. A flag's cost is the third set's gap (the flags, picked among a deal's
@@ -17,7 +17,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from play.views import TITLES, table_view
+from games import registry
+from play.views import table_view
 
 DEFAULT_ANALYSIS_WORLDS = 24
 # Moves of rule-bot play after each action before the value network values the position: at
@@ -42,7 +43,7 @@ def table_evaluator(game, worlds: int = DEFAULT_ANALYSIS_WORLDS):
     value = "shipped" if shipped_path(game, "value").is_file() and \
         _same_variant(value_network("shipped", game).net.game, game) else None
     return Evaluator(policy="rules", worlds=worlds, value=value, horizon=VALUE_HORIZON if value else None,
-                     threshold=getattr(game, "noticeable_loss", 0.0))
+                     threshold=registry.lookup(game.get_type().short_name).noticeable_loss)
 
 
 def _same_variant(trained: str, game) -> bool:
@@ -78,7 +79,7 @@ def review_record(record, seat: int, *, deal: int = 0, names: list[str] | None =
     from eval.records import load_game, transcript
     game = load_game(record)
     name = game.get_type().short_name
-    if name not in TITLES:
+    if registry.find(name) is None:
         raise ValueError(f"the record's game {name!r} is not one the table reviews")
     if not 0 <= seat < game.num_players():
         raise ValueError(f"seat {seat}: the record's seats are 0..{game.num_players() - 1}")
@@ -107,7 +108,7 @@ def review_record(record, seat: int, *, deal: int = 0, names: list[str] | None =
         state.apply_action(m.action)
     final = table_view(name, state, seat, names, agents, open_hands=opened)
     return {"deal": deal, "game": name, "seat": seat, "moves": moves, "lost": lost,
-            "points_per_unit": getattr(game, "points_per_unit", None), "returns": record.returns, "fault": record.fault,
+            "points_per_unit": registry.lookup(name).points_per_unit, "returns": record.returns, "fault": record.fault,
             "final": final, "analysed": analyse_moves}
 
 

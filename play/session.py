@@ -29,14 +29,15 @@ from typing import Any, Callable
 import pyspiel
 
 from agents import make_bot
-from agents.base import CardBot
+from agents.base import CardBot, rules_core
 from eval.chance import DealChance
 from eval.play import ILLEGAL, RAISED, TIMEOUT, forfeit_returns
 from eval.schedule import derive_seed
+from games import registry
 from games.protocol import deal_record
 from play.options import FieldError, GameSpec, shown
 from play.review import DEFAULT_ANALYSIS_WORLDS
-from play.views import TITLES, seat_log, table_view
+from play.views import seat_log, table_view
 
 MAX_HINT_WORLDS = 2000      # the most worlds a hint may ask for (a stage; the analysis confirms on as many)
 WATCHDOG_FACTOR = 2.0       # a move still running at 2 x limit + 1 s is abandoned (docs/tournament.md)
@@ -52,34 +53,25 @@ class SessionError(ValueError):
 
 
 def seat_sides(game: str, players: int) -> list[int]:
-    """Each seat's side: Canasta's partnerships with four players (0 and 2 against 1 and 3), else
-    each seat its own."""
-    if game == "python_modern_canasta" or (game == "python_classic_canasta" and players == 4):
-        return [s & 1 for s in range(players)]
-    return list(range(players))
+    """Each seat's side, as the game declares its partnerships (games.registry); else each seat its own."""
+    return registry.lookup(game).sides(players)
 
 
 class MatchPlan:
-    """The deals of a game: one deal, Page One's several games, or a MatchFormat's deals."""
+    """The deals of a game: one deal, several deals of the same game, or a MatchFormat's deals,
+    as the game's registered match offer makes them."""
 
     def __init__(self, spec: GameSpec):
         self.spec = spec
+        self.offer = registry.lookup(spec.game).match
         self.format = None
         self.deals: int | None = 1
         self.target: int | None = None
-        if spec.match is not None:
+        if spec.match is not None and self.offer is not None:
             kind, value = spec.match.split("=")
-            if spec.game == "python_american_page_one":
-                from games.american_page_one.match import AmericanPageOneMatch
-                self.format = AmericanPageOneMatch(int(value), spec.params, first_dealer=spec.seed % spec.players)
-                self.deals = int(value)
-            elif spec.game == "python_modern_canasta":
-                from games.modern_canasta.match import ModernCanastaMatch
-                self.format = ModernCanastaMatch(int(value))
-                self.deals, self.target = None, int(value)
-            elif spec.game == "python_classic_canasta":
-                from games.classic_canasta.match import ClassicCanastaMatch
-                self.format = ClassicCanastaMatch(spec.players, int(value))
+            if self.offer.table is not None:
+                self.format = self.offer.table(spec.players, spec.params, int(value), spec.seed)
+            if kind == "target":
                 self.deals, self.target = None, int(value)
             else:
                 self.deals = int(value)
@@ -92,14 +84,13 @@ class MatchPlan:
         return dict(self.spec.params) if len(history) < (self.deals or 1) else None
 
     def record(self, state) -> list[float]:
-        """What the match keeps of a deal: Canasta its sides' points (a match or not), else the returns."""
-        if self.spec.game == "python_modern_canasta":
-            from games.modern_canasta.match import ModernCanastaMatch
-            return ModernCanastaMatch().deal_record(state)
-        if self.spec.game == "python_classic_canasta":
-            from games.classic_canasta.match import ClassicCanastaMatch
-            return ClassicCanastaMatch(self.spec.players).deal_record(state)
-        return deal_record(self.format, state) if self.format is not None else list(state.returns())
+        """What the match keeps of a deal: a game that scores points (Canasta) its sides' points,
+        a match or not; else the match format's record, or the returns."""
+        fmt = self.format
+        if fmt is None and self.offer is not None and self.offer.points:
+            fmt = self.offer.table(self.spec.players, self.spec.params, self.offer.default_for(self.spec.players),
+                                   self.spec.seed)
+        return deal_record(fmt, state) if fmt is not None else list(state.returns())
 
     def totals(self, history: list[list[float]]) -> list[float]:
         """Each seat's running total (Canasta: each side's points)."""
@@ -245,11 +236,12 @@ class Session:
 
     def _deal_summary(self, returns: list[float]) -> str:
         me = self.spec.seat
-        if self.spec.game in ("python_modern_canasta", "python_classic_canasta"):
-            points = [s.total for s in self.state.core.scores]
-            if len(points) == 2 and self.spec.players == 4:
-                a, b = points
-                return f"hand over: your side {a if me % 2 == 0 else b}, theirs {b if me % 2 == 0 else a}"
+        if self.plan.offer is not None and self.plan.offer.points:       # a hand's points, side by side
+            points = [int(v) if float(v).is_integer() else v for v in self.plan.record(self.state)]
+            sides = self._sides()
+            if len(points) == 2 and len(set(sides)) < len(sides):          # two partnerships
+                mine = sides[me]
+                return f"hand over: your side {points[mine]}, theirs {points[1 - mine]}"
             return "hand over: " + ", ".join(f"{'you' if s == me else f'p{s}'} {v}" for s, v in enumerate(points))
         best = max(returns)
         won = [s for s, r in enumerate(returns) if r == best]
@@ -380,7 +372,7 @@ class Session:
                     return
 
     def _said(self, seat: int, action: int) -> str:
-        log = seat_log(self.state.core, self.spec.seat)
+        log = seat_log(rules_core(self.state), self.spec.seat)
         return log[-1]["text"] if log else f"p{seat} moved"
 
     def _bot_step(self, bot: pyspiel.Bot, state, seat: int) -> tuple[int | None, float, dict | None]:
@@ -464,7 +456,7 @@ class Session:
     def _why_illegal(self, action: int, legal: list[int]) -> str:
         n = self.game.num_distinct_actions()
         if not 0 <= action < n:
-            return f"action {action} is not an action of {TITLES[self.spec.game]} (ids 0..{n - 1})"
+            return f"action {action} is not an action of {registry.lookup(self.spec.game).title} (ids 0..{n - 1})"
         name = self.state.action_to_string(self.spec.seat, action)
         shown = ", ".join(self.state.action_to_string(self.spec.seat, a) for a in legal[:12])
         return f"action {action} ({name}) is not legal now; legal: {shown}" + (" ..." if len(legal) > 12 else "")
@@ -542,12 +534,13 @@ class Session:
         would have had, later deals included. An unfinished deal is taken over no other way, for
         its hands are still secret; the caller makes sure it is continued only once."""
         from eval.records import load_game
-        from play.options import (DEFAULT_TIME_LIMIT, MATCH_SET, MAX_TIME_LIMIT, check_bot, check_match,
-                                  check_number, default_bot)
+        from play.options import (DEFAULT_TIME_LIMIT, MAX_TIME_LIMIT, check_bot, check_match, check_number,
+                                  default_bot)
         from play.review import human_seat
         game = load_game(record)
         name = game.get_type().short_name
-        if name not in TITLES:
+        entry = registry.find(name)
+        if entry is None:
             raise SessionError(400, f"the record's game {name!r} is not one the table plays")
         play = (record.annotations or {}).get("play")
         play = play if isinstance(play, dict) else {}
@@ -573,7 +566,8 @@ class Session:
             raise SessionError(400, f"the record's annotations.play: {e}") from None
         sides = len(set(seat_sides(name, n)))
         history, deal_index = _match_so_far(match_info, sides) if match else ([], 0)
-        params = {k: v for k, v in game.get_parameters().items() if k not in MATCH_SET[name]}
+        sets = entry.match.sets if entry.match else ()
+        params = {k: v for k, v in game.get_parameters().items() if k not in sets}
         chosen: dict[int, str] = {}
         engines = engines or {}
         for p in record.players:

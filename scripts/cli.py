@@ -7,6 +7,7 @@ import importlib
 import os
 import sys
 
+from games import registry
 from scripts.cli_checks import CliParser, one_line
 
 # The modules that add subcommands: each has `add_commands(sub)`, which adds its
@@ -67,7 +68,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                        description="Plays --games games, the seats rotated between the agents, and prints "
                                    "each one's win rate and mean return with 95% intervals. For ratings, "
                                    "duplicate deals and stored results use `cardarena tournament`.")
-    p.add_argument("--game", default="python_page_one(players=4)", type=cli_checks.game_string,
+    p.add_argument("--game", default=registry.default_game(), type=cli_checks.game_string,
                    help="OpenSpiel game string (default %(default)s; `cardarena list games`)")
     p.add_argument("--agent", action="append", metavar="SPEC",
                    help="a bot spec, e.g. rules or 'ismcts(iterations=200)'; repeat for each agent "

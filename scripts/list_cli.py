@@ -1,58 +1,51 @@
-"""`cardarena list`: what a spec can name, without reading the source: our games
-with every parameter, its default and range; the bots with their settings; the
-shipped bot files (bots/) with what they were trained on."""
+"""`cardarena list`: what a spec can name, without reading the source: the registered
+games with every parameter, its default and range (games.registry); the bots with the
+settings each declares (agents.bot_settings); the shipped bot files (bots/) with what
+they were trained on."""
 
 from __future__ import annotations
 
 import argparse
 import inspect
 import json
-import re
 from pathlib import Path
 from typing import Any
 
 import pyspiel
 
-from agents import SHIPPED_BOTS
+from agents import SHIPPED_BOTS, bot_settings
+from games import registry
+from scripts.cli_checks import one_line
 
-OUR_GAMES = ("python_page_one", "python_american_page_one", "python_modern_canasta", "python_classic_canasta")
 SECTIONS = ("games", "bots", "files")
 
-# A value no parameter accepts, so that a game's own check says what it does accept.
-_OUT_OF_RANGE = {int: -10**9, str: "\x00"}
-_RANGE = re.compile(r"must be (?:an integer )?in (\[[^\]]*\])|must be one of (.*)$")
-_PROBE_SETTING = "cardarena_list_probe"
 
-
-def parameter_range(short_name: str, name: str, default: Any) -> str:
-    """What `name` accepts, as the game's own validation states it (games/params.py)
-    when given a value outside every range; `any` where the game checks nothing."""
-    if isinstance(default, bool):
-        return "true, false"
-    probe = _OUT_OF_RANGE.get(type(default))
-    if probe is None:
-        return "any"
-    try:
-        pyspiel.load_game(short_name, {name: probe})
-    except (pyspiel.SpielError, ValueError) as e:
-        found = _RANGE.search(str(e))
-        if found:
-            return found.group(1) or found.group(2).strip()
-    return "any"
+def _shown(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else repr(value) if isinstance(value, str) else str(value)
 
 
 def games_section() -> str:
-    """Each of our games: its players and every parameter with default and range."""
+    """Each registered game: its players, every parameter with default and range (as the game
+    declares them, games.registry), its match, partnerships, strongest bot and tournament field."""
     lines = ["## Games (any OpenSpiel game string works too; ours are these)", ""]
-    for game_type in pyspiel.registered_games():
-        if game_type.short_name not in OUR_GAMES:
-            continue
-        lines.append(f"{game_type.short_name}: {game_type.long_name}, {game_type.min_num_players} to "
-                     f"{game_type.max_num_players} players; e.g. {game_type.short_name}(key=value,...)")
-        for name, default in sorted(game_type.parameter_specification.items()):
-            shown = str(default).lower() if isinstance(default, bool) else repr(default) \
-                if isinstance(default, str) else default
-            lines.append(f"    {name:<20} default {shown!s:<10} {parameter_range(game_type.short_name, name, default)}")
+    for entry in sorted(registry.registered(), key=lambda e: e.name):
+        game_type = pyspiel.load_game(entry.example).get_type()
+        lines.append(f"{entry.name}: {game_type.long_name}, {entry.players[0]} to {entry.players[1]} players; "
+                     f"e.g. {entry.name}(key=value,...)")
+        for param in sorted(entry.params, key=lambda p: p.name):
+            lines.append(f"    {param.name:<20} default {_shown(param.default):<10} {param.accepts()}")
+        if entry.match is not None:
+            kind = "N deals" if entry.match.kind == "deals" else "a target of N points"
+            lines.append(f"    match: {kind} (the table offers {', '.join(map(str, entry.match.choices))}; "
+                         f"set for each deal: {', '.join(entry.match.sets) or 'nothing'})")
+        partnerships = [f"{n} players {entry.sides(n)}" for n in range(entry.players[0], entry.players[1] + 1)
+                        if entry.sides(n) != list(range(n))]
+        if partnerships:
+            lines.append(f"    sides: {'; '.join(partnerships)}")
+        if entry.strongest:
+            lines.append(f"    strongest measured bot: {entry.strongest}")
+        if entry.default_field:
+            lines.append(f"    tournament field: {', '.join(entry.default_field)}")
         lines.append("")
     lines.append("Every parameter and rules decision: docs/rules/<game>.md.")
     return "\n".join(lines)
@@ -71,27 +64,22 @@ def _description(name: str, factory) -> list[str]:
     return examples or [module_doc.split("\n")[0]]
 
 
-def bot_settings(name: str, factory, game: pyspiel.Game) -> str:
-    """A bot's settings for `game`: the factory's keyword parameters with their
-    defaults, or, for a factory taking **settings, the names it lists when it
-    refuses one it does not know."""
-    parameters = list(inspect.signature(factory).parameters.values())[3:]
-    if not any(p.kind is p.VAR_KEYWORD for p in parameters):
-        named = [f"{p.name}={p.default}" for p in parameters if p.default is not p.empty]
-        return ", ".join(named) or "none"
-    from agents import make_bot
+def settings_lines(name: str, factory, game: pyspiel.Game) -> list[str]:
+    """A bot's settings at `game`, as it declares them (agents.bot_settings): each with its
+    type, default and help; for a factory from outside the toolkit that declares none, its
+    keyword parameters with their defaults."""
     try:
-        make_bot(f"{name}({_PROBE_SETTING}=1)", game, 0, 0)
-    except ValueError as e:
-        if "unexpected keyword argument" in str(e):
-            return "none"
-        found = re.search(r"(?:known|settings): (.*)$", str(e))
-        if found:
-            return found.group(1).strip()
-        return f"none for {game.get_type().short_name} ({e})"
-    except Exception as e:          # a registered factory may raise anything: the listing goes on
-        return f"not known: its factory fails ({type(e).__name__}: {' '.join(str(e).split())})"
-    return "any"
+        declared = bot_settings(name, game)
+    except ValueError as e:             # a rule bot at a game that has none
+        return [f"settings: none for {game.get_type().short_name} ({one_line(e)})"]
+    if declared is None:
+        parameters = list(inspect.signature(factory).parameters.values())[3:]
+        named = [f"{p.name}={p.default}" for p in parameters if p.default is not p.empty]
+        return [f"settings: {', '.join(named) or 'not declared'}"]
+    if not declared:
+        return ["settings: none"]
+    return ["settings:"] + [f"    {p.name:<20} {p.type:<6} default {_shown(p.default):<10} {p.help}".rstrip()
+                            for p in declared]
 
 
 def bots_section(game_string: str) -> str:
@@ -104,8 +92,8 @@ def bots_section(game_string: str) -> str:
         factory = bot_factory(name)
         lines.append(f"{name}")
         lines += [f"    {line}" for line in _description(name, factory)]
-        lines.append(f"    settings: {bot_settings(name, factory, game)}")
-    lines += ["", "Search settings: search/bots.py's docstring and docs/search.md; neural: docs/neural.md."]
+        lines += [f"    {line}" for line in settings_lines(name, factory, game)]
+    lines += ["", "More on the search settings: search/bots.py's docstring and docs/search.md; neural: docs/neural.md."]
     return "\n".join(lines)
 
 
@@ -151,6 +139,6 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                                    "its default and range; the bots with their settings; the shipped bot "
                                    "files with their training notes.")
     p.add_argument("what", nargs="*", metavar="{games,bots,files}", help="the sections to show (default: all)")
-    p.add_argument("--game", default="python_page_one(players=4)",
+    p.add_argument("--game", default=registry.default_game(),
                    help="the game whose bot settings are shown (default %(default)s)")
     p.set_defaults(func=_list)

@@ -11,10 +11,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from agents import SHIPPED_BOTS
-from agents.strongest import CANASTA_FAST, STRONGEST
+from games import registry
 from scripts import cli_checks
 
-DEFAULT_GAME = "python_page_one(players=4)"
+DEFAULT_GAME = registry.default_game()
 # A tournament's results file and its reports (.md, .csv, .json, .png) go together
 # in results/ (ignored by git) unless --results names another place.
 RESULTS_DIR = Path("results")
@@ -28,20 +28,18 @@ MIN_BOOTSTRAP, MAX_BOOTSTRAP = 40, 100_000
 # The default field: the floor, the rule bot, the search bots with budgets that let the
 # default tournament finish in a few minutes on two cores, and the shipped neural bot.
 DEFAULT_AGENTS = ("random", "rules", "ismcts(iterations=300)", "pimc(worlds=10,iterations=30)", "neural")
-# A game whose generic searches are weak for their time has its own field. At Canasta they take
-# 100-170 ms a move (random rollouts) and the strongest fair bot, at 134 ms, gains 1.6 thousand
-# points a hand over the generic PIMC deal by deal (docs/search.md, runs V and V2): the field has
-# it and the fast network-guided search instead.
-GAME_AGENTS = {"python_modern_canasta": ("random", "rules", CANASTA_FAST, STRONGEST["python_modern_canasta"],
-                                         "neural")}
+# A game whose generic searches are weak for their time declares its own field (its registry
+# entry's `default_field`: Modern American Canasta's has its fast and strongest measured searches).
 
 
 def default_agents(game_string: str) -> list[str]:
-    """The game's default field (GAME_AGENTS, else DEFAULT_AGENTS), without
+    """The game's default field (its registry entry's `field`, else DEFAULT_AGENTS), without
     `neural` for a game that has no shipped bot in bots/."""
     short_name = game_string.split("(")[0].strip()
     shipped = (SHIPPED_BOTS / f"{short_name}.safetensors").is_file()
-    return [spec for spec in GAME_AGENTS.get(short_name, DEFAULT_AGENTS) if spec != "neural" or shipped]
+    entry = registry.find(short_name)
+    field = entry.default_field if entry is not None and entry.default_field else DEFAULT_AGENTS
+    return [spec for spec in field if spec != "neural" or shipped]
 
 
 def _registrations(args: argparse.Namespace) -> list[tuple[str, str]]:
@@ -243,9 +241,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     _common(p, "tournament.db")
     p.add_argument("--agent", action="append", metavar="[NAME=]SPEC",
                    help="a bot spec, optionally named: fast=ismcts(iterations=200) (repeat; default: "
-                        f"{', '.join(DEFAULT_AGENTS)}; at python_modern_canasta random, rules, the fast and "
-                        "the strongest measured searches (agents/strongest.py) and neural; neural where the "
-                        "game has a shipped bot; "
+                        f"{', '.join(DEFAULT_AGENTS)}, or the game's own field (at "
+                        f"{', '.join(e.name for e in registry.registered() if e.default_field) or 'none'}: "
+                        "`cardarena list games`); neural where the game has a shipped bot; "
                         "`cardarena list bots`)")
     p.add_argument("--deals", type=cli_checks.integer(1, MAX_DEALS), default=100,
                    help="deals, each played once per seat rotation (default %(default)s)")

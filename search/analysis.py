@@ -24,8 +24,8 @@ What makes it trustworthy:
   lies above zero. The hint offers the chosen action first, and the review uses
   the same evaluator with the same budget, so following the hint is never
   flagged.
-* **Points.** Values are in the game's returns; `points_per_unit` (declared by
-  the game) turns them into points for people.
+* **Points.** Values are in the game's returns; `points_per_unit` (declared in
+  the game's registry entry, games.registry) turns them into points for people.
 
 * **Mistakes confirmed apart.** A review (`review_decision`) flags a move only
   when a third, larger set of worlds confirms its gap; that set's measurement is
@@ -51,6 +51,7 @@ from agents import make_bot
 from agents.base import rules_core
 from eval.chance import DealChance
 from eval.schedule import derive_seed
+from games import registry
 
 DEFAULT_WORLDS = 50
 MAX_WORLDS = 100_000
@@ -251,8 +252,15 @@ def analyse(state, player: int | None = None, *, evaluator: Evaluator | None = N
     values = _values(core, mover, legal, second, chosen, played)
     order = sorted(range(len(legal)), key=lambda i: (i != chosen, -values[i].mean, legal[i]))
     return Analysis(mover, evaluator.policy, evaluator.worlds, time.perf_counter() - start,
-                    [values[i] for i in order], evaluator.describe(), getattr(game, "points_per_unit", None),
+                    [values[i] for i in order], evaluator.describe(), _points_per_unit(game),
                     2 if confirm else 1, [means[i] for i in order])
+
+
+def _points_per_unit(game: pyspiel.Game) -> float | None:
+    """The game's points in one unit of its returns, as its registry entry declares; None for a game
+    not registered here or whose returns are not points."""
+    entry = registry.of_game(game)
+    return entry.points_per_unit if entry is not None else None
 
 
 def paired_gap(state, better: int, worse: int, *, evaluator: Evaluator, seed: int,

@@ -57,6 +57,7 @@ import pyspiel
 from agents import make_bot
 from agents.base import CardBot, rules_core
 from games.protocol import GameState
+from games.registry import Param
 from search.decision import choose_paired, choose_unpaired, unpaired_is_close
 from search.evaluation import auto_setting, leaf_value_for
 from search.inference import WorldInference
@@ -364,8 +365,8 @@ class CheatMCTSBot(SearchBot):
 
 def _play_model(spec: str, game: pyspiel.Game, player: int, seed: int):
     """The bot named by `assume`, checked to say what its moves show of a hand
-    (games.american_page_one.belief.PlayModel; American Page One's rule bot does,
-    and that game's states resample under it: `resample_assuming`)."""
+    (it has `lacked`, as American Page One's rule bot does, and that game's
+    states resample under it: `resample_assuming`)."""
     try:
         model = make_bot(spec, game, player, seed)
     except ValueError as e:
@@ -433,7 +434,9 @@ def _horizon(value, game: pyspiel.Game, rollout: str, network: bool = False) -> 
     return horizon
 
 
-def _settings(bot: str, given: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
+def _settings(bot: str, given: dict[str, Any], declared: tuple[Param, ...]) -> dict[str, Any]:
+    """The bot's settings: its declared defaults with the spec's `given` ones over them."""
+    defaults = {p.name: p.default for p in declared}
     unknown = sorted(set(given) - set(defaults))
     if unknown:
         raise ValueError(f"unknown setting(s) {', '.join(unknown)} for {bot}; "
@@ -451,15 +454,52 @@ def _budget(s: dict[str, Any], default_iterations: int) -> Budget:
     return Budget(s["iterations"], s["seconds"])
 
 
-_COMMON = {"iterations": None, "seconds": None, "c": DEFAULT_C, "scale": "game", "utility": "returns",
-           "rollout": "random", "prior": None, "baseline": None, "confidence": DEFAULT_CONFIDENCE,
-           "horizon": "auto", "prior_temperature": None, "rollout_opponents": None, "value": None,
-           "belief": None, "belief_candidates": 32, "belief_power": 1.0}
+# The settings each search bot declares (agents.bot_settings, `cardarena list bots`): the module
+# docstring says what each does.
+_COMMON = (
+    Param("iterations", "int", None, "iterations a move (pimc: a world); with seconds, whichever ends first", min=1),
+    Param("seconds", "float", None, "seconds a move", min=0),
+    Param("c", "float", DEFAULT_C, "UCB exploration, in units of the return scale"),
+    Param("scale", "choice", "game", "the return scale: the game's range, or the spread observed in this search",
+          choices=SCALES),
+    Param("utility", "choice", "returns", "what a playout scores: the returns, or the finishing place",
+          choices=UTILITIES),
+    Param("rollout", "spec", "random", "random, or the bot spec that plays the rollouts"),
+    Param("prior", "str", None, "a policy network (shipped or a file) whose policy guides the tree"),
+    Param("baseline", "spec", None, "a bot spec whose move is played unless the search shows another better"),
+    Param("confidence", "float", DEFAULT_CONFIDENCE, "standard errors by which a move must beat the baseline's"),
+    Param("horizon", "str", "auto", "moves a rollout plays before the static value stands in: a number, none "
+                                    "or auto (the game's own)"),
+    Param("prior_temperature", "float", None, "the prior's temperature"),
+    Param("rollout_opponents", "spec", None, "a bot spec for the rollouts' seats outside the bot's side"),
+    Param("value", "str", None, "a value network (shipped or a file) that values the rollouts' last positions"),
+    Param("belief", "str", None, "a belief network (shipped or a file) that weighs the worlds drawn"),
+    Param("belief_candidates", "int", 32, "exact resamples each world is drawn from, with belief", min=1),
+    Param("belief_power", "float", 1.0, "the power the belief network's likelihoods are raised to"),
+)
+_ASSUME = Param("assume", "spec", None, "a bot spec whose moves say what its hand lacked: worlds that agree")
+ISMCTS_SETTINGS = _COMMON + (
+    _ASSUME,
+    Param("viewer", "choice", "acting", "whose information sets the tree's nodes are", choices=VIEWERS),
+    Param("root", "choice", "ucb", "ucb, or paired: every root action once per world, compared pairwise",
+          choices=ISMCTS_ROOTS),
+    Param("pool", "str", "auto", "worlds a move draws, cycled through: a number, none (fresh every iteration) "
+                                 "or auto (the game's own)"),
+)
+PIMC_SETTINGS = _COMMON + (
+    _ASSUME,
+    Param("worlds", "int", 20, "worlds sampled a move", min=1),
+    Param("chance", "choice", "random", "whether a world fixes its future draws too", choices=PIMC_CHANCE),
+    Param("model", "spec", None, "a bot spec: search the worlds most likely under its play"),
+    Param("candidates", "int", None, "with model: worlds drawn to choose from", min=1),
+    Param("flat", "bool", False, "no tree: each action one rollout per world, paired"),
+    Param("max_worlds", "int", None, "with baseline: more batches of worlds, up to this, while the move is close",
+          min=1),
+)
 
 
 def make_ismcts(game, player: int, seed: int = 0, **settings) -> ISMCTSBot:
-    s = _settings("ismcts", settings, {**_COMMON, "assume": None, "viewer": "acting", "root": "ucb",
-                                       "pool": "auto"})
+    s = _settings("ismcts", settings, ISMCTS_SETTINGS)
     return ISMCTSBot(game, player, seed, _budget(s, 1000), s["c"], s["rollout"], s["prior"], s["scale"],
                      s["utility"], s["baseline"], s["confidence"], s["assume"], s["viewer"], s["root"],
                      s["horizon"], s["pool"], s["prior_temperature"], s["rollout_opponents"], s["value"],
@@ -467,8 +507,7 @@ def make_ismcts(game, player: int, seed: int = 0, **settings) -> ISMCTSBot:
 
 
 def make_pimc(game, player: int, seed: int = 0, **settings) -> PIMCBot:
-    s = _settings("pimc", settings, {**_COMMON, "assume": None, "worlds": 20, "chance": "random", "model": None,
-                                     "candidates": None, "flat": False, "max_worlds": None})
+    s = _settings("pimc", settings, PIMC_SETTINGS)
     return PIMCBot(game, player, seed, _budget(s, 100), s["c"], s["rollout"], s["prior"], s["scale"],
                    s["utility"], s["baseline"], s["confidence"], s["assume"], s["worlds"], s["chance"],
                    s["model"], s["candidates"], s["flat"], s["horizon"], s["prior_temperature"],
@@ -481,3 +520,8 @@ def make_cheat_mcts(game, player: int, seed: int = 0, **settings) -> CheatMCTSBo
                         s["utility"], s["baseline"], s["confidence"], horizon=s["horizon"],
                         prior_temperature=s["prior_temperature"], rollout_opponents=s["rollout_opponents"],
                         value=s["value"], **_belief_settings(s))
+
+
+make_ismcts.declared_settings = ISMCTS_SETTINGS
+make_pimc.declared_settings = PIMC_SETTINGS
+make_cheat_mcts.declared_settings = _COMMON

@@ -9,7 +9,7 @@ unpickles) with string metadata:
     format_version    "1"
     kind              "value" or "belief"
     game              the full game string it was trained on
-    game_short_name   e.g. python_modern_canasta
+    game_short_name   the game's short name (its registry name)
     players           the game's number of players
     input_size        the length of its input vector (checked against the game's encoder)
     output_shape      JSON list, the shape its output is read as

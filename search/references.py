@@ -29,6 +29,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
+from games.registry import Param
 from search.mcts import Budget
 
 
@@ -112,3 +113,14 @@ def make_hearts_fixed_pass(game, player: int, seed: int = 0, bot: str = "random"
         raise ValueError(f"hearts_fixed_pass is for OpenSpiel's hearts, not {game.get_type().short_name!r}")
     from agents import make_bot
     return HeartsFixedPass(make_bot(bot, game, player, seed))
+
+
+make_openspiel_ismcts.declared_settings = (
+    Param("iterations", "int", None, "iterations a move (1000 when neither budget is given)", min=1),
+    Param("seconds", "float", None, "seconds a move", min=0),
+    Param("c", "float", 2.0, "UCT exploration"),
+)
+make_openspiel_cpp_ismcts.declared_settings = (
+    Param("iterations", "int", 1000, "iterations a move", min=1),
+    Param("c", "float", 2.0, "UCT exploration"),
+)

@@ -34,7 +34,7 @@ def _leaf_value(world: GameState) -> Sequence[float]:
     value = leaf_value_for(world)
     if value is None:
         raise ValueError(f"horizon: no static value for {type(world).__name__} positions "
-                         f"(search.evaluation.LEAF_VALUES); use horizon=none")
+                         f"(its registry entry declares no leaf_value); use horizon=none")
     return value(world)
 
 

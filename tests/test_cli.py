@@ -286,12 +286,17 @@ def test_list_names_every_game_parameter_bot_setting_and_shipped_file(capsys):
     for short_name in ("python_page_one", "python_american_page_one", "python_modern_canasta"):
         spec = pyspiel.load_game(short_name).get_type().parameter_specification
         block = games_part.split(f"\n{short_name}: ")[1].split("\n\n")[0]
-        assert sorted(line.split()[0] for line in block.splitlines()[1:]) == sorted(spec)
+        assert sorted(line.split()[0] for line in block.splitlines()[1:] if " default " in line) == sorted(spec)
+        assert "\n    match: " in block            # what the game declares beside its parameters
     assert "    players              default 4          [2, 6]" in games_part
+    assert "    dealer               default -1         [-1, players - 1]" in games_part
+    assert "    sides: 4 players [0, 1, 0, 1]" in games_part
+    assert "strongest measured bot: pimc(worlds=40,iterations=25,rollout=rules,prior=shipped)" in games_part
     assert "empty_stock          default 'pass'     pass, reshuffle, take" in games_part
     ismcts = bots_part.split("\nismcts\n")[1].split("\n" + "pimc")[0]
     assert "settings:" in ismcts and "iterations" in ismcts and "rollout" in ismcts
-    assert "strict_params=True" in bots_part and "\nrules\n" in bots_part
+    assert "strict_params        bool   default true" in bots_part and "\nrules\n" in bots_part
+    assert "\nrandom\n" in bots_part and "settings: none" in bots_part.split("\nrandom\n")[1]
     assert "bots/python_page_one.safetensors: python_page_one(" in files_part
     assert "deep Monte-Carlo self-play" in files_part and "one step of policy improvement" in files_part
     assert_refused(["list", "nosuch"], capsys, "no section 'nosuch'")

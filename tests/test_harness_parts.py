@@ -431,10 +431,12 @@ def test_default_field_has_the_neural_bot_only_where_one_is_shipped():
 def test_canastas_default_field_has_its_strongest_measured_bots_and_each_is_made():
     import pyspiel
     from agents import make_bot
-    from agents.strongest import CANASTA_FAST, STRONGEST
+    from games import registry
+    from games.modern_canasta.game import FAST, STRONGEST
     from scripts.tournament_cli import DEFAULT_AGENTS, default_agents
     field = default_agents("python_modern_canasta")
-    assert field == ["random", "rules", CANASTA_FAST, STRONGEST["python_modern_canasta"], "neural"]
+    assert field == ["random", "rules", FAST, STRONGEST, "neural"]
+    assert registry.lookup("python_modern_canasta").strongest == STRONGEST
     assert default_agents("python_page_one(players=3)") == list(DEFAULT_AGENTS)
     game = pyspiel.load_game("python_modern_canasta")
     for spec in field:

@@ -93,7 +93,8 @@ def test_neural_bot_does_not_read_hidden_cards(game, symmetric):
 def _relabelled(core, perm):
     """The same game with the suits relabelled, replayed from its event log."""
     from games.page_one.core import EV_DEAL, EV_DRAW, EV_FOLLOW, EV_LEAD, EV_LEADER, PageOneState
-    from agents.neural.symmetry import _card, _page_one_action
+    from games.cards import suit_permuted as _card
+    from games.page_one.game import suit_permuted_action as _page_one_action
     state = PageOneState(core.rules)
     for kind, _, value in core.events():
         if kind == EV_LEADER:
@@ -188,7 +189,9 @@ def test_suit_relabelling_of_tensors_and_actions_matches_relabelled_games():
 def test_american_page_one_suit_relabelling_matches_relabelled_games():
     """The same check for American Page One: chance outcomes are card kinds
     (the dealer is fixed, so none is a seat) and actions name kinds or suits."""
-    from agents.neural.symmetry import _american_page_one_action, _card, symmetry_for
+    from agents.neural.symmetry import symmetry_for
+    from games.american_page_one.game import suit_permuted_action as _american_page_one_action
+    from games.cards import suit_permuted as _card
     game = pyspiel.load_game("python_american_page_one(players=3,dealer=0,challenge=true)")
     encoder = InfoStateEncoder(game)
     symmetry = symmetry_for(game, encoder.observer)

@@ -26,9 +26,11 @@ def test_list_shows_classic_canasta_with_its_parameters(capsys):
     out = capsys.readouterr().out
     block = out.split(f"\n{GAME}: ")[1].split("\n\n")[0]
     assert block.startswith("Classic Canasta") and "2 to 4 players" in block
-    rows = {line.split()[0]: line for line in block.splitlines()[1:]}
+    rows = {line.split()[0]: line for line in block.splitlines()[1:] if " default " in line}
     assert set(rows) == {"players", "score0", "score1", "score2", "first_player", "last_red_three"}
     assert rows["players"].split()[1:] == ["default", "4", "[2,", "4]"]
+    assert rows["first_player"].split()[1:] == ["default", "0", "[0,", "players", "-", "1]"]
+    assert "    sides: 4 players [0, 1, 0, 1]" in block and "set for each deal: score0, score1, score2" in block
 
 
 def test_options_offer_classic_canasta_for_two_three_and_four(client):  # noqa: F811

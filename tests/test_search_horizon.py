@@ -12,7 +12,8 @@ import pytest
 import games  # noqa: F401
 from agents import make_bot
 from games.american_page_one.core import hand_of, parse_kind
-from search.evaluation import APO_POINTS_PER_CARD, american_page_one_value, page_one_value
+from games.american_page_one.leaf import APO_POINTS_PER_CARD, american_page_one_value
+from games.page_one.leaf import page_one_value
 from search.rollout import BotRollout, RandomRollout
 from tests import conformance
 

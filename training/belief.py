@@ -1,6 +1,6 @@
 """Learning a belief network: where the cards a seat cannot see lie, from its information.
 
-    cardarena train-belief --game python_modern_canasta --data runs/sp.db --out runs/belief.safetensors
+    cardarena train-belief --game GAME --data runs/sp.db --out runs/belief.safetensors
 
 Read top to bottom:
 1. Data: positions drawn from the self-play games of a results file

@@ -3,7 +3,7 @@ tournament harness (so they run on local processes or on Ray, resume where they
 stopped, and keep every move), then read back as positions.
 
     from training.selfplay import selfplay, positions
-    path = selfplay("python_modern_canasta", "neural", deals=2000, out="runs/sp.db", workers=2)
+    path = selfplay(game, "neural", deals=2000, out="runs/sp.db", workers=2)
     for sample in positions(path, per_game=16, seed=0): ...
 
 A position is a decision node of a stored game: the exact state (every hand),

@@ -1,6 +1,6 @@
 """Learning a value network: what a full state is worth under a policy, by regression.
 
-    cardarena train-value --game python_modern_canasta --data runs/sp.db --out runs/value.safetensors
+    cardarena train-value --game GAME --data runs/sp.db --out runs/value.safetensors
 
 Read top to bottom (as CleanRL writes an algorithm):
 1. Data: positions drawn from the self-play games of a results file

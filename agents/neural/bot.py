@@ -48,6 +48,7 @@ from agents.neural.botfile import MAX_BASELINE_DEPTH, BotFile, BotFileError, bot
 from agents.neural.encoding import GameIdentity, InfoStateEncoder
 from agents.neural.network import PolicyValueNet
 from agents.neural.symmetry import SuitSymmetry, symmetry_for
+from games.registry import Param
 
 POLICIES = ("greedy", "sample")
 DEFAULT_MARGIN = 0.05      # placement gained, for networks of advantages over a baseline bot
@@ -304,3 +305,14 @@ def _baseline_bot(bot: BotFile, game: pyspiel.Game, player: int, seed: int, iden
                          bool(baseline.settings.get("strict_params", True)), settings, chain)
     except ValueError as e:
         raise BotFileError(f"{where}: {e}") from None
+
+
+make_neural_bot.declared_settings = (
+    Param("path", "str", None, "a bot file; left out, the bot shipped in bots/ for this game"),
+    Param("policy", "choice", None, "greedy (the file's default, else greedy) or sample", choices=("greedy", "sample")),
+    Param("temperature", "float", None, "for policy=sample (default 0.1)"),
+    Param("strict_params", "bool", True, "false: play game parameters other than those it was trained on"),
+    Param("symmetric", "bool", None, "average each action's score over the 24 suit relabellings"),
+    Param("margin", "float", None, "a network of advantages: the gain another move needs over the baseline's "
+                                   "(default 0.05)"),
+)

@@ -8,8 +8,8 @@ in the header's `__metadata__`):
 
     format            "cardarena-bot"
     format_version    "1"
-    game              the full game string, e.g. python_page_one(...,players=4,...)
-    game_short_name   e.g. python_page_one
+    game              the full game string, parameters and all
+    game_short_name   the game's short name (its registry name)
     game_parameters   JSON object of the game's parameters
     tensor_shape      JSON list, the information-state tensor's shape
     num_actions       the game's number of distinct actions

@@ -10,6 +10,8 @@ import json
 import re
 from dataclasses import asdict, dataclass, field, fields
 
+from games import registry
+
 
 # Bounds on a network's declared layers (a bot file's or a checkpoint's are checked
 # against them before anything is built): far above any network trained here (two
@@ -59,23 +61,16 @@ class NetworkConfig:
         return cls(**data)
 
 
-# Game short name -> its network. docs/neural.md gives the reasons for each size.
-NETWORK_CONFIGS: dict[str, NetworkConfig] = {
-    # 749 inputs (4 players), 60 actions, about 13 real decisions a game: two
-    # layers of 256 learn it in minutes and decide in well under 1 ms.
-    "python_page_one": NetworkConfig(hidden=(256, 256)),
-    # 355 inputs, 577 actions (draw, take the pile, each meld, lay-off and
-    # discard), about 65 real decisions a hand: the same trunk; the policy head
-    # is most of its 304k parameters.
-    "python_modern_canasta": NetworkConfig(hidden=(256, 256)),
-}
-
 DEFAULT_CONFIG = NetworkConfig(hidden=(256, 256))
 
 
 def network_config_for(short_name: str) -> NetworkConfig:
-    """The documented network config of a game, or the default for games not listed."""
-    return NETWORK_CONFIGS.get(short_name, DEFAULT_CONFIG)
+    """The game's network config, as its registry entry declares it (`network`; docs/neural.md
+    gives the reasons for each size), or the default for a game that declares none."""
+    entry = registry.find(short_name)
+    if entry is None or entry.network is None:
+        return DEFAULT_CONFIG
+    return NetworkConfig(**{k: tuple(v) if isinstance(v, list) else v for k, v in entry.network.items()})
 
 
 TARGETS = ("return", "placement", "advantage")
@@ -91,7 +86,7 @@ class TrainConfig:
     except that its first 40 minutes ran at a constant learning rate (the decay
     came in when it was resumed; docs/neural.md)."""
 
-    game: str = "python_page_one(players=4)"
+    game: str = field(default_factory=registry.default_game)   # the first registered game
     out: str = "runs/page_one"
     minutes: float = 30.0            # training wall time, this run and resumed ones together
     actors: int = 2

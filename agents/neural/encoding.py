@@ -8,13 +8,14 @@ C++ games go through the same call on a pyspiel state.
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
 import pyspiel
 from open_spiel.python import observation
+
+from games import registry
 
 
 @dataclass(frozen=True)
@@ -41,14 +42,10 @@ class GameIdentity:
 def deal_parameters(game: pyspiel.Game) -> frozenset[str]:
     """The parameters a match changes from deal to deal (a Canasta hand's running
     scores and first player, an American Page One deal's dealer and standing),
-    as the game's match module declares them: every deal of a match is the same
-    game to a bot."""
-    package = type(game).__module__.rpartition(".")[0]
-    try:
-        module = importlib.import_module(f"{package}.match") if package else None
-    except ImportError:         # the game has no match format: one deal is the match
-        module = None
-    return frozenset(getattr(module, "DEAL_PARAMETERS", ()))
+    as the game's registry entry declares them (its match offer's `sets`): every
+    deal of a match is the same game to a bot."""
+    entry = registry.of_game(game)
+    return frozenset(entry.match.sets if entry is not None and entry.match is not None else ())
 
 
 class InfoStateEncoder:

@@ -432,12 +432,13 @@ def run(cfg: ExpertConfig, progress: bool = True) -> Path:
 
 # ----------------------------------------------------------------------------- the command
 def _parser() -> argparse.ArgumentParser:
+    from games import registry
     from scripts.cli_checks import CliParser, game_string, integer, number, seed
 
     p = CliParser(prog="python -m agents.neural.expert", formatter_class=argparse.ArgumentDefaultsHelpFormatter,
                description="Expert iteration: search games with the current network as prior, the network "
                            "trained on the search's root values, rated against the rule bot each iteration.")
-    p.add_argument("--game", type=game_string, default="python_page_one(players=4)", help="game string")
+    p.add_argument("--game", type=game_string, default=registry.default_game(), help="game string")
     p.add_argument("--start", default="shipped",
                    help="bot file to start from; shipped: the game's bot in bots/")
     p.add_argument("--search", default="ismcts(iterations=200,rollout=rules)",

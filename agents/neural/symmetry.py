@@ -4,57 +4,21 @@ action values are those of the relabelled actions. The learner relabels each
 sample by a random one of the 24 suit permutations: a play learnt with one suit
 is learnt for all four.
 
-A game opts in by naming which parts of its information-state tensor (the
-observer's `dict` views) are indexed by card or by suit, and how its actions
-name cards and suits. Games without an entry get no augmentation.
+A game opts in by declaring, in its registry entry (games.registry: `symmetry`),
+which parts of its information-state tensor (the observer's `dict` views) are
+indexed by card or by suit, and where its actions go under a suit permutation.
+Games that declare none get no augmentation.
 """
 
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
-from games.american_page_one.core import NAME_SUIT
-from games.cards import NUM_RANKS
-
-
-def _card(card: int, perm: tuple[int, ...]) -> int:
-    """A card id (0-51 suit-major, jokers above) under a suit permutation."""
-    return perm[card // NUM_RANKS] * NUM_RANKS + card % NUM_RANKS if card < 52 else card
-
-
-def _page_one_action(action: int, perm: tuple[int, ...]) -> int:
-    if action < 52:
-        return _card(action, perm)
-    joker, suit = divmod(action - 52, 4)
-    return 52 + 4 * joker + perm[suit]
-
-
-def _american_page_one_action(action: int, perm: tuple[int, ...]) -> int:
-    """Plays name a kind (0-51 suit-major, 52 the joker); actions 55-58 name a suit."""
-    if action < 52:
-        return _card(action, perm)
-    if NAME_SUIT <= action < NAME_SUIT + 4:
-        return NAME_SUIT + perm[action - NAME_SUIT]
-    return action
-
-
-@dataclass(frozen=True)
-class SuitLayout:
-    card_views: tuple[str, ...]        # views whose last axis is a card slot
-    suit_views: tuple[str, ...]        # views whose last axis starts with the 4 suits
-    action: Callable[[int, tuple[int, ...]], int]
-
-
-LAYOUTS: dict[str, SuitLayout] = {
-    "python_page_one": SuitLayout(card_views=("hand", "trick", "played", "known"),
-                                  suit_views=("led_suit", "void"), action=_page_one_action),
-    "python_american_page_one": SuitLayout(card_views=("hand", "top", "played", "known", "lacks"),
-                                           suit_views=("suit",), action=_american_page_one_action),
-}
+from games import registry
+from games.cards import suit_permuted
+from games.registry import SuitLayout
 
 
 class SuitSymmetry:
@@ -77,7 +41,7 @@ class SuitSymmetry:
                 for row in rows:
                     for old in range(len(row)):
                         if name in layout.card_views:
-                            new = _card(old, perm)
+                            new = suit_permuted(old, perm)
                         else:
                             new = perm[old] if old < 4 else old
                         # The relabelled tensor holds at `new` what the original held at `old`.
@@ -97,5 +61,7 @@ class SuitSymmetry:
 
 
 def symmetry_for(game, observer) -> SuitSymmetry | None:
-    layout = LAYOUTS.get(game.get_type().short_name)
+    """The suit symmetry of `game`'s tensor and actions, where its registry entry declares one."""
+    entry = registry.of_game(game)
+    layout = entry.symmetry if entry is not None else None
     return None if layout is None else SuitSymmetry(observer, game.num_distinct_actions(), layout)

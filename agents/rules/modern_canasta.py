@@ -56,12 +56,13 @@ singles go first) and ranks its side has melded (`discard_keep_melded`, default
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from math import comb
 from typing import Any
 
 from agents.base import CardBot, rules_core
+from games.registry import Param
 from games.modern_canasta.actions import (ASK, COMMIT, DISCARD_BASE, DRAW, MELD_BASE, MELD_PARTS, NO,
                                           TAKE, WITHDRAW, YES, meld_action)
 from games.modern_canasta.cards import (ACE, DECK, JOKER, NUM_NATURAL, SEVEN, TWO, VALUES, WILD_SLOT,
@@ -74,35 +75,40 @@ RANKS_HIGH_FIRST = tuple(range(ACE, -1, -1))
 NEVER = 8            # a start_* holding no hand reaches (a meld has at most seven cards)
 
 
+def _setting(default: Any, help_text: str) -> Any:
+    """A strategy setting: its default, and what it decides (its metadata's help, `cardarena list bots`)."""
+    return field(default=default, metadata={"help": help_text})
+
+
 @dataclass(frozen=True)
 class Strategy:
     """The rule bot's settings; the defaults are the bot as it always played.
     Each field's metadata: what it decides, and its allowed values."""
 
-    pile_min: int = 3                  # smallest pile taken after the side melded (top card counted)
-    pile_min_special: int = 0          # the same for a pile with an Ace or a 7 under its top (0: pile_min)
-    pile_avoid_special: int = 0        # refuse a pile with this many Aces, or 7s, under its top (0: never)
-    pile_canasta: bool = True          # take any pile when the pair completes a canasta
-    pile_min_before: int = 2           # smallest pile taken with the initial meld
-    initial_meld: str = "asap"         # asap | pile | canasta: when to go down from the hand
-    initial_pairs: bool = True         # make up pairs with a wild card in the initial meld
-    initial_aces_wild: bool = True     # three or more Aces with a wild card in the initial meld
-    start_aces: int = 4                # naturals held to start a meld of Aces (3..8, 8 never)
-    start_sevens: int = 4              # naturals held to start a meld of 7s (3..8, 8 never)
-    start_wild: int = 0                # wild cards held to start a wild-card meld (0 never, 3..7)
-    feed_wild: bool = True             # add wild cards to an unfinished wild-card meld
-    new_meld_min: int = 3              # naturals held to start another rank's meld (3..8)
-    go_out: str = "asap"               # asap | lead | stock
-    out_lead: int = 0                  # go_out=lead: the table lead (points) it goes out with
-    out_stock: int = 10                # go_out=lead or stock: goes out once the stock is this low
-    ask: str = "first"                 # first | never: ask the partner before going out
-    answer: str = "cheap"              # cheap | yes | no
-    answer_limit: int = 100            # answer=cheap: "yes" while its hand costs at most this
-    discard_safety: float = 10.0       # weight of feeding the next opponent the pile
-    discard_known: bool = True         # count the cards the next opponent is known to hold
-    discard_avoid_melded: float = 0.0  # added danger of a rank the opponents have an open meld of
-    discard_keep_pairs: float = 4.0    # weight for keeping a pair (singles go first)
-    discard_keep_melded: float = 6.0   # weight for keeping a rank its side has melded
+    pile_min: int = _setting(3, 'smallest pile taken after the side melded (top card counted)')
+    pile_min_special: int = _setting(0, 'the same for a pile with an Ace or a 7 under its top (0: pile_min)')
+    pile_avoid_special: int = _setting(0, 'refuse a pile with this many Aces, or 7s, under its top (0: never)')
+    pile_canasta: bool = _setting(True, 'take any pile when the pair completes a canasta')
+    pile_min_before: int = _setting(2, 'smallest pile taken with the initial meld')
+    initial_meld: str = _setting("asap", 'asap | pile | canasta: when to go down from the hand')
+    initial_pairs: bool = _setting(True, 'make up pairs with a wild card in the initial meld')
+    initial_aces_wild: bool = _setting(True, 'three or more Aces with a wild card in the initial meld')
+    start_aces: int = _setting(4, 'naturals held to start a meld of Aces (3..8, 8 never)')
+    start_sevens: int = _setting(4, 'naturals held to start a meld of 7s (3..8, 8 never)')
+    start_wild: int = _setting(0, 'wild cards held to start a wild-card meld (0 never, 3..7)')
+    feed_wild: bool = _setting(True, 'add wild cards to an unfinished wild-card meld')
+    new_meld_min: int = _setting(3, "naturals held to start another rank's meld (3..8)")
+    go_out: str = _setting("asap", 'asap | lead | stock')
+    out_lead: int = _setting(0, 'go_out=lead: the table lead (points) it goes out with')
+    out_stock: int = _setting(10, 'go_out=lead or stock: goes out once the stock is this low')
+    ask: str = _setting("first", 'first | never: ask the partner before going out')
+    answer: str = _setting("cheap", 'cheap | yes | no')
+    answer_limit: int = _setting(100, 'answer=cheap: "yes" while its hand costs at most this')
+    discard_safety: float = _setting(10.0, 'weight of feeding the next opponent the pile')
+    discard_known: bool = _setting(True, 'count the cards the next opponent is known to hold')
+    discard_avoid_melded: float = _setting(0.0, 'added danger of a rank the opponents have an open meld of')
+    discard_keep_pairs: float = _setting(4.0, 'weight for keeping a pair (singles go first)')
+    discard_keep_melded: float = _setting(6.0, 'weight for keeping a rank its side has melded')
 
     @classmethod
     def from_settings(cls, **settings: Any) -> "Strategy":
@@ -162,7 +168,20 @@ def _text(value: Any) -> str:
 DEFAULT = Strategy()
 
 
+def strategy_settings() -> tuple[Param, ...]:
+    """The strategy settings, typed, as `rules(...)` takes them at this game (agents.bot_settings)."""
+    out = []
+    for f in fields(Strategy):
+        if f.name in _CHOICES:
+            out.append(Param(f.name, "choice", f.default, f.metadata["help"], choices=_CHOICES[f.name]))
+        else:
+            lo, hi = _RANGES.get(f.name, (None, None))
+            out.append(Param(f.name, f.type, f.default, f.metadata["help"], min=lo, max=hi))
+    return tuple(out)
+
+
 class ModernCanastaRulesBot(CardBot):
+    declared_settings = strategy_settings()
     def __init__(self, game, player: int, seed: int = 0, **settings: Any):
         super().__init__(player)     # deterministic: the seed is not needed
         self.strategy = Strategy.from_settings(**settings)

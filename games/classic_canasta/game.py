@@ -13,10 +13,13 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
+from games import registry
 from games.classic_canasta.actions import NUM_ACTIONS
 from games.classic_canasta.core import (DEFAULT_PARAMS, EV_DISCARD, EV_TAKE, HAND_SIZES, MELD,
                                         NUM_MELD_SLOTS, PICKUP, TURN, ClassicRules, ClassicState)
+from games.classic_canasta.match import DEAL_PARAMETERS, TARGETS, ClassicCanastaMatch
 from games.classic_canasta.scoring import MAX_SWING
+from games.classic_canasta.view import classic_canasta_view
 from games.modern_canasta.cards import NUM_KINDS
 from games.wrapper import CoreState, share_core_on_deepcopy, tensor_views
 
@@ -50,8 +53,6 @@ _GAME_TYPE = pyspiel.GameType(
 class ClassicCanastaGame(pyspiel.Game):
     """One hand; zero-sum returns in thousands of points (see the module docstring)."""
 
-    points_per_unit = 1000.0   # one unit of the returns in the game's points (returns are in thousands of points)
-    noticeable_loss = 0.05   # the least a move must lose, in returns, for the review to call it a mistake (50 points)
 
     def __init__(self, params=None):
         params = dict(params or {})
@@ -184,5 +185,32 @@ class ClassicObserver:
 
 
 pyspiel.register_game(_GAME_TYPE, ClassicCanastaGame)
+registry.register(registry.GameEntry(
+    name="python_classic_canasta", title="Classic Canasta", example="python_classic_canasta",
+    params=(
+        registry.Param("players", "int", min=2, max=4, default=4,
+                       help="2-4: four play as two partnerships, two or three each for themselves"),
+        registry.Param("score0", "int", min=-1000000, max=1000000, default=0,
+                       help="±1,000,000: points of side 0 before this hand (the match's running score)"),
+        registry.Param("score1", "int", min=-1000000, max=1000000, default=0,
+                       help="±1,000,000: points of side 1"),
+        registry.Param("score2", "int", min=-1000000, max=1000000, default=0,
+                       help="±1,000,000: points of side 2 (three players only; anything else refuses it)"),
+        registry.Param("first_player", "int", min=0, bound="[0, players - 1]", default=0,
+                       help="0..players-1: the seat on the dealer's left, who is dealt to first and plays first"),
+        registry.Param("last_red_three", "choice", choices=("meld", "end"), default="meld",
+                       help=("`meld`, `end`: a red 3 drawn as the stock's last card: its player may meld but not "
+                             "discard, then the hand ends (`meld`, the standard rule); or the hand ends at once (`end`)")),
+    ),
+    rules=ClassicRules.from_params, view=classic_canasta_view, players=(2, 4),
+    match=registry.MatchOffer("target", TARGETS, 5000, defaults={3: 7500}, sets=DEAL_PARAMETERS,
+                              table=lambda players, params, target, seed: ClassicCanastaMatch(players, target),
+                              points=True),
+    # four players as two partnerships (0 and 2 against 1 and 3), two or three each alone
+    sides=lambda players: [seat & 1 for seat in range(players)] if players == 4 else list(range(players)),
+    rule_bot="agents.rules.classic_canasta:ClassicCanastaRulesBot",
+    points_per_unit=1000.0,    # returns are in thousands of points
+    noticeable_loss=0.05,      # 50 points: the least a move must lose for the review to call it a mistake
+))
 
 __all__ = ["ClassicCanastaGame", "ClassicCanastaGameState", "ClassicObserver", "max_decisions"]

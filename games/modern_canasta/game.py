@@ -12,12 +12,15 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
+from games import registry
 from games.modern_canasta.actions import NUM_ACTIONS
 from games.modern_canasta.cards import NUM_KINDS, NUM_NATURAL, NUM_SLOTS, WILD_SLOT
 from games.modern_canasta.core import (ANSWER, DEFAULT_PARAMS, EV_ANSWER, EV_DISCARD, EV_TAKE,
                                        HAND_SIZE, MELD, PICKUP, PLAYERS, TURN, CanastaRules,
                                        CanastaState)
+from games.modern_canasta.match import DEAL_PARAMETERS, TARGETS, ModernCanastaMatch
 from games.modern_canasta.scoring import MAX_SWING
+from games.modern_canasta.view import modern_canasta_view
 from games.wrapper import CoreState, share_core_on_deepcopy, tensor_views
 
 # A hand's decisions are bounded: at most 56 turns draw from the stock and at most
@@ -47,8 +50,6 @@ _GAME_TYPE = pyspiel.GameType(
 class ModernCanastaGame(pyspiel.Game):
     """One hand; zero-sum returns in thousands of points (see the module docstring)."""
 
-    points_per_unit = 1000.0   # one unit of the returns in the game's points (returns are in thousands of points)
-    noticeable_loss = 0.05   # the least a move must lose, in returns, for the review to call it a mistake (50 points)
 
     teams = ((0, 2), (1, 3))   # the partnerships, for the tournament harness
 
@@ -193,5 +194,47 @@ class CanastaObserver:
 
 
 pyspiel.register_game(_GAME_TYPE, ModernCanastaGame)
+
+# The strongest fair bot: run R, +193 [+168, +218] over `rules` (1000 games, 500 deals, seed 170),
+# 134 ms a move (docs/search.md).
+STRONGEST = ("pimc(worlds=8,iterations=20,rollout=rules,"
+             "prior=bots/earlier/python_modern_canasta_dmc.safetensors,"
+             "baseline=neural(path=bots/earlier/python_modern_canasta_advantage_l.safetensors),"
+             "confidence=1)")
+# A fast search: PIMC with the deep Monte-Carlo network as its prior, +115 [+100, +131] over
+# `rules` (2000 games, 1000 deals, seed 60), 26 ms a move.
+FAST = "pimc(worlds=4,iterations=5,rollout=rules,prior=bots/earlier/python_modern_canasta_dmc.safetensors)"
+
+registry.register(registry.GameEntry(
+    name="python_modern_canasta", title="Modern American Canasta", example="python_modern_canasta",
+    params=(
+        registry.Param("score0", "int", min=-1000000, max=1000000, default=0,
+                       help="±1,000,000: points of seats 0 and 2 before this hand (the match's running score)"),
+        registry.Param("score1", "int", min=-1000000, max=1000000, default=0,
+                       help="±1,000,000: points of seats 1 and 3 before this hand"),
+        registry.Param("first_player", "int", min=0, max=3, default=0,
+                       help="0-3: the seat on the dealer's left, who is dealt to and plays first"),
+    ),
+    rules=CanastaRules.from_params, view=modern_canasta_view, players=(PLAYERS, PLAYERS),
+    match=registry.MatchOffer("target", TARGETS, 2500, sets=DEAL_PARAMETERS,
+                              table=lambda players, params, target, seed: ModernCanastaMatch(target), points=True),
+    sides=lambda players: [seat & 1 for seat in range(players)],     # 0 and 2 against 1 and 3
+    rule_bot="agents.rules.modern_canasta:ModernCanastaRulesBot",
+    strongest=STRONGEST,
+    # The tuned rule bot is the strategy lab's (docs/studies/canasta.md, round 7).
+    bots=(registry.BotOffer("rules(initial_meld=pile,new_meld_min=5,go_out=lead)",
+                            "Rule bot, tuned: waits for piles (+33 Elo over the rule bot)"),
+          registry.BotOffer(STRONGEST, "Strongest: PIMC leaving the network's move on evidence (+193 Elo over the "
+                                       "rule bot), about 0.15 s a move")),
+    # The generic searches are weak for their time here (100-170 ms a move with random rollouts) and
+    # the strongest fair bot, at 134 ms, gains 1.6 thousand points a hand over the generic PIMC deal by
+    # deal (docs/search.md, runs V and V2): the default tournament has it and the fast search instead.
+    default_field=("random", "rules", FAST, STRONGEST, "neural"),
+    points_per_unit=1000.0,    # returns are in thousands of points
+    noticeable_loss=0.05,      # 50 points: the least a move must lose for the review to call it a mistake
+    # 355 inputs, 577 actions (draw, take the pile, each meld, lay-off and discard), about 65 real
+    # decisions a hand: the same trunk as Page One's; the policy head is most of its 304k parameters.
+    network={"hidden": (256, 256)},
+))
 
 __all__ = ["ModernCanastaGame", "ModernCanastaGameState", "CanastaObserver"]
