@@ -12,14 +12,14 @@ from tqdm import tqdm
 
 import games  # noqa: F401  (registers our games)
 from agents import make_bot
-from eval.chance import DealChance
+from games.chance import DealChance
 from eval.records import Record, append_record, player_info
 from eval.play import PROBE_SIZE, Moves, Trace, play_deal
 
 
 def play_game(game: pyspiel.Game, bots: list[pyspiel.Bot], seed: int,
               trace: Trace | None = None) -> tuple[list[float], int]:
-    """Plays one game, the deal fixed by `seed` (eval.chance.DealChance), with the
+    """Plays one game, the deal fixed by `seed` (games.chance.DealChance), with the
     harness's game loop. Returns (returns, decisions); a bot's error is raised as
     eval.play.BotFault naming its seat. A `trace` keeps the game's moves."""
     state, decisions = play_deal(game, bots, DealChance(seed), Moves(game.num_players()), [0.0] * PROBE_SIZE, None,

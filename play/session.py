@@ -1,6 +1,6 @@
 """One game at the table: the human's seat, the bots, the match, the record of every deal.
 
-Chance comes from `eval.chance.DealChance` with the harness's seeds, so a seed plays the same
+Chance comes from `games.chance.DealChance` with the harness's seeds, so a seed plays the same
 deal again. Bots move one at a time in a background thread, each after a short pause, with
 `thinking` naming the seat while it chooses; a bot that raises, returns an illegal action or
 takes longer than the per-move limit faults as docs/tournament.md says: its side forfeits, the
@@ -30,9 +30,9 @@ import pyspiel
 
 from agents import make_bot
 from agents.base import CardBot
-from eval.chance import DealChance
+from games.chance import DealChance
 from eval.play import ILLEGAL, RAISED, TIMEOUT, forfeit_returns
-from eval.schedule import derive_seed
+from games.seeding import derive_seed
 from games.protocol import deal_record
 from play.options import FieldError, GameSpec, shown
 from play.review import DEFAULT_ANALYSIS_WORLDS

@@ -4,7 +4,7 @@
         --game python_modern_canasta \
         --baseline "rules(initial_meld=pile,new_meld_min=5,go_out=lead)" --opponents rules
 
-A network of advantages (`--target advantage`, agents/neural/advantage.py)
+A network of advantages (`--target advantage`, training/advantage.py)
 learns, from one playout a move, each move's gain over the baseline's move. This
 measures what that leaves on the table. Deals are seated as in training (the
 baseline, or the `--positions` bot, on the probed side; `--opponents` on the
@@ -68,7 +68,7 @@ def probe_decisions(game: pyspiel.Game, network_paths: list[str], baseline: str,
     from tqdm import tqdm
 
     from agents import make_bot
-    from agents.neural.advantage import ProbeBots, move_advantages, probed_decisions
+    from training.advantage import ProbeBots, move_advantages, probed_decisions
     from agents.neural.bot import legal_scores, numpy_layers, suit_symmetry, symmetric_scores
     from agents.neural.botfile import load_bot
     from agents.neural.encoding import GameIdentity, InfoStateEncoder

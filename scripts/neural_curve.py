@@ -8,7 +8,7 @@ network's edge over the rule bot is a few Elo, those points cannot show it.
 This plays every snapshot against the rule bot with the tournament harness on
 the same `--deals` duplicate deals (one results file per snapshot, so a
 stopped run resumes), and writes RUN/rated_curve.csv and .png in the format of
-the trainer's curve (agents/neural/dmc.py).
+the trainer's curve (training/dmc.py).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from tqdm import tqdm
 
 import games  # noqa: F401  (registers our games)
 from agents.neural.botfile import load_bot
-from agents.neural.dmc import CSV_FIELDS, SNAPSHOTS, plot_curve
+from training.dmc import CSV_FIELDS, SNAPSHOTS, plot_curve
 from eval.tournament import TournamentConfig, run_tournament
 
 

@@ -36,9 +36,9 @@ def rule_bot_positions(game: pyspiel.Game, deals: int, seed: int, every: int
 
     from agents import make_bot
     from agents.base import rules_core
-    from agents.neural.dmc import return_scale
+    from training.dmc import return_scale
     from agents.neural.encoding import InfoStateEncoder
-    from eval.chance import DealChance
+    from games.chance import DealChance
     encoder, scale = InfoStateEncoder(game), return_scale(game)
     bots = [make_bot("rules", game, seat, seat) for seat in range(game.num_players())]
     obs, returns, stage = [], [], []

@@ -7,7 +7,7 @@ import pyspiel
 import pytest
 
 import games  # noqa: F401
-from agents.neural import dmc
+from training import dmc
 from agents.neural.botfile import save_bot
 from agents.neural.encoding import GameIdentity
 from scripts import advantage_headroom

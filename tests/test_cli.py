@@ -227,7 +227,7 @@ def _checkpoint(path: Path) -> Path:
     """A real training checkpoint of a small untrained network, as dmc writes it."""
     import pyspiel
     import torch
-    from agents.neural import dmc
+    from training import dmc
     from agents.neural.config import NetworkConfig, TrainConfig
     from agents.neural.encoding import GameIdentity
     from agents.neural.network import PolicyValueNet

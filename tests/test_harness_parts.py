@@ -18,7 +18,7 @@ import pytest
 
 import games  # noqa: F401
 from agents import make_bot
-from eval.chance import DealChance
+from games.chance import DealChance
 from eval.config import TournamentConfig, parse_agents
 from eval.play import ILLEGAL, GamePlayer, PROBE_SIZE, forfeit_returns, play_deal, Moves
 from eval.ratings import fit_elo, game_points, summarize

@@ -15,7 +15,7 @@ import torch
 
 import games  # noqa: F401
 from agents import make_bot
-from agents.neural import advantage, dmc
+from training import advantage, dmc
 from agents.neural.botfile import load_bot, save_bot
 from agents.neural.config import NetworkConfig, TrainConfig
 from agents.neural.encoding import GameIdentity, InfoStateEncoder

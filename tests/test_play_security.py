@@ -20,7 +20,7 @@ import pytest
 
 import games  # noqa: F401
 from eval.records import load_records
-from eval.schedule import derive_seed
+from games.seeding import derive_seed
 from play import server
 from play.server import MAX_BODY, MAX_REVIEWS, Table, create_app
 from scripts.cli import main

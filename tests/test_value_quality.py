@@ -9,7 +9,7 @@ import pytest
 import games  # noqa: F401
 from agents import make_bot
 from agents.base import rules_core
-from eval.chance import DealChance
+from games.chance import DealChance
 from scripts import value_quality
 
 PAGE_ONE = "python_page_one(players=4)"

@@ -26,7 +26,7 @@ import pyspiel
 
 from agents.base import rules_core
 from eval.records import records_from_results
-from eval.schedule import derive_seed
+from games.seeding import derive_seed
 from eval.tournament import TournamentConfig, run_tournament
 
 _POSITIONS = 61     # seed domain of the positions drawn from each game
