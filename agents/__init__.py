@@ -13,7 +13,7 @@ from typing import Callable
 
 import pyspiel
 
-from agents.spec import parse_spec
+from games.spec import parse_spec
 
 # The trained bots shipped with the toolkit (bot files, `neural` by default).
 SHIPPED_BOTS = Path(__file__).resolve().parents[1] / "bots"

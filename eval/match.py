@@ -12,9 +12,16 @@ from tqdm import tqdm
 
 import games  # noqa: F401  (registers our games)
 from agents import make_bot
-from games.chance import DealChance
-from eval.records import Record, append_record, player_info
+from eval.config import bot_files, file_sha256
 from eval.play import PROBE_SIZE, Moves, Trace, play_deal
+from games.chance import DealChance
+from records.record import PlayerInfo, Record, append_record
+
+
+def player_info(seat: int, agent: str, spec: str, game: pyspiel.Game) -> PlayerInfo:
+    """Who sat at `seat`, with the sha256 of the bot files its spec plays with."""
+    files = bot_files(spec, game.get_type().short_name)
+    return PlayerInfo(seat, agent, spec, ",".join(file_sha256(p) for p in files) or None)
 
 
 def play_game(game: pyspiel.Game, bots: list[pyspiel.Bot], seed: int,

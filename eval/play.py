@@ -27,9 +27,10 @@ import pyspiel
 from agents import make_bot
 from agents.base import CardBot, harness_limit, rules_core
 from agents.faults import CRASHED, GAME_ERROR, ILLEGAL, RAISED, TIMEOUT
-from eval.config import TournamentConfig, load_game, match_format, register_bots
+from eval.config import TournamentConfig, match_format, register_bots
 from eval.schedule import GameTask, side_of_seat
 from games.chance import DealChance
+from games.load import load_game
 from games.protocol import IllegalActionError, deal_record
 from games.seeding import derive_seed
 
@@ -78,7 +79,7 @@ class GameRecord:
 @dataclass
 class DealHistory:
     """One deal's actions, chance outcomes included, and each decision's seconds
-    (in order; chance outcomes take none): what eval.records rebuilds a game from."""
+    (in order; chance outcomes take none): what records.record rebuilds a game from."""
     actions: list[int]
     seconds: list[float]
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agents import SHIPPED_BOTS
-from agents.spec import parse_spec
+from games.spec import parse_spec
 from agents.strongest import STRONGEST
 from play.views import TITLES
 

@@ -9,7 +9,7 @@ operator offered (play/engines.py) plays as `engine(cmd=...)` with the per-move 
 time limit, and faults the same way, with the engine's own kind (crashed, illegal, timeout).
 A deal's bots are let go when it ends, so an engine's process goes back to its pool. Every finished
 deal is saved in `<records>/<id>.jsonl` as it ends and the deal in progress in
-`<id>.unfinished.json` after each human move, each file replaced whole (`eval.records.write_records`:
+`<id>.unfinished.json` after each human move, each file replaced whole (`records.record.write_records`:
 a temporary file, flushed, fsynced and renamed), so a file on disk is always whole and a restart
 loses no finished deal; an unfinished one can be continued (`Session.from_record`). A save that
 fails (a full disk) loses nothing either: the game goes on in memory, the view says what is not
@@ -126,7 +126,7 @@ class Session:
         self.plan = MatchPlan(spec)
         self.chance_seed = spec.seed if chance_seed is None else chance_seed
         self.history: list[list[float]] = [list(r) for r in history or []]   # the match's record of each finished deal
-        self.records: list = []                 # eval.records.Record of each finished deal
+        self.records: list = []                 # records.record.Record of each finished deal
         self.reviews: dict[int, dict] = {}
         self.thinking: int | None = None
         self.message = ""
@@ -266,7 +266,7 @@ class Session:
 
     # ------------------------------------------------------------ records
     def _players_info(self) -> list:
-        from eval.records import PlayerInfo
+        from records.record import PlayerInfo
         from play.engines import Engine
         engines = self.spec.engines
         return [PlayerInfo(seat=s, agent=self.agents[s], sha256=None,
@@ -279,7 +279,7 @@ class Session:
                 "history": [list(r) for r in self.history]}
 
     def _record(self, returns: list[float] | None, finished: bool):
-        from eval.records import Record
+        from records.record import Record
         record = Record.from_state(self.state, self._players_info(), seconds=self.times, seed=self.seed,
                                    match=self._match_info(), fault=self.fault, returns=returns,
                                    source=self.source)
@@ -304,7 +304,7 @@ class Session:
         later; the game goes on in memory meanwhile, and a file on disk is never half-written."""
         if self.records_dir is None:
             return
-        from eval.records import write_records
+        from records.record import write_records
         try:
             if self.saved < len(self.records):
                 write_records(self.records_dir / f"{self.id}.jsonl", self.records)
@@ -541,11 +541,11 @@ class Session:
         with an unfinished deal instead: its human only, from its end, with the chance the game
         would have had, later deals included. An unfinished deal is taken over no other way, for
         its hands are still secret; the caller makes sure it is continued only once."""
-        from eval.records import load_game
+        from records.record import game_of
         from play.options import (DEFAULT_TIME_LIMIT, MATCH_SET, MAX_TIME_LIMIT, check_bot, check_match,
                                   check_number, default_bot)
         from play.review import human_seat
-        game = load_game(record)
+        game = game_of(record)
         name = game.get_type().short_name
         if name not in TITLES:
             raise SessionError(400, f"the record's game {name!r} is not one the table plays")

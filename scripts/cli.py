@@ -26,14 +26,14 @@ COMMAND_MODULES = (
 def _match(args: argparse.Namespace) -> None:
     from eval.config import check_bot
     from eval.match import format_table, run_match
-    from eval.records import check_appendable
+    from records.record import check_appendable
     from scripts.cli_checks import load_game
     game = load_game(args.game)
     specs = args.agent or ["random", "rules"]
     for spec in specs:                  # refused before the first game, not in the middle of the bar
         check_bot(spec, game)
     if args.records is not None:
-        from eval.files import RECORDS, check_output
+        from records.files import RECORDS, check_output
         check_output(args.records, RECORDS, option="--records")
         check_appendable(args.records)
     rows = run_match(args.game, specs, args.games, args.seed, progress=not args.quiet, records=args.records)

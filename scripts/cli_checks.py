@@ -37,7 +37,7 @@ def load_game(text: str) -> pyspiel.Game:
     """The game `text` names, as pyspiel loads it. Raises ValueError with one line
     for a malformed string, an unknown game or parameters the game refuses
     (eval.config.load_game)."""
-    from eval.config import load_game as load
+    from games.load import load_game as load
     return load(text)
 
 

@@ -90,7 +90,7 @@ class Samples:
 
 def search_spec(search: str, prior: Path) -> str:
     """`search` with the current network as its prior: ismcts(iterations=200) -> ismcts(iterations=200,prior=P)."""
-    from agents.spec import parse_spec
+    from games.spec import parse_spec
     name, settings = parse_spec(search)
     inner = search[search.index("(") + 1:search.rindex(")")].strip() if "(" in search else ""
     if name not in SEARCHES:

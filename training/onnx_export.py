@@ -19,7 +19,7 @@ import torch
 
 from agents.neural.botfile import check_game, load_bot
 from agents.neural.encoding import GameIdentity, InfoStateEncoder
-from eval.config import load_game
+from games.load import load_game
 from games.protocol import chance_sampler
 
 OPSET = 17

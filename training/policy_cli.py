@@ -11,7 +11,7 @@ import pickle
 from pathlib import Path
 
 from agents.neural.config import TrainConfig
-from agents.spec import parse_spec
+from games.spec import parse_spec
 
 _HELP = {
     "game": "game string to train on",
@@ -169,7 +169,7 @@ def resumed_settings(args: argparse.Namespace) -> dict:
 def run_train(args: argparse.Namespace) -> None:
     """Checks every setting (the game loads, a resumed checkpoint is one, --out is
     a folder or new) before the run folder is made, then trains."""
-    from eval.config import load_game
+    from games.load import load_game
     if args.init and args.resume:
         raise ValueError("--init starts a new run from a bot file; --resume continues one: give one of them")
     base = resumed_settings(args) if args.resume else None

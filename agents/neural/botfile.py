@@ -62,7 +62,7 @@ from agents import SHIPPED_BOTS
 from agents.neural.config import NetworkConfig
 from agents.neural.encoding import GameIdentity
 from agents.neural.network import PolicyValueNet, parameter_shapes
-from agents.spec import parse_spec
+from games.spec import parse_spec
 from search.netfile import checksum
 
 FORMAT = "cardarena-bot"
@@ -215,7 +215,7 @@ def _shown(text: object, limit: int = 120) -> str:
 
 
 def _spec(name: str, settings: dict[str, Any]) -> str:
-    """The spec text of a bot and its plain settings (read back by agents.spec.parse_spec)."""
+    """The spec text of a bot and its plain settings (read back by games.spec.parse_spec)."""
     if not settings:
         return name
     text = {k: ("true" if v else "false") if isinstance(v, bool) else str(v) for k, v in settings.items()}
