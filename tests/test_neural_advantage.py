@@ -21,7 +21,7 @@ from agents.neural.config import NetworkConfig, TrainConfig
 from agents.neural.encoding import GameIdentity, InfoStateEncoder
 from agents.neural.network import PolicyValueNet
 from games.american_page_one.core import DRAW
-from scripts import neural_curve
+from experiments import neural_curve
 from search.rollout import BotRollout
 from tests import conformance
 from tests.test_american_page_one import FOUR, k, position, swap_hidden

@@ -70,8 +70,8 @@ from agents.neural.config import LEARNER_DEVICES, NetworkConfig, TrainConfig
 from agents.neural.encoding import GameIdentity, InfoStateEncoder
 from agents.neural.network import PolicyValueNet, parameter_shapes
 from agents.neural.symmetry import symmetry_for
-from agents.spec import parse_spec
-from eval.config import load_game
+from games.spec import parse_spec
+from games.load import load_game
 from games.protocol import chance_sampler
 from training import advantage
 from training.evaluate import harness_match
@@ -613,7 +613,7 @@ def _checkpoint_and_evaluate(out: Path, net: PolicyValueNet, optimizer: torch.op
     cpu_net = PolicyValueNet(net.input_size, net.num_actions, net.config)
     cpu_net.load_state_dict({k: v.cpu() for k, v in (averaged or net).state_dict().items()})
     cpu_net.eval()
-    # A bot file of every point: the harness plays it here, and scripts/neural_curve.py can rate
+    # A bot file of every point: the harness plays it here, and experiments/neural_curve.py can rate
     # it again on many more deals.
     snapshot = save_bot(out / SNAPSHOTS / f"{stats['cpu_s'] / 120:06.1f}min_{stats['games']}games.safetensors",
                         cpu_net, GameIdentity.of(game),

@@ -1,6 +1,6 @@
 """A training run's learning curve, rated again on enough deals to resolve a few Elo.
 
-    python -m scripts.neural_curve runs/apo_advantage --deals 3000 --settings "margin=0.02,symmetric=true"
+    python -m experiments.neural_curve runs/apo_advantage --deals 3000 --settings "margin=0.02,symmetric=true"
 
 The trainer rates each checkpoint on `--eval-deals` duplicate deals (a few
 hundred: about ±16 Elo) and keeps a bot file of it in RUN/snapshots/. Where the
@@ -25,7 +25,7 @@ from eval.tournament import TournamentConfig, run_tournament
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m scripts.neural_curve", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m experiments.neural_curve", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("run", type=Path, help="a training run's folder (with snapshots/)")
     parser.add_argument("--deals", type=int, default=3000)
