@@ -1,6 +1,7 @@
 """Agents: every bot is a pyspiel.Bot made by `make_bot(spec, game, player, seed)`.
 
-A spec names a bot and its settings: "random", "rules", "ismcts(iterations=1000)".
+A spec names a bot and its settings: "random", "rules", "ismcts(iterations=1000)",
+or is a preset's name, which stands for a longer spec (agents/presets.py).
 Each name maps to a factory `factory(game, player, seed, **settings)`, imported
 only when used, so naming a bot never pays for the others' imports (torch).
 """
@@ -13,6 +14,7 @@ from typing import Callable
 
 import pyspiel
 
+from agents.presets import expand
 from games.spec import parse_spec
 
 # The trained bots shipped with the toolkit (bot files, `neural` by default).
@@ -61,6 +63,7 @@ def make_bot(spec: str, game: pyspiel.Game, player: int, seed: int = 0) -> pyspi
     not take, a file it names that cannot be read, or a factory that returns
     something other than a pyspiel.Bot (so the harness blames that agent, not the game).
     """
+    spec = expand(spec)
     name, settings = parse_spec(spec)
     if name not in BOT_FACTORIES:
         raise ValueError(f"unknown bot {name!r} in spec {spec!r}; available: {', '.join(available_bots())}")

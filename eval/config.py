@@ -15,6 +15,7 @@ import pyspiel
 
 import games  # noqa: F401  (registers our games)
 from agents import BOT_FACTORIES, SHIPPED_BOTS, make_bot, parse_spec
+from agents.presets import expand
 from eval.schedule import Sides, check_sides, format_sides
 from games.load import error_line, load_game
 from games.protocol import MatchFormat
@@ -26,9 +27,12 @@ _NAMED = re.compile(r"^\s*([A-Za-z_][\w.-]*)\s*=(.*)$", re.S)
 
 def split_agent(arg: str) -> tuple[str, str]:
     """"fast=ismcts(iterations=200)" -> ("fast", "ismcts(iterations=200)"); an agent
-    without a name is named by its spec. Raises ValueError for a malformed spec."""
+    without a name is named by its spec. A preset is named by its name and stored as
+    the spec it stands for (agents/presets.py), so the results hold what was played.
+    Raises ValueError for a malformed spec."""
     m = _NAMED.match(arg)
     name, spec = (m.group(1), m.group(2).strip()) if m else (arg.strip(), arg.strip())
+    spec = expand(spec)
     parse_spec(spec)
     return name, spec
 
@@ -160,7 +164,7 @@ def bot_files(spec: str, short_name: str) -> list[Path]:
     """The bot files (networks) that `spec` plays with for game `short_name`: a
     neural bot's file (the shipped one by default) and those of any bot named
     in its settings (a prior, a baseline, ...)."""
-    name, settings = parse_spec(spec)
+    name, settings = parse_spec(expand(spec))
     found: list[Path] = []
     if name == "neural":
         path = settings.get("path")

@@ -12,6 +12,7 @@ from tqdm import tqdm
 
 import games  # noqa: F401  (registers our games)
 from agents import make_bot
+from agents.presets import expand
 from eval.config import bot_files, file_sha256
 from eval.play import PROBE_SIZE, Moves, Trace, play_deal
 from games.chance import DealChance
@@ -68,7 +69,7 @@ def run_match(game_string: str, specs: list[str], num_games: int, seed: int = 0,
         trace = Trace() if records is not None else None
         returns, _ = play_game(game, bots, seed * 7919 + k, trace)
         if trace is not None:
-            players = [player_info(g, specs[a], specs[a], game) for g, a in enumerate(seating)]
+            players = [player_info(g, specs[a], expand(specs[a]), game) for g, a in enumerate(seating)]
             append_record(records, Record.from_state(trace.state, players, seconds=trace.seconds,
                                                      seed=seed * 7919 + k, source={"match_game": k}))
         top = max(returns)

@@ -16,7 +16,7 @@ import pyspiel
 from agents import SHIPPED_BOTS
 
 OUR_GAMES = ("python_page_one", "python_american_page_one", "python_modern_canasta", "python_classic_canasta")
-SECTIONS = ("games", "bots", "files")
+SECTIONS = ("games", "bots", "files", "presets")
 
 # A value no parameter accepts, so that a game's own check says what it does accept.
 _OUT_OF_RANGE = {int: -10**9, str: "\x00"}
@@ -138,7 +138,9 @@ def files_section(bots_dir: Path = SHIPPED_BOTS) -> str:
 
 
 def _list(args: argparse.Namespace) -> None:
-    parts = {"games": games_section, "bots": lambda: bots_section(args.game), "files": files_section}
+    from agents.presets import listing
+    parts = {"games": games_section, "bots": lambda: bots_section(args.game), "files": files_section,
+             "presets": listing}
     unknown = [name for name in args.what if name not in parts]
     if unknown:
         raise ValueError(f"no section {unknown[0]!r}; choose from {', '.join(SECTIONS)}")
@@ -149,8 +151,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("list", help="the games and their parameters, the bots and their settings, the bot files",
                        description="What a game string or bot spec can name: our games with every parameter, "
                                    "its default and range; the bots with their settings; the shipped bot "
-                                   "files with their training notes.")
-    p.add_argument("what", nargs="*", metavar="{games,bots,files}", help="the sections to show (default: all)")
+                                   "files with their training notes; the presets and the specs they stand for.")
+    p.add_argument("what", nargs="*", metavar="{games,bots,files,presets}", help="the sections to show (default: all)")
     p.add_argument("--game", default="python_page_one(players=4)",
                    help="the game whose bot settings are shown (default %(default)s)")
     p.set_defaults(func=_list)
