@@ -20,6 +20,17 @@ from games.spec import parse_spec
 # The trained bots shipped with the toolkit (bot files, `neural` by default).
 SHIPPED_BOTS = Path(__file__).resolve().parents[1] / "bots"
 
+
+def bot_file_location(path: str) -> Path:
+    """Where a bot file a spec names by `path` is: from the working directory, else
+    from the folder bots/ is in (the checkout, or site-packages for an installed
+    package), so that `bots/...` in a spec or preset works from any directory. One
+    rule for the bots that read the file and the harness that hashes it."""
+    file = Path(path)
+    if not file.is_absolute() and not file.exists() and (SHIPPED_BOTS.parent / file).exists():
+        return SHIPPED_BOTS.parent / file
+    return file
+
 # name -> "module:factory". Other packages add their bots here.
 BOT_FACTORIES: dict[str, str] = {
     "random": "agents.random_bot:RandomBot",
@@ -81,4 +92,4 @@ def make_bot(spec: str, game: pyspiel.Game, player: int, seed: int = 0) -> pyspi
     return bot
 
 
-__all__ = ["make_bot", "bot_factory", "available_bots", "parse_spec", "BOT_FACTORIES"]
+__all__ = ["make_bot", "bot_factory", "available_bots", "bot_file_location", "parse_spec", "BOT_FACTORIES"]

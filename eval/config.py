@@ -14,7 +14,7 @@ from typing import Any, Sequence
 import pyspiel
 
 import games  # noqa: F401  (registers our games)
-from agents import BOT_FACTORIES, SHIPPED_BOTS, make_bot, parse_spec
+from agents import BOT_FACTORIES, SHIPPED_BOTS, bot_file_location, make_bot, parse_spec
 from agents.presets import expand
 from eval.schedule import Sides, check_sides, format_sides
 from games.load import error_line, load_game
@@ -168,7 +168,7 @@ def bot_files(spec: str, short_name: str) -> list[Path]:
     found: list[Path] = []
     if name == "neural":
         path = settings.get("path")
-        found.append(Path(path) if path is not None else SHIPPED_BOTS / f"{short_name}.safetensors")
+        found.append(bot_file_location(path) if path is not None else SHIPPED_BOTS / f"{short_name}.safetensors")
     for key in _NESTED_SPECS:
         value = settings.get(key)
         if not isinstance(value, str):
@@ -183,7 +183,7 @@ def bot_files(spec: str, short_name: str) -> list[Path]:
         if nested:
             found.extend(bot_files(value, short_name))
         elif key == "prior":
-            found.append(Path(value))
+            found.append(bot_file_location(value))
     return list(dict.fromkeys(p.resolve() for p in found))
 
 

@@ -40,9 +40,10 @@ def test_a_preset_stands_for_its_spec_and_any_other_spec_is_left_as_it_is():
     assert "\n" not in str(info.value)
 
 
-def test_the_strongest_bots_each_have_a_preset_that_names_shipped_files_only():
+def test_the_strongest_bots_each_have_a_preset_that_names_shipped_files_only(tmp_path, monkeypatch):
     presets = set(PRESETS.values())
     assert {_shipped(spec) for spec in (*STRONGEST.values(), CANASTA_FAST)} <= presets
+    monkeypatch.chdir(tmp_path)          # found from any folder, as an installed package finds them
     for name, spec in PRESETS.items():
         short_name = GAMES[name].split("(")[0]
         files = bot_files(spec, short_name)
