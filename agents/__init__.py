@@ -1,6 +1,7 @@
 """Agents: every bot is a pyspiel.Bot made by `make_bot(spec, game, player, seed)`.
 
-A spec names a bot and its settings: "random", "rules", "ismcts(iterations=1000)".
+A spec names a bot and its settings: "random", "rules", "ismcts(iterations=1000)",
+or is a preset's name, which stands for a longer spec (agents/presets.py).
 Each name maps to a factory `factory(game, player, seed, **settings)`, imported
 only when used, so naming a bot never pays for the others' imports (torch).
 """
@@ -13,10 +14,22 @@ from typing import Callable
 
 import pyspiel
 
-from agents.spec import parse_spec
+from agents.presets import expand
+from games.spec import parse_spec
 
 # The trained bots shipped with the toolkit (bot files, `neural` by default).
 SHIPPED_BOTS = Path(__file__).resolve().parents[1] / "bots"
+
+
+def bot_file_location(path: str) -> Path:
+    """Where a bot file a spec names by `path` is: from the working directory, else
+    from the folder bots/ is in (the checkout, or site-packages for an installed
+    package), so that `bots/...` in a spec or preset works from any directory. One
+    rule for the bots that read the file and the harness that hashes it."""
+    file = Path(path)
+    if not file.is_absolute() and not file.exists() and (SHIPPED_BOTS.parent / file).exists():
+        return SHIPPED_BOTS.parent / file
+    return file
 
 # name -> "module:factory". Other packages add their bots here.
 BOT_FACTORIES: dict[str, str] = {
@@ -74,6 +87,7 @@ def make_bot(spec: str, game: pyspiel.Game, player: int, seed: int = 0) -> pyspi
     not take, a file it names that cannot be read, or a factory that returns
     something other than a pyspiel.Bot (so the harness blames that agent, not the game).
     """
+    spec = expand(spec)
     name, settings = parse_spec(spec)
     if name not in BOT_FACTORIES:
         raise ValueError(f"unknown bot {name!r} in spec {spec!r}; available: {', '.join(available_bots())}")
@@ -91,4 +105,5 @@ def make_bot(spec: str, game: pyspiel.Game, player: int, seed: int = 0) -> pyspi
     return bot
 
 
-__all__ = ["make_bot", "bot_factory", "bot_settings", "available_bots", "parse_spec", "BOT_FACTORIES"]
+__all__ = ["make_bot", "bot_factory", "bot_settings", "available_bots", "bot_file_location", "parse_spec",
+           "BOT_FACTORIES"]

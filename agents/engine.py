@@ -42,11 +42,10 @@ from typing import Any
 import pyspiel
 
 from agents.base import CardBot, current_harness_limit, rules_core
+from agents.faults import CRASHED, ILLEGAL, RAISED, TIMEOUT
 from games.registry import Param
 
 PROTOCOL = 1
-# The harness's fault kinds (eval/play.py; agents cannot import eval): a test checks they agree.
-RAISED, ILLEGAL, TIMEOUT, CRASHED = "raised", "illegal", "timeout", "crashed"
 HELLO_SECONDS = 60.0        # an engine's start, to its hello (a Python engine imports torch; a loaded machine)
 GOODBYE_SECONDS = 2.0       # a quitting engine's time to exit before it is killed
 STDERR_TAIL = 600           # characters of the engine's stderr in a fault report

@@ -14,8 +14,10 @@ from typing import Any, Sequence
 import pyspiel
 
 import games  # noqa: F401  (registers our games)
-from agents import BOT_FACTORIES, SHIPPED_BOTS, make_bot, parse_spec
+from agents import BOT_FACTORIES, SHIPPED_BOTS, bot_file_location, make_bot, parse_spec
+from agents.presets import expand
 from eval.schedule import Sides, check_sides, format_sides
+from games.load import error_line, load_game
 from games.protocol import MatchFormat
 
 
@@ -25,9 +27,12 @@ _NAMED = re.compile(r"^\s*([A-Za-z_][\w.-]*)\s*=(.*)$", re.S)
 
 def split_agent(arg: str) -> tuple[str, str]:
     """"fast=ismcts(iterations=200)" -> ("fast", "ismcts(iterations=200)"); an agent
-    without a name is named by its spec. Raises ValueError for a malformed spec."""
+    without a name is named by its spec. A preset is named by its name and stored as
+    the spec it stands for (agents/presets.py), so the results hold what was played.
+    Raises ValueError for a malformed spec."""
     m = _NAMED.match(arg)
     name, spec = (m.group(1), m.group(2).strip()) if m else (arg.strip(), arg.strip())
+    spec = expand(spec)
     parse_spec(spec)
     return name, spec
 
@@ -159,11 +164,11 @@ def bot_files(spec: str, short_name: str) -> list[Path]:
     """The bot files (networks) that `spec` plays with for game `short_name`: a
     neural bot's file (the shipped one by default) and those of any bot named
     in its settings (a prior, a baseline, ...)."""
-    name, settings = parse_spec(spec)
+    name, settings = parse_spec(expand(spec))
     found: list[Path] = []
     if name == "neural":
         path = settings.get("path")
-        found.append(Path(path) if path is not None else SHIPPED_BOTS / f"{short_name}.safetensors")
+        found.append(bot_file_location(path) if path is not None else SHIPPED_BOTS / f"{short_name}.safetensors")
     for key in _NESTED_SPECS:
         value = settings.get(key)
         if not isinstance(value, str):
@@ -178,7 +183,7 @@ def bot_files(spec: str, short_name: str) -> list[Path]:
         if nested:
             found.extend(bot_files(value, short_name))
         elif key == "prior":
-            found.append(Path(value))
+            found.append(bot_file_location(value))
     return list(dict.fromkeys(p.resolve() for p in found))
 
 
@@ -188,52 +193,6 @@ def file_sha256(path: Path) -> str:
         return hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError:
         return "missing"
-
-
-def load_game(game: str) -> pyspiel.Game:
-    """The game `game` names, as pyspiel loads it. Raises ValueError, one line,
-    for a malformed string, an unknown game, a parameter the game does not have
-    or of the wrong type (checked here first: OpenSpiel would print a line of
-    its own before refusing), parameters the game refuses, or a game whose
-    factory raises anything at all."""
-    try:
-        name, settings = parse_spec(game)
-    except ValueError:
-        raise ValueError(f"cannot load game {game!r}: malformed game string: expected name or "
-                         f"name(key=value,...)") from None
-    game_type = next((t for t in pyspiel.registered_games() if t.short_name == name), None)
-    if game_type is None:
-        raise ValueError(f"cannot load game {game!r}: unknown game {name!r}: `cardarena list games` shows "
-                         f"ours, and any OpenSpiel game name works")
-    spec = game_type.parameter_specification
-    for key, value in settings.items():
-        if key not in spec:
-            raise ValueError(f"cannot load game {game!r}: {name} has no parameter {key!r} "
-                             f"(it has {', '.join(sorted(spec)) or 'none'})")
-        if not _parameter_fits(value, spec[key]):
-            raise ValueError(f"cannot load game {game!r}: {key}={value!r} is not {_KIND_OF[type(spec[key])]}")
-    try:
-        return pyspiel.load_game(game)
-    except Exception as e:      # pyspiel raises SpielError, our games ValueError, a game's factory anything
-        raise ValueError(f"cannot load game {game!r}: {_one_line(e)}") from None
-
-
-_KIND_OF = {bool: "true or false", int: "a whole number", float: "a number", str: "text"}
-
-
-def _parameter_fits(value: Any, default: Any) -> bool:
-    """Whether a parsed game-string value has the type of the parameter's default."""
-    if isinstance(default, bool) or isinstance(value, bool):
-        return type(value) is type(default)
-    if isinstance(default, float):
-        return isinstance(value, (int, float))
-    return isinstance(value, type(default))
-
-
-def _one_line(error: BaseException) -> str:
-    text = " ".join(str(error).split()) or type(error).__name__
-    return text if type(error) in (ValueError, pyspiel.SpielError) or type(error).__name__ == "GameParameterError" \
-        else f"{type(error).__name__}: {text}"
 
 
 def check_bot(spec: str, game: pyspiel.Game, seat: int = 0) -> None:
@@ -275,7 +234,7 @@ def match_format(game: pyspiel.Game, spec: str) -> MatchFormat:
     except ValueError:
         raise
     except Exception as e:     # a format's factory may raise anything: a bad setting, at the command line
-        raise ValueError(f"bad match format settings {spec!r}: {_one_line(e)}") from None
+        raise ValueError(f"bad match format settings {spec!r}: {error_line(e)}") from None
 
 
 def _format_class(module) -> type:

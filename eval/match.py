@@ -12,14 +12,22 @@ from tqdm import tqdm
 
 import games  # noqa: F401  (registers our games)
 from agents import make_bot
-from eval.chance import DealChance
-from eval.records import Record, append_record, player_info
+from agents.presets import expand
+from eval.config import bot_files, file_sha256
 from eval.play import PROBE_SIZE, Moves, Trace, play_deal
+from games.chance import DealChance
+from records.record import PlayerInfo, Record, append_record
+
+
+def player_info(seat: int, agent: str, spec: str, game: pyspiel.Game) -> PlayerInfo:
+    """Who sat at `seat`, with the sha256 of the bot files its spec plays with."""
+    files = bot_files(spec, game.get_type().short_name)
+    return PlayerInfo(seat, agent, spec, ",".join(file_sha256(p) for p in files) or None)
 
 
 def play_game(game: pyspiel.Game, bots: list[pyspiel.Bot], seed: int,
               trace: Trace | None = None) -> tuple[list[float], int]:
-    """Plays one game, the deal fixed by `seed` (eval.chance.DealChance), with the
+    """Plays one game, the deal fixed by `seed` (games.chance.DealChance), with the
     harness's game loop. Returns (returns, decisions); a bot's error is raised as
     eval.play.BotFault naming its seat. A `trace` keeps the game's moves."""
     state, decisions = play_deal(game, bots, DealChance(seed), Moves(game.num_players()), [0.0] * PROBE_SIZE, None,
@@ -61,7 +69,7 @@ def run_match(game_string: str, specs: list[str], num_games: int, seed: int = 0,
         trace = Trace() if records is not None else None
         returns, _ = play_game(game, bots, seed * 7919 + k, trace)
         if trace is not None:
-            players = [player_info(g, specs[a], specs[a], game) for g, a in enumerate(seating)]
+            players = [player_info(g, specs[a], expand(specs[a]), game) for g, a in enumerate(seating)]
             append_record(records, Record.from_state(trace.state, players, seconds=trace.seconds,
                                                      seed=seed * 7919 + k, source={"match_game": k}))
         top = max(returns)

@@ -26,13 +26,13 @@ import pyspiel
 
 from agents import make_bot
 from agents.base import CardBot, harness_limit, rules_core
-from eval.chance import DealChance
-from eval.config import TournamentConfig, load_game, match_format, register_bots
-from eval.schedule import GameTask, derive_seed, side_of_seat
+from agents.faults import CRASHED, GAME_ERROR, ILLEGAL, RAISED, TIMEOUT
+from eval.config import TournamentConfig, match_format, register_bots
+from eval.schedule import GameTask, side_of_seat
+from games.chance import DealChance
+from games.load import load_game
 from games.protocol import IllegalActionError, deal_record
-
-# Fault kinds.
-RAISED, ILLEGAL, TIMEOUT, CRASHED, GAME_ERROR = "raised", "illegal", "timeout", "crashed", "game error"
+from games.seeding import derive_seed
 
 # probe slots: the task being played, the seat whose bot is being called (-1 for
 # none), which kind of call it is (CALL_*), and when it began (time.monotonic()).
@@ -79,7 +79,7 @@ class GameRecord:
 @dataclass
 class DealHistory:
     """One deal's actions, chance outcomes included, and each decision's seconds
-    (in order; chance outcomes take none): what eval.records rebuilds a game from."""
+    (in order; chance outcomes take none): what records.record rebuilds a game from."""
     actions: list[int]
     seconds: list[float]
 

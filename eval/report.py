@@ -11,13 +11,13 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from eval.files import FIGURE, FIGURE_KEY, REPORT_CSV, REPORT_JSON, REPORT_MD, check_output, write_text_whole, \
+from records.files import FIGURE, FIGURE_KEY, REPORT_CSV, REPORT_JSON, REPORT_MD, check_output, write_text_whole, \
     write_whole
 from eval.ratings import Summary
 
 FAULTS_LISTED = 10
 REPORT_SUFFIXES = (".md", ".csv", ".json", ".png")
-PLOT_MAKER = "tournament report"         # what a report's plot says made it (eval.files.FIGURE_KEY)
+PLOT_MAKER = "tournament report"         # what a report's plot says made it (records.files.FIGURE_KEY)
 
 
 NOT_RATED = "–"      # a figure with no evidence behind it (an agent that played no game)
@@ -123,7 +123,7 @@ def to_json(s: Summary) -> dict:
 
 
 def write_csv(s: Summary, path: Path) -> None:
-    """One line per agent, every figure (written whole: eval.files.write_whole)."""
+    """One line per agent, every figure (written whole: records.files.write_whole)."""
     rows = [asdict(r) for r in s.rows]
 
     def write(tmp: Path) -> None:
@@ -165,7 +165,7 @@ def report_paths(results: Path) -> list[Path]:
 
 
 def report_kinds(results: Path) -> list[tuple[Path, str]]:
-    """Each report of `results` with the kind of file it is (eval.files)."""
+    """Each report of `results` with the kind of file it is (records.files)."""
     kinds = (REPORT_MD, REPORT_CSV, REPORT_JSON, f"{FIGURE}: {PLOT_MAKER}")
     return list(zip(report_paths(results), kinds))
 

@@ -23,23 +23,9 @@ import random
 from dataclasses import dataclass
 from typing import Iterator, Sequence
 
+from games.seeding import derive_seed
+
 Sides = tuple[tuple[int, ...], ...]
-
-_MASK = (1 << 64) - 1
-
-
-def derive_seed(*parts: int) -> int:
-    """A 63-bit seed from integers, mixed by splitmix64: the same on every machine
-    and Python version (unlike hash()), and unrelated for neighbouring inputs."""
-    x = 0x9E3779B97F4A7C15
-    for part in parts:
-        x = (x ^ (part & _MASK)) & _MASK
-        x = (x + 0x9E3779B97F4A7C15) & _MASK
-        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK
-        x ^= x >> 31
-    return x >> 1
-
 
 # Domains that keep the seeds of different uses apart.
 _LINEUP, _DEAL, _BOT = 1, 2, 3

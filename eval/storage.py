@@ -9,7 +9,7 @@ is refused before anything is written to it. Schema: docs/tournament.md.
 
 A game's row holds its whole history (every deal's actions, chance outcomes
 included, and each decision's seconds) in one compact blob (eval.play's
-encode_history), written in the same transaction as its result; eval.records turns it into a game record. Files of
+encode_history), written in the same transaction as its result; records.record turns it into a game record. Files of
 schema version 1 (before histories) still open: resuming one adds the column
 (its old games have no history), reading one changes nothing.
 """
@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from eval.config import TournamentConfig
-from eval.files import SQLITE_HEADER, open_regular, sidecar_of, sidecars
+from records.files import SQLITE_HEADER, open_regular, sidecar_of, sidecars
 from eval.play import GameRecord
 from eval.schedule import check_sides
 
@@ -411,7 +411,7 @@ def _abandon(path: Path, conn: sqlite3.Connection | None, lock_fd: int, *, remov
 
 def _num_seats(path: Path, game: str) -> int:
     """The number of seats of the file's game, which must still load."""
-    from eval.config import load_game
+    from games.load import load_game
     try:
         return load_game(game).num_players()
     except ValueError as e:

@@ -18,7 +18,8 @@ from typing import Iterable, Iterator
 
 from tqdm import tqdm
 
-from eval.config import TournamentConfig, load_game
+from eval.config import TournamentConfig
+from games.load import load_game
 from eval.play import GameRecord
 from eval.ratings import BOOTSTRAP_SAMPLES, Summary, summarize
 from eval.schedule import GameTask, plan_games

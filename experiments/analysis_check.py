@@ -29,8 +29,9 @@ from tqdm import tqdm
 
 
 def main(argv: list[str] | None = None) -> int:
-    from eval.records import load_game, records_from_results
+    from eval.results_records import records_from_results
     from play.review import table_evaluator
+    from records.record import game_of
     from search.analysis import paired_gap, review_decision
 
     p = argparse.ArgumentParser(prog="experiments.analysis_check", description=__doc__,
@@ -49,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
         if hands >= args.hands:
             break
         hands += 1
-        game = load_game(record)
+        game = game_of(record)
         evaluator = table_evaluator(game, args.worlds)
         seats = {pl.seat for pl in record.players if pl.agent == args.seat_agent}
         state = game.new_initial_state()

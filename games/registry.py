@@ -137,7 +137,8 @@ class GameEntry:
     leaf_value: Callable[[Any], Sequence[float]] | None = None   # a world's static value (search.rollout)
     search_defaults: Mapping[str, int] = field(default_factory=dict)  # what search's `auto` stands for
     rule_bot: str | None = None                 # "module:Class" of its rule bot (agents.rules)
-    strongest: str | None = None                # its strongest measured fair bot's spec
+    presets: Mapping[str, str] = field(default_factory=dict)   # short names of its measured bots -> specs
+    strongest: str | None = None                # its strongest measured fair bot: a preset's name
     bots: tuple[BotOffer, ...] = ()             # the table's offers at this game beside the generic bots
     default_field: tuple[str, ...] | None = None   # the default tournament's field, where not the generic one
     points_per_unit: float | None = None        # game points in one unit of the returns (None: not points)
@@ -166,7 +167,12 @@ _BY_CORE: dict[type, GameEntry] = {}     # by rules core class: a search asks at
 
 
 def register(entry: GameEntry) -> GameEntry:
-    """Adds `entry` (once per name: registering a name again replaces it, as a reload does)."""
+    """Adds `entry` (once per name: registering a name again replaces it, as a reload does).
+    ValueError where one of its presets' names is another game's."""
+    for other in _REGISTRY.values():
+        taken = set(other.presets) & set(entry.presets) if other.name != entry.name else set()
+        if taken:
+            raise ValueError(f"game {entry.name!r}: preset {sorted(taken)[0]!r} is already game {other.name!r}'s")
     _REGISTRY[entry.name] = entry
     if entry.core is not None:
         _BY_CORE[entry.core] = entry

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agents import SHIPPED_BOTS
-from agents.spec import parse_spec
 from games import registry
+from games.spec import parse_spec
 
 if TYPE_CHECKING:
     from play.engines import Engine
@@ -194,6 +194,11 @@ def check_bot(spec: Any, game: str, time_limit: float, field_name: str,
             raise FieldError(field_name, f"engine {engine.name!r} did not accept hello at {_title(game)}; "
                                          f"it plays {', '.join(_title(g) for g in engine.games)}")
         return engine.name
+    from agents.presets import expand
+    try:
+        spec = expand(spec)         # a preset: checked as the spec it stands for
+    except ValueError as e:
+        raise FieldError(field_name, str(e)) from None
     if ":" in spec.split("(")[0]:
         raise FieldError(field_name, f"bot spec {shown(spec, 80)}: module:factory bots cannot be named from the table")
     if spec.split("(")[0].strip() == "engine":

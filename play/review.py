@@ -76,8 +76,8 @@ def review_record(record, seat: int, *, deal: int = 0, names: list[str] | None =
                   agents: list[str] | None = None, worlds: int = DEFAULT_ANALYSIS_WORLDS,
                   analyse_moves: bool = True) -> dict[str, Any]:
     """The contract's Review of one record from `seat` (open views only for a finished deal)."""
-    from eval.records import load_game, transcript
-    game = load_game(record)
+    from records.record import game_of, transcript
+    game = game_of(record)
     name = game.get_type().short_name
     if registry.find(name) is None:
         raise ValueError(f"the record's game {name!r} is not one the table reviews")
@@ -131,7 +131,7 @@ def _mistake(state, seat: int, played: int, view: dict, evaluator) -> dict | Non
 
 def open_records(path: str | Path, game: str | None = None, most: int | None = None) -> list[tuple[str, Any]]:
     """(name, record) of a record file (.json/.jsonl), or of a results file's games
-    (`eval.records.records_from_results`; `game` picks one by its id "deal-rotation[-k]"); at
+    (`eval.results_records.records_from_results`; `game` picks one by its id "deal-rotation[-k]"); at
     most `most` records (more is a ValueError: name one). A file that cannot be read as either
     (not ours, damaged, nested past reason, a game that no longer loads) is a ValueError naming it."""
     import sqlite3
@@ -139,20 +139,21 @@ def open_records(path: str | Path, game: str | None = None, most: int | None = N
 
     import pyspiel
 
-    from eval import records as rec
+    from eval.results_records import records_from_results
+    from records.record import load_records
     path = Path(path)
     if not path.exists():
         raise ValueError(f"{path}: no such file")
     try:
         if path.suffix in (".json", ".jsonl"):
-            found = [(f"{path.stem}:{i}", r) for i, r in enumerate(rec.load_records(path))]
+            found = [(f"{path.stem}:{i}", r) for i, r in enumerate(load_records(path))]
             if game is not None:
                 picked = [(n, r) for i, (n, r) in enumerate(found) if game in (str(i), n)]
                 if not picked:
                     raise ValueError(f"{path}: no record {game!r} (records 0..{len(found) - 1})")
                 found = picked
         else:
-            games = rec.records_from_results(path)
+            games = records_from_results(path)
             if game is not None:
                 games = ((g, r) for g, r in games if g == game)
             found = list(islice(games, None if most is None else most + 1))

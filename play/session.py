@@ -1,6 +1,6 @@
 """One game at the table: the human's seat, the bots, the match, the record of every deal.
 
-Chance comes from `eval.chance.DealChance` with the harness's seeds, so a seed plays the same
+Chance comes from `games.chance.DealChance` with the harness's seeds, so a seed plays the same
 deal again. Bots move one at a time in a background thread, each after a short pause, with
 `thinking` naming the seat while it chooses; a bot that raises, returns an illegal action or
 takes longer than the per-move limit faults as docs/tournament.md says: its side forfeits, the
@@ -9,7 +9,7 @@ operator offered (play/engines.py) plays as `engine(cmd=...)` with the per-move 
 time limit, and faults the same way, with the engine's own kind (crashed, illegal, timeout).
 A deal's bots are let go when it ends, so an engine's process goes back to its pool. Every finished
 deal is saved in `<records>/<id>.jsonl` as it ends and the deal in progress in
-`<id>.unfinished.json` after each human move, each file replaced whole (`eval.records.write_records`:
+`<id>.unfinished.json` after each human move, each file replaced whole (`records.record.write_records`:
 a temporary file, flushed, fsynced and renamed), so a file on disk is always whole and a restart
 loses no finished deal; an unfinished one can be continued (`Session.from_record`). A save that
 fails (a full disk) loses nothing either: the game goes on in memory, the view says what is not
@@ -30,10 +30,10 @@ import pyspiel
 
 from agents import make_bot
 from agents.base import CardBot, rules_core
-from eval.chance import DealChance
 from eval.play import ILLEGAL, RAISED, TIMEOUT, forfeit_returns
-from eval.schedule import derive_seed
 from games import registry
+from games.chance import DealChance
+from games.seeding import derive_seed
 from games.protocol import deal_record
 from play.options import FieldError, GameSpec, shown
 from play.review import DEFAULT_ANALYSIS_WORLDS
@@ -117,7 +117,7 @@ class Session:
         self.plan = MatchPlan(spec)
         self.chance_seed = spec.seed if chance_seed is None else chance_seed
         self.history: list[list[float]] = [list(r) for r in history or []]   # the match's record of each finished deal
-        self.records: list = []                 # eval.records.Record of each finished deal
+        self.records: list = []                 # records.record.Record of each finished deal
         self.reviews: dict[int, dict] = {}
         self.thinking: int | None = None
         self.message = ""
@@ -258,7 +258,7 @@ class Session:
 
     # ------------------------------------------------------------ records
     def _players_info(self) -> list:
-        from eval.records import PlayerInfo
+        from records.record import PlayerInfo
         from play.engines import Engine
         engines = self.spec.engines
         return [PlayerInfo(seat=s, agent=self.agents[s], sha256=None,
@@ -271,7 +271,7 @@ class Session:
                 "history": [list(r) for r in self.history]}
 
     def _record(self, returns: list[float] | None, finished: bool):
-        from eval.records import Record
+        from records.record import Record
         record = Record.from_state(self.state, self._players_info(), seconds=self.times, seed=self.seed,
                                    match=self._match_info(), fault=self.fault, returns=returns,
                                    source=self.source)
@@ -296,7 +296,7 @@ class Session:
         later; the game goes on in memory meanwhile, and a file on disk is never half-written."""
         if self.records_dir is None:
             return
-        from eval.records import write_records
+        from records.record import write_records
         try:
             if self.saved < len(self.records):
                 write_records(self.records_dir / f"{self.id}.jsonl", self.records)
@@ -533,11 +533,11 @@ class Session:
         with an unfinished deal instead: its human only, from its end, with the chance the game
         would have had, later deals included. An unfinished deal is taken over no other way, for
         its hands are still secret; the caller makes sure it is continued only once."""
-        from eval.records import load_game
         from play.options import (DEFAULT_TIME_LIMIT, MAX_TIME_LIMIT, check_bot, check_match, check_number,
                                   default_bot)
+        from records.record import game_of
         from play.review import human_seat
-        game = load_game(record)
+        game = game_of(record)
         name = game.get_type().short_name
         entry = registry.find(name)
         if entry is None:

@@ -172,7 +172,7 @@ def section_neural(seconds: float, repeats: int) -> None:
     from agents import make_bot
     from agents.neural.bot import SHIPPED_BOTS
     from agents.neural.botfile import load_bot
-    from agents.neural.onnx_export import sample_states
+    from training.onnx_export import sample_states
     for path in sorted(SHIPPED_BOTS.glob("*.safetensors")):
         if "." in path.stem:
             continue                # a value or belief network (bots/<game>.<n>p.<kind>), not a bot

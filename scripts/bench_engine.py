@@ -36,7 +36,7 @@ import games  # noqa: F401  (registers our games)
 from agents import make_bot
 from agents.base import CardBot
 from agents.engine import close_engines
-from eval.chance import DealChance
+from games.chance import DealChance
 from eval.play import Moves, play_deal
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -20,7 +20,7 @@ import pyspiel
 
 import games  # noqa: F401  (registers our games)
 from agents import make_bot
-from eval.chance import DealChance
+from games.chance import DealChance
 from eval.config import TournamentConfig
 from eval.play import PROBE_SIZE, GamePlayer
 from eval.ratings import summarize

@@ -143,7 +143,7 @@ def concurrent_games(clients: int, seed: int) -> dict:
     finally:
         server.terminate()
         server.wait(timeout=30)
-    from eval.records import load_records
+    from records.record import load_records
     recorded, lost = 0, []
     for r in results:
         if not r:

@@ -27,14 +27,14 @@ COMMAND_MODULES = (
 def _match(args: argparse.Namespace) -> None:
     from eval.config import check_bot
     from eval.match import format_table, run_match
-    from eval.records import check_appendable
+    from records.record import check_appendable
     from scripts.cli_checks import load_game
     game = load_game(args.game)
     specs = args.agent or ["random", "rules"]
     for spec in specs:                  # refused before the first game, not in the middle of the bar
         check_bot(spec, game)
     if args.records is not None:
-        from eval.files import RECORDS, check_output
+        from records.files import RECORDS, check_output
         check_output(args.records, RECORDS, option="--records")
         check_appendable(args.records)
     rows = run_match(args.game, specs, args.games, args.seed, progress=not args.quiet, records=args.records)
@@ -47,17 +47,17 @@ def _bench(args: argparse.Namespace) -> None:
 
 
 def _train(args: argparse.Namespace) -> None:
-    from agents.neural.train_cli import run_train
+    from training.policy_cli import run_train
     run_train(args)
 
 
 def _export(args: argparse.Namespace) -> None:
-    from agents.neural.train_cli import run_export
+    from training.policy_cli import run_export
     run_export(args)
 
 
 def _ensemble(args: argparse.Namespace) -> None:
-    from agents.neural.train_cli import run_ensemble
+    from training.policy_cli import run_ensemble
     run_ensemble(args)
 
 
@@ -89,7 +89,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_bench, pass_through=True)
 
     p = sub.add_parser("train", help="train a neural bot by deep Monte-Carlo self-play")
-    importlib.import_module("agents.neural.train_cli").add_train_arguments(p)
+    importlib.import_module("training.policy_cli").add_train_arguments(p)
     p.set_defaults(func=_train)
 
     p = sub.add_parser("export", help="write a safe bot file (and ONNX) from a training checkpoint")
@@ -103,7 +103,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("ensemble", help="merge bot files of one game into one network that scores by their mean",
                        description="Writes one bot file (and its ONNX twin) whose network scores each action "
-                                   "by the mean of the members' scores, exactly (agents/neural/ensemble.py).")
+                                   "by the mean of the members' scores, exactly (training/ensemble.py).")
     p.add_argument("out", help="the bot file to write, e.g. bots/mine.safetensors (its folder must exist)")
     p.add_argument("members", nargs="+", metavar="MEMBER", help="two or more bot files of one game and kind of score")
     p.add_argument("--force", action="store_true", help="replace the bot file (and its .onnx) if they exist")

@@ -36,8 +36,8 @@ class CliParser(argparse.ArgumentParser):
 def load_game(text: str) -> pyspiel.Game:
     """The game `text` names, as pyspiel loads it. Raises ValueError with one line
     for a malformed string, an unknown game or parameters the game refuses
-    (eval.config.load_game)."""
-    from eval.config import load_game as load
+    (games.load.load_game)."""
+    from games.load import load_game as load
     return load(text)
 
 

@@ -17,7 +17,7 @@ from agents import SHIPPED_BOTS, bot_settings
 from games import registry
 from scripts.cli_checks import one_line
 
-SECTIONS = ("games", "bots", "files")
+SECTIONS = ("games", "bots", "files", "presets")
 
 
 def _shown(value: Any) -> str:
@@ -43,7 +43,7 @@ def games_section() -> str:
         if partnerships:
             lines.append(f"    sides: {'; '.join(partnerships)}")
         if entry.strongest:
-            lines.append(f"    strongest measured bot: {entry.strongest}")
+            lines.append(f"    strongest measured bot: {entry.strongest} = {entry.presets.get(entry.strongest, '?')}")
         if entry.default_field:
             lines.append(f"    tournament field: {', '.join(entry.default_field)}")
         lines.append("")
@@ -126,7 +126,9 @@ def files_section(bots_dir: Path = SHIPPED_BOTS) -> str:
 
 
 def _list(args: argparse.Namespace) -> None:
-    parts = {"games": games_section, "bots": lambda: bots_section(args.game), "files": files_section}
+    from agents.presets import listing
+    parts = {"games": games_section, "bots": lambda: bots_section(args.game), "files": files_section,
+             "presets": listing}
     unknown = [name for name in args.what if name not in parts]
     if unknown:
         raise ValueError(f"no section {unknown[0]!r}; choose from {', '.join(SECTIONS)}")
@@ -137,8 +139,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("list", help="the games and their parameters, the bots and their settings, the bot files",
                        description="What a game string or bot spec can name: our games with every parameter, "
                                    "its default and range; the bots with their settings; the shipped bot "
-                                   "files with their training notes.")
-    p.add_argument("what", nargs="*", metavar="{games,bots,files}", help="the sections to show (default: all)")
+                                   "files with their training notes; the presets and the specs they stand for.")
+    p.add_argument("what", nargs="*", metavar="{games,bots,files,presets}", help="the sections to show (default: all)")
     p.add_argument("--game", default=registry.default_game(),
                    help="the game whose bot settings are shown (default %(default)s)")
     p.set_defaults(func=_list)

@@ -1,6 +1,6 @@
 """`cardarena games`, `show`, `export-games` and `analyse`: the stored games of a
 results file (or a record file) listed, read, written out as records, and a
-position valued from the mover's information (eval/records.py, search/analysis.py,
+position valued from the mover's information (records/record.py, search/analysis.py,
 docs/records.md)."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ def _warn(command: str, problems: list[str]) -> None:
 
 
 def _games(args: argparse.Namespace) -> None:
-    from eval.records import RecordError
+    from records.record import RecordError
     from eval.storage import ResultsDB, ResultsFileError
     damaged: list[str] = []
     try:
@@ -63,7 +63,8 @@ def _games(args: argparse.Namespace) -> None:
 
 
 def _show(args: argparse.Namespace) -> None:
-    from eval.records import check, open_game, transcript
+    from eval.results_records import open_game
+    from records.record import check, transcript
     view = None if args.open else args.view
     damaged: list[str] = []
     found = open_game(args.source, args.game, damaged)
@@ -99,8 +100,9 @@ def _header(gid: str, record, view: int | None) -> str:
 
 
 def _export(args: argparse.Namespace) -> None:
-    from eval.files import RECORDS, check_output
-    from eval.records import records_from_results, write_records
+    from records.files import RECORDS, check_output
+    from eval.results_records import records_from_results
+    from records.record import write_records
     out = check_output(args.out, RECORDS, inputs=[args.results], force=args.force)
     damaged: list[str] = []
     records = (r for _, r in records_from_results(args.results, deal=args.deal, agent=args.agent,
@@ -112,7 +114,8 @@ def _export(args: argparse.Namespace) -> None:
 
 
 def _analyse(args: argparse.Namespace) -> None:
-    from eval.records import RecordError, check, load_game, open_game, state_at
+    from eval.results_records import open_game
+    from records.record import RecordError, check, game_of, state_at
     from search.analysis import Evaluator, analyse, load_networks
     evaluator = Evaluator(policy=args.policy, worlds=args.worlds, value=args.value, horizon=args.horizon,
                           belief=args.belief)
@@ -124,7 +127,7 @@ def _analyse(args: argparse.Namespace) -> None:
                           f"{found[0][0]}")
     gid, record = found[0]
     check(record)                       # a record with a bad move anywhere is refused whole
-    load_networks(evaluator, load_game(record))     # the networks checked before the move is
+    load_networks(evaluator, game_of(record))     # the networks checked before the move is
     state = state_at(record, args.move)
     if state.is_terminal():
         raise RecordError(f"move {args.move}: the game is over there")

@@ -168,7 +168,7 @@ def _tournament(args: argparse.Namespace) -> None:
 
 def _report(args: argparse.Namespace) -> None:
     from eval.tournament import load_summary
-    from eval.files import regular_input
+    from records.files import regular_input
     results = regular_input(args.results, "results file")
     _check_report_paths(results, not args.no_files)
     _print_and_write(load_summary(results, args.anchor, args.bootstrap), results, not args.no_files)

@@ -49,8 +49,8 @@ import pyspiel
 
 from agents import make_bot
 from agents.base import rules_core
-from eval.chance import DealChance
-from eval.schedule import derive_seed
+from games.chance import DealChance
+from games.seeding import derive_seed
 from games import registry
 
 DEFAULT_WORLDS = 50

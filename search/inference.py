@@ -15,7 +15,7 @@ The search bots use it with the `model` setting (search.bots): they draw
 seats on the searcher's own side are modelled by that bot instead: in a
 partnership the partner is often not the bot the opponents are (at Canasta
 the search's partner is the search itself, which mostly plays its baseline's
-move). scripts/belief_quality.py measures it (`--partner-model`); no search
+move). experiments/belief_quality.py measures it (`--partner-model`); no search
 setting uses it, as it brought worlds no closer (docs/search.md, screen X).
 Everything it reads is the
 world, which holds only what the player saw and what the resampler drew, so it

@@ -139,7 +139,8 @@ def build_place(place: Path) -> None:
     are made by `add_specials` (a pipe cannot be copied)."""
     import torch
     from eval.config import TournamentConfig
-    from eval.records import records_from_results, write_records
+    from eval.results_records import records_from_results
+    from records.record import write_records
     from eval.study.paired import run_study, study_config
     from eval.tournament import run_tournament
     for name, (game, agents, deals) in RESULTS.items():

@@ -1,4 +1,4 @@
-"""scripts/advantage_headroom.py: what a network of advantages leaves of one step's gain."""
+"""experiments/advantage_headroom.py: what a network of advantages leaves of one step's gain."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ import pyspiel
 import pytest
 
 import games  # noqa: F401
-from agents.neural import dmc
+from training import dmc
 from agents.neural.botfile import save_bot
 from agents.neural.encoding import GameIdentity
-from scripts import advantage_headroom
-from scripts.advantage_headroom import ProbedDecision, headroom
+from experiments import advantage_headroom
+from experiments.advantage_headroom import ProbedDecision, headroom
 from tests.test_neural_advantage import APO, net_with_head
 
 

@@ -11,7 +11,7 @@ import pytest
 
 import games  # noqa: F401
 from agents.base import rules_core
-from eval.records import load_records, state_at
+from records.record import load_records, state_at
 from scripts.cli import main
 from search.analysis import analyse
 

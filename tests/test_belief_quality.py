@@ -1,4 +1,4 @@
-"""scripts/belief_quality.py's measure: the share of the others' hidden cards a world gets right."""
+"""experiments/belief_quality.py's measure: the share of the others' hidden cards a world gets right."""
 
 import random
 
@@ -7,7 +7,7 @@ import pyspiel
 import games  # noqa: F401
 from agents import make_bot
 from agents.base import rules_core
-from scripts.belief_quality import hidden_cards, main, shared_cards
+from experiments.belief_quality import hidden_cards, main, shared_cards
 
 
 def _canasta_after_a_pile_take():

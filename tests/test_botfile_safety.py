@@ -29,16 +29,16 @@ from safetensors.numpy import save_file
 
 import games  # noqa: F401  (registers our games)
 from agents import SHIPPED_BOTS, make_bot
-from agents.neural import dmc
+from training import dmc
 from agents.neural.bot import NeuralBot
 from agents.neural.botfile import BASELINES_FOLDER, MAX_BASELINE_DEPTH, load_bot, save_bot
 from search.netfile import checksum as _checksum
 from agents.neural.config import NetworkConfig, TrainConfig
 from agents.neural.encoding import GameIdentity
-from agents.neural.ensemble import ensemble
+from training.ensemble import ensemble
 from agents.neural.network import PolicyValueNet, parameter_shapes
-from agents.neural.onnx_export import export_onnx
-from agents.neural.train_cli import add_train_arguments, config_from_args, resumed_settings
+from training.onnx_export import export_onnx
+from training.policy_cli import add_train_arguments, config_from_args, resumed_settings
 from scripts.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -297,7 +297,7 @@ def test_files_declaring_huge_networks_are_refused_before_anything_is_built(tmp_
     script = f"""
 import resource, sys
 from agents.neural.botfile import load_bot
-from agents.neural.ensemble import ensemble
+from training.ensemble import ensemble
 held = int(open("/proc/self/statm").read().split()[0]) * resource.getpagesize()
 resource.setrlimit(resource.RLIMIT_AS, (held + (3 << 28), resource.RLIM_INFINITY))
 for load in (lambda: load_bot({str(wide)!r}), lambda: ensemble([{str(vast)!r}, {str(wide)!r}], "m.safetensors")):

@@ -268,7 +268,8 @@ def test_the_meld_tables_agree_with_the_rules_read_directly(game_string):
 @pytest.mark.parametrize("players,match", [(2, None), (4, None), (3, "target=2500")])
 def test_the_harness_and_records_play_it_through_the_protocol(tmp_path, players, match):
     from eval.config import TournamentConfig
-    from eval.records import check, records_from_results, transcript
+    from eval.results_records import records_from_results
+    from records.record import check, transcript
     from eval.tournament import run_tournament
     config = TournamentConfig.create(f"python_classic_canasta(players={players})", ["random", "rules"],
                                      deals=1, match=match)

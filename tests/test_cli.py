@@ -227,7 +227,7 @@ def _checkpoint(path: Path) -> Path:
     """A real training checkpoint of a small untrained network, as dmc writes it."""
     import pyspiel
     import torch
-    from agents.neural import dmc
+    from training import dmc
     from agents.neural.config import NetworkConfig, TrainConfig
     from agents.neural.encoding import GameIdentity
     from agents.neural.network import PolicyValueNet
@@ -282,7 +282,8 @@ def test_list_names_every_game_parameter_bot_setting_and_shipped_file(capsys):
     import pyspiel
     code, out, err = run_cli(["list"], capsys)
     assert code == 0, err
-    games_part, bots_part, files_part = out.split("\n\n## ")
+    games_part, bots_part, files_part, presets_part = out.split("\n\n## ")
+    assert "canasta-strong: pimc(" in presets_part and "(Modern American Canasta)" in presets_part
     for short_name in ("python_page_one", "python_american_page_one", "python_modern_canasta"):
         spec = pyspiel.load_game(short_name).get_type().parameter_specification
         block = games_part.split(f"\n{short_name}: ")[1].split("\n\n")[0]
@@ -291,7 +292,7 @@ def test_list_names_every_game_parameter_bot_setting_and_shipped_file(capsys):
     assert "    players              default 4          [2, 6]" in games_part
     assert "    dealer               default -1         [-1, players - 1]" in games_part
     assert "    sides: 4 players [0, 1, 0, 1]" in games_part
-    assert "strongest measured bot: pimc(worlds=40,iterations=25,rollout=rules,prior=shipped)" in games_part
+    assert "strongest measured bot: page-one-strong = pimc(worlds=40,iterations=25,rollout=rules,prior=shipped)" in games_part
     assert "empty_stock          default 'pass'     pass, reshuffle, take" in games_part
     ismcts = bots_part.split("\nismcts\n")[1].split("\n" + "pimc")[0]
     assert "settings:" in ismcts and "iterations" in ismcts and "rollout" in ismcts

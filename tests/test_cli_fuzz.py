@@ -122,7 +122,7 @@ def shipped_bots_intact():
 def stand_ins():
     """Training and benchmarks replaced by stand-ins that only record that they
     were asked (the fuzz checks what reaches them, not what they do)."""
-    import agents.neural.dmc as dmc
+    import training.dmc as dmc
     import scripts.bench as bench
     saved_train, saved_sections = dmc.train, dict(bench.SECTIONS)
 

@@ -21,7 +21,7 @@ import games  # noqa: F401
 from agents import make_bot
 from agents.base import harness_limit
 from agents.engine import SeatCursor, close_engines, deal_message, turn_message
-from eval.chance import DealChance
+from games.chance import DealChance
 from eval.config import TournamentConfig
 from eval.play import PROBE_SIZE, RAISED, BotFault, GamePlayer, Moves, decode_history, play_deal
 from eval.storage import ResultsDB

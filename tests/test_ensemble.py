@@ -16,9 +16,9 @@ from agents.neural.bot import BlockDiagonal, legal_scores, member_hidden, numpy_
 from agents.neural.botfile import load_bot, save_bot
 from agents.neural.config import NetworkConfig
 from agents.neural.encoding import GameIdentity
-from agents.neural.ensemble import ensemble, merge_networks
+from training.ensemble import ensemble, merge_networks
 from agents.neural.network import PolicyValueNet
-from agents.neural.onnx_export import sample_states
+from training.onnx_export import sample_states
 from tests.test_cli import assert_refused, run_cli
 
 CANASTA = "python_modern_canasta"

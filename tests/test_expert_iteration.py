@@ -1,4 +1,4 @@
-"""Expert iteration (agents/neural/expert.py): search games with the network as
+"""Expert iteration (training/expert.py): search games with the network as
 prior, the network trained on the search's root values, rated each iteration."""
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ import torch
 
 import games  # noqa: F401
 from agents import make_bot
-from agents.neural import expert
+from training import expert
 from agents.neural.botfile import load_bot, save_bot
 from agents.neural.config import NetworkConfig
-from agents.neural.dmc import return_scale
+from training.dmc import return_scale
 from agents.neural.encoding import GameIdentity, InfoStateEncoder
 from agents.neural.network import PolicyValueNet
 from agents.neural.symmetry import symmetry_for
@@ -101,7 +101,7 @@ def test_under_dagger_the_network_moves_and_the_search_labels_its_positions(game
     rows, returns = expert.play_search_game(game, spec, deal_seed=3, bot_seed=9, mover=mover)
     # Replay the deal with the network in every seat: the same game, move for move.
     from agents.base import rules_core
-    from eval.chance import DealChance
+    from games.chance import DealChance
     bots = [make_bot(mover, game, seat, 9 + seat) for seat in range(game.num_players())]
     state, chance, decisions = rules_core(game.new_initial_state()), DealChance(3), 0
     while not state.is_terminal():

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from eval.config import TournamentConfig
-from eval.files import (EMPTY, FIGURE, HANDS_CSV, OTHER, RECORDS, REPORT_CSV, REPORT_JSON, REPORT_MD, RESULTS,
+from records.files import (EMPTY, FIGURE, HANDS_CSV, OTHER, RECORDS, REPORT_CSV, REPORT_JSON, REPORT_MD, RESULTS,
                         kind_of)
 from eval.storage import ResultsDB, ResultsFileError
 from eval.study.paired import run_study, study_config

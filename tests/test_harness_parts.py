@@ -18,7 +18,7 @@ import pytest
 
 import games  # noqa: F401
 from agents import make_bot
-from eval.chance import DealChance
+from games.chance import DealChance
 from eval.config import TournamentConfig, parse_agents
 from eval.play import ILLEGAL, GamePlayer, PROBE_SIZE, forfeit_returns, play_deal, Moves
 from eval.ratings import fit_elo, game_points, summarize
@@ -435,7 +435,8 @@ def test_canastas_default_field_has_its_strongest_measured_bots_and_each_is_made
     from games.modern_canasta.game import FAST, STRONGEST
     from scripts.tournament_cli import DEFAULT_AGENTS, default_agents
     field = default_agents("python_modern_canasta")
-    assert field == ["random", "rules", FAST, STRONGEST, "neural"]
+    assert field == ["random", "rules", "canasta-fast", "canasta-strong", "neural"] == \
+        ["random", "rules", FAST, STRONGEST, "neural"]
     assert registry.lookup("python_modern_canasta").strongest == STRONGEST
     assert default_agents("python_page_one(players=3)") == list(DEFAULT_AGENTS)
     game = pyspiel.load_game("python_modern_canasta")

@@ -24,7 +24,7 @@ import pytest
 
 import games  # noqa: F401
 from agents.base import rules_core
-from eval.records import load_records
+from records.record import load_records
 from play.server import MAX_BODY, MAX_ERROR, Table, create_app
 from play.views import table_view
 

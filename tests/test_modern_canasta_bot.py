@@ -151,7 +151,7 @@ def test_the_defaults_play_todays_bot_move_for_move_on_200_hands():
     import hashlib
     import json
     from pathlib import Path
-    from eval.chance import DealChance
+    from games.chance import DealChance
     data = json.loads((Path(__file__).parent / "data" / "canasta_rules_bot_200_hands.json").read_text())
     for seed, (length, digest, seat0) in data["hands"].items():
         bots = [make_bot("rules", GAME, s, int(seed)) for s in range(4)]

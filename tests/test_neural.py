@@ -21,7 +21,7 @@ from open_spiel.python.algorithms import evaluate_bots
 
 import games  # noqa: F401
 from agents import make_bot
-from agents.neural import dmc
+from training import dmc
 from agents.neural.bot import SHIPPED_BOTS, NeuralBot
 from agents.neural.botfile import BotFileError, load_bot, save_bot
 from agents.neural.config import NetworkConfig, TrainConfig
@@ -323,7 +323,7 @@ def test_pickled_payloads_are_refused_without_running_them(game, tmp_path):
 def test_onnx_export_matches_onnxruntime(game, bot_file, tmp_path):
     import onnx
     import onnxruntime
-    from agents.neural.onnx_export import export_onnx, sample_states
+    from training.onnx_export import export_onnx, sample_states
 
     path = export_onnx(bot_file, tmp_path / "bot.onnx", check_states=64)
     meta = {p.key: p.value for p in onnx.load(str(path)).metadata_props}
@@ -521,7 +521,7 @@ def test_the_shipped_american_page_one_bot_plays_every_deal_of_a_match():
 @pytest.mark.parametrize("path", SHIPPED, ids=[p.stem for p in SHIPPED])
 def test_shipped_bots_load_through_make_bot_and_are_small(path):
     game = pyspiel.load_game(load_bot(path).metadata["game"])
-    # Canasta's is an exact merge of five networks (agents/neural/ensemble.py), its
+    # Canasta's is an exact merge of five networks (training/ensemble.py), its
     # zero blocks stored: about 15 MB; a single network of ours is about 1 MB.
     assert path.stat().st_size < 20_000_000
     bots = [make_bot("neural", game, p, p) for p in range(game.num_players())]

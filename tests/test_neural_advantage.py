@@ -15,13 +15,13 @@ import torch
 
 import games  # noqa: F401
 from agents import make_bot
-from agents.neural import advantage, dmc
+from training import advantage, dmc
 from agents.neural.botfile import load_bot, save_bot
 from agents.neural.config import NetworkConfig, TrainConfig
 from agents.neural.encoding import GameIdentity, InfoStateEncoder
 from agents.neural.network import PolicyValueNet
 from games.american_page_one.core import DRAW
-from scripts import neural_curve
+from experiments import neural_curve
 from search.rollout import BotRollout
 from tests import conformance
 from tests.test_american_page_one import FOUR, k, position, swap_hidden

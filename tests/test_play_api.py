@@ -15,7 +15,7 @@ import pytest
 import games  # noqa: F401
 from agents import BOT_FACTORIES
 from agents.random_bot import RandomBot
-from eval.records import load_records
+from records.record import load_records
 from play.options import GameSpec
 from play.server import Table, create_app
 from play.session import Session

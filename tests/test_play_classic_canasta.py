@@ -11,7 +11,7 @@ import pytest
 
 import games  # noqa: F401
 from agents import BOT_FACTORIES
-from eval.records import load_records
+from records.record import load_records
 from play.options import GameSpec, parse_new_game
 from play.session import Session
 from play.text import run_text

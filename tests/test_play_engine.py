@@ -17,7 +17,7 @@ import pytest
 import games  # noqa: F401
 from agents import BOT_FACTORIES
 from agents.engine import close_engines
-from eval.records import load_records
+from records.record import load_records
 from play.engines import parse_engines, probe_engines
 from play.server import Table, create_app
 from scripts.cli import main

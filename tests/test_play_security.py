@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 import games  # noqa: F401
-from eval.records import load_records
-from eval.schedule import derive_seed
+from records.record import load_records
+from games.seeding import derive_seed
 from play import server
 from play.server import MAX_BODY, MAX_REVIEWS, Table, create_app
 from scripts.cli import main
@@ -391,7 +391,7 @@ def _fill(folder: Path) -> Path:
 
 def _check_saved_whole(table: Table, session, game_id: str) -> None:
     """The game's records on disk are whole and are what the table played, and no other record
-    is there (a writer's hidden temporary file is not one: eval.records removes its own)."""
+    is there (a writer's hidden temporary file is not one: records.record removes its own)."""
     (saved,) = load_records(table.records_dir / f"{game_id}.jsonl")
     assert [m.action for m in saved.moves] == [m.action for m in session.records[0].moves]
     assert saved.returns == session.records[0].returns

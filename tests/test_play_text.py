@@ -8,7 +8,7 @@ import sys
 import pytest
 
 import games  # noqa: F401
-from eval.records import load_records
+from records.record import load_records
 from play.options import parse_new_game
 from play.text import run_text
 from scripts.cli import main

@@ -16,8 +16,9 @@ import pytest
 import games  # noqa: F401
 from agents.base import rules_core
 from eval.config import TournamentConfig
-from eval.records import (FORMAT, VERSION, PlayerInfo, Record, RecordError, build, check, load_records,
-                          records_from_results, state_at, transcript, write_records)
+from eval.results_records import records_from_results
+from records.record import (FORMAT, VERSION, PlayerInfo, Record, RecordError, build, check, load_records, state_at,
+                            transcript, write_records)
 from eval.storage import ResultsDB, ResultsFileError
 from eval.tournament import load_summary, planned_games, run_tournament
 from scripts.cli import main

@@ -11,7 +11,7 @@ import pytest
 import games  # noqa: F401
 from agents import make_bot
 from agents.base import CardBot
-from eval.chance import DealChance
+from games.chance import DealChance
 from eval.config import TournamentConfig
 from eval.play import (CRASHED, ILLEGAL, PROBE_SIZE, RAISED, TIMEOUT, BotFault, GamePlayer, Moves, Trace,
                        decode_history, play_deal)

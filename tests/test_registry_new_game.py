@@ -23,7 +23,8 @@ import pyspiel
 import pytest
 
 import games
-from eval.records import records_from_results, replay, state_at, transcript
+from eval.results_records import records_from_results
+from records.record import replay, state_at, transcript
 from games import registry
 from play.views import table_view
 from tests.test_play_api import client, play, settle  # noqa: F401  (the API's fixture and helpers)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from eval.records import records_from_results
+from eval.results_records import records_from_results
 from training.selfplay import positions, selfplay
 
 

@@ -8,7 +8,7 @@ import pytest
 
 import games  # noqa: F401  (registers the games)
 from agents import make_bot
-from eval.chance import DealChance
+from games.chance import DealChance
 from eval.config import register_bots
 from eval.study.guided import DECISIONS
 from eval.study.paired import GUIDED, run_study, study_config

@@ -6,7 +6,8 @@ import pytest
 
 import games  # noqa: F401  (registers the games)
 from agents.base import rules_core
-from eval.records import records_from_results, replay
+from eval.results_records import records_from_results
+from records.record import replay
 from eval.storage import ResultsDB
 from eval.study.paired import run_study, study_config
 from eval.study.stats import COMPONENTS, hands_from_results, markdown, plots, side_hands
@@ -74,7 +75,7 @@ def test_piles_asks_and_going_out_agree_with_a_replay_of_the_moves(match_results
 
 
 def replay_end(record):
-    from eval.records import state_at
+    from records.record import state_at
     return state_at(record, len(record.moves))
 
 

@@ -1,4 +1,4 @@
-"""scripts/value_quality.py: a network's value head against rule-bot deals' returns."""
+"""experiments/value_quality.py: a network's value head against rule-bot deals' returns."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 import games  # noqa: F401
 from agents import make_bot
 from agents.base import rules_core
-from eval.chance import DealChance
-from scripts import value_quality
+from games.chance import DealChance
+from experiments import value_quality
 
 PAGE_ONE = "python_page_one(players=4)"
 

@@ -17,8 +17,8 @@ def _selfplay(args: argparse.Namespace) -> None:
 
 def _check_training(args: argparse.Namespace) -> None:
     """Everything refused before any work: the game, the data (a regular file), the outputs
-    (eval.files: never an input nor a file of another kind), the device."""
-    from eval.files import regular_input
+    (records.files: never an input nor a file of another kind), the device."""
+    from records.files import regular_input
     from training.selfplay import check_data, check_outputs
     game = cli_checks.load_game(args.game)
     regular_input(args.data, "--data")

@@ -25,8 +25,8 @@ import numpy as np
 import pyspiel
 
 from agents.base import rules_core
-from eval.records import records_from_results
-from eval.schedule import derive_seed
+from eval.results_records import records_from_results
+from games.seeding import derive_seed
 from eval.tournament import TournamentConfig, run_tournament
 
 _POSITIONS = 61     # seed domain of the positions drawn from each game
@@ -106,8 +106,8 @@ def held_out_games(games: np.ndarray, share: float) -> tuple[np.ndarray, np.ndar
 
 
 def outputs(out: Path | str) -> dict[str, tuple[Path, str]]:
-    """What a training command writes beside its network file, with each file's kind (eval.files)."""
-    from eval import files
+    """What a training command writes beside its network file, with each file's kind (records.files)."""
+    from records import files
     stem = Path(out).with_suffix("")
     return {"network": (Path(out), files.NETWORK),
             "curve": (Path(f"{stem}.curve.csv"), files.CURVE_CSV),
@@ -118,8 +118,8 @@ def outputs(out: Path | str) -> dict[str, tuple[Path, str]]:
 
 def check_outputs(out: Path | str, data: Path | str, force: bool) -> None:
     """Refuses, before any work, outputs that would replace an input or a file of another kind
-    (eval.files.check_output); the network file only with `force` if it exists."""
-    from eval.files import check_output
+    (records.files.check_output); the network file only with `force` if it exists."""
+    from records.files import check_output
     for name, (path, kind) in outputs(out).items():
         check_output(path, kind, inputs=[data], force=force if name == "network" else None,
                      option="--out" if name == "network" else f"--out's {name}")
@@ -128,7 +128,7 @@ def check_outputs(out: Path | str, data: Path | str, force: bool) -> None:
 def write_report(out: Path | str, report: dict) -> None:
     import json
 
-    from eval.files import TRAINING_REPORT_KEY, write_text_whole
+    from records.files import TRAINING_REPORT_KEY, write_text_whole
     write_text_whole(outputs(out)["report"][0], json.dumps({TRAINING_REPORT_KEY: 1, **report}, indent=2))
 
 
@@ -144,7 +144,7 @@ def write_curve(curve: list[dict], out: Path | str, title: str, ylabel: str) -> 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from eval.files import FIGURE_KEY, write_text_whole, write_whole
+    from records.files import FIGURE_KEY, write_text_whole, write_whole
     paths = outputs(out)
     text = io.StringIO()
     writer = csv.DictWriter(text, fieldnames=list(curve[0]), lineterminator="\n")

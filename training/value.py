@@ -149,7 +149,7 @@ def playout_check(game: pyspiel.Game, network, path: str | os.PathLike, games: r
 
     from tqdm import tqdm
 
-    from eval.schedule import derive_seed
+    from games.seeding import derive_seed
     from search.rollout import BotRollout
     from training.selfplay import positions as draw
     rollout = BotRollout.from_spec(policy, game, seed)

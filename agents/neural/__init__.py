@@ -1,9 +1,9 @@
 """Neural policies: networks over a game's information-state tensor
-(`network.py`, sizes in `config.py`, inputs in `encoding.py`), their training
-(deep Monte-Carlo self-play, `dmc.py`, with `symmetry.py` and `evaluate.py`),
-the safe bot file format (`botfile.py`), the bot that plays one (`bot.py`),
-the ONNX export (`onnx_export.py`) and the prior for search (`prior.py`).
+(`network.py`, sizes in `config.py`, inputs in `encoding.py`, suit symmetries
+in `symmetry.py`), the safe bot file format (`botfile.py`), the bot that plays
+one (`bot.py`) and the prior for search (`prior.py`). Their training, export
+and ensembles are the `training` package's, which nothing here imports.
 
 Nothing here is imported by `agents` itself: torch loads only when a neural bot
-is made or a network is trained. docs/neural.md describes the whole.
+is made. docs/neural.md describes the whole.
 """

@@ -15,7 +15,7 @@ Settings:
                    out the part of the network's error that differs from suit
                    to suit; one batch of 24 rows, still well under 1 ms
     margin         for a network trained on advantages over a baseline bot
-                   (`--target advantage`, agents/neural/advantage.py; the bot
+                   (`--target advantage`, training/advantage.py; the bot
                    file names the baseline: a rule, random or neural bot, as
                    agents/neural/botfile.py checks, never anything else): the
                    bot plays the baseline's move unless another move's score,
@@ -87,7 +87,7 @@ def numpy_layers(net: PolicyValueNet, members: list[tuple[int, ...]] | None = No
 
 
 def member_hidden(training: dict) -> list[tuple[int, ...]] | None:
-    """The hidden sizes of an ensemble's members (agents/neural/ensemble.py), from
+    """The hidden sizes of an ensemble's members (training/ensemble.py), from
     a bot file's training notes; None for a file that is not an ensemble."""
     members = training.get("members")
     if not isinstance(members, list) or len(members) < 2:
@@ -100,7 +100,7 @@ def member_hidden(training: dict) -> list[tuple[int, ...]] | None:
 
 class BlockDiagonal:
     """A block-diagonal weight matrix kept as its blocks. An ensemble's later
-    layers read each member's units only (agents/neural/ensemble.py), so all but
+    layers read each member's units only (training/ensemble.py), so all but
     the diagonal blocks are zeros; `x @ W` by blocks skips them."""
 
     __array_ufunc__ = None          # numpy hands `x @ BlockDiagonal` to __rmatmul__

@@ -58,11 +58,11 @@ import torch
 from safetensors import SafetensorError, safe_open
 from safetensors.numpy import save_file
 
-from agents import SHIPPED_BOTS
+from agents import SHIPPED_BOTS, bot_file_location
 from agents.neural.config import NetworkConfig
 from agents.neural.encoding import GameIdentity
 from agents.neural.network import PolicyValueNet, parameter_shapes
-from agents.spec import parse_spec
+from games.spec import parse_spec
 from search.netfile import checksum
 
 FORMAT = "cardarena-bot"
@@ -160,10 +160,7 @@ def bot_file_path(path: str | None, short_name: str) -> Path:
     options, docs/search.md's commands) works from any directory."""
     if path in (None, "", "shipped"):
         return shipped_bot_path(short_name)
-    file = Path(str(path))
-    if not file.is_absolute() and not file.exists() and (PROJECT_ROOT / file).exists():
-        return PROJECT_ROOT / file
-    return file
+    return bot_file_location(str(path))
 
 
 def toolkit_version() -> str:
@@ -215,7 +212,7 @@ def _shown(text: object, limit: int = 120) -> str:
 
 
 def _spec(name: str, settings: dict[str, Any]) -> str:
-    """The spec text of a bot and its plain settings (read back by agents.spec.parse_spec)."""
+    """The spec text of a bot and its plain settings (read back by games.spec.parse_spec)."""
     if not settings:
         return name
     text = {k: ("true" if v else "false") if isinstance(v, bool) else str(v) for k, v in settings.items()}

@@ -80,7 +80,7 @@ LEARNER_DEVICES = r"cpu|cuda(:[0-9]{1,2})?"
 
 @dataclass
 class TrainConfig:
-    """Settings of a deep Monte-Carlo training run (agents/neural/dmc.py).
+    """Settings of a deep Monte-Carlo training run (training/dmc.py).
 
     The defaults are the settings the shipped Page One bot was trained with,
     except that its first 40 minutes ran at a constant learning rate (the decay

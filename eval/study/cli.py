@@ -151,8 +151,8 @@ def _stats(args: argparse.Namespace) -> None:
     import re
     import sys
 
-    from eval.files import FIGURE, HANDS_CSV, check_output, regular_input
-    from eval.records import RecordError
+    from records.files import FIGURE, HANDS_CSV, check_output, regular_input
+    from records.record import RecordError
     from eval.study.stats import FIGURE_MAKER, figure_paths, hands_from_results, markdown, plots, write_csv
     from scripts.cli_checks import one_line
     results = regular_input(args.results, "results file")
@@ -207,10 +207,11 @@ def _requirement(args: argparse.Namespace) -> None:
 def _tune(args: argparse.Namespace) -> None:
     from tqdm import tqdm
 
-    from agents.spec import parse_spec
+    from games.spec import parse_spec
     from agents.rules.modern_canasta import Strategy
-    from eval.config import check_bot, load_game
-    from eval.files import FIGURE, check_output
+    from eval.config import check_bot
+    from games.load import load_game
+    from records.files import FIGURE, check_output
     from eval.study.tune import FIGURE_MAKER, GAME, GRID, Trial, plot, tune
     name, settings = parse_spec(args.start)
     if name != "rules":
@@ -242,7 +243,7 @@ def _tune(args: argparse.Namespace) -> None:
 
 
 def _plot(args: argparse.Namespace) -> None:
-    from eval.files import FIGURE, check_output
+    from records.files import FIGURE, check_output
     from eval.study.paired import PLOT_MAKER, forest_plot
     out = check_output(args.out, f"{FIGURE}: {PLOT_MAKER}", inputs=args.results)
     print(f"Figure: {forest_plot(args.results, out, args.title)}")

@@ -26,15 +26,16 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from eval.config import TournamentConfig, check_bot, load_game, register_bots
-from eval.files import FIGURE_KEY, write_whole
+from eval.config import TournamentConfig, check_bot, register_bots
+from games.load import load_game
+from records.files import FIGURE_KEY, write_whole
 from eval.play import GameRecord
 from eval.sprt import bounds, log_likelihood_ratio
 from eval.storage import ResultsDB
 from eval.tournament import backend, planned_games, play
 
 GAME = "python_modern_canasta"
-PLOT_MAKER = "study plot"             # what its figure says made it (eval.files.FIGURE_KEY)
+PLOT_MAKER = "study plot"             # what its figure says made it (records.files.FIGURE_KEY)
 DEFAULT_TARGET = 8500
 PARTNERSHIP = ("partnership", "eval.study.partnership:make_partnership")
 GUIDED = ("guided", "eval.study.guided:make_guided")
@@ -446,7 +447,7 @@ def forest_plot(results: Sequence[str | os.PathLike], out: str | os.PathLike, ti
 
 def save_figure(fig, out: str | os.PathLike, maker: str) -> Path:
     """Writes a study's figure to `out` whole (its folder exists), saying that
-    `maker` made it (eval.files.FIGURE_KEY), and frees it."""
+    `maker` made it (records.files.FIGURE_KEY), and frees it."""
     import matplotlib.pyplot as plt
     fig.tight_layout()
     out = Path(out)

@@ -1,5 +1,5 @@
 """What happened in a Canasta study's hands, from the game records its results
-file keeps (eval.records): per side and hand, the points by component, who
+file keeps (records.record): per side and hand, the points by component, who
 went out and when, the piles taken, the first pile, the asks and answers.
 
 Each hand's components are worked out here from its final table (canastas by
@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from agents.base import rules_core
-from eval.files import FIGURE_KEY, write_whole
-from eval.records import Record, records_from_results, state_at
+from records.files import FIGURE_KEY, write_whole
+from eval.results_records import records_from_results
+from records.record import Record, state_at
 from games.modern_canasta.cards import ACE, SEVEN, WILD_SLOT, NUM_SLOTS, unpack, value_of
 from games.modern_canasta.core import (END_OUT, EV_ANSWER, EV_ASK, EV_COMMIT, EV_DISCARD, EV_END, EV_STOCK,
                                        EV_TAKE, EV_WITHDRAW, CanastaState)
@@ -31,7 +32,7 @@ COMPONENTS = ("melded_cards", "natural_canastas", "mixed_canastas", "special_can
               "threes", "going_out", "cards_in_hand", "unfinished_sevens_aces", "unfinished_wild",
               "held_sets")
 PILE_BUCKETS = ((1, 4), (5, 8), (9, 12), (13, 20), (21, 108))
-FIGURE_MAKER = "study stats"          # what these figures say made them (eval.files.FIGURE_KEY)
+FIGURE_MAKER = "study stats"          # what these figures say made them (records.files.FIGURE_KEY)
 
 
 @dataclass
@@ -172,7 +173,7 @@ def _settles(cells: Sequence[tuple[int, int, int]], at: int) -> int:
 def hands_from_results(path: str | os.PathLike, *, progress: bool = True,
                        damaged: list[str] | None = None) -> list[SideHand]:
     """Both sides of every finished hand a results file keeps a record of. A
-    game that does not make a record (eval.records.records_from_results) raises
+    game that does not make a record (eval.results_records.records_from_results) raises
     RecordError naming it and the move, or with a `damaged` list is left out
     and named there."""
     from tqdm import tqdm
@@ -274,7 +275,7 @@ def markdown(rows: Sequence[SideHand], title: str) -> str:
 
 
 def write_csv(rows: Sequence[SideHand], path: str | os.PathLike) -> None:
-    """One line per side and hand, every field (written whole: eval.files.write_whole)."""
+    """One line per side and hand, every field (written whole: records.files.write_whole)."""
     def write(tmp: Path) -> None:
         with open(tmp, "w", newline="") as f:
             writer = csv.DictWriter(f, [x.name for x in fields(SideHand)])
@@ -290,7 +291,7 @@ def figure_paths(folder: str | os.PathLike, name: str) -> list[Path]:
 
 
 def _save(fig, path: Path) -> None:
-    """A figure written whole, saying that the hand statistics made it (eval.files.FIGURE_KEY)."""
+    """A figure written whole, saying that the hand statistics made it (records.files.FIGURE_KEY)."""
     write_whole(path, lambda tmp: fig.savefig(tmp, dpi=110, format="png", metadata={FIGURE_KEY: FIGURE_MAKER}))
 
 

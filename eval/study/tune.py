@@ -26,7 +26,7 @@ from eval.study.paired import save_figure
 from eval.tournament import run_tournament
 
 GAME = "python_modern_canasta"
-FIGURE_MAKER = "study tune"           # what its figure says made it (eval.files.FIGURE_KEY)
+FIGURE_MAKER = "study tune"           # what its figure says made it (records.files.FIGURE_KEY)
 
 # The values tried for each setting, in the order the ascent visits them (the
 # strategy's own value is always among the candidates). Settings read only

@@ -188,10 +188,14 @@ def suit_permuted_action(action: int, perm: tuple[int, ...]) -> int:
 
 pyspiel.register_game(_GAME_TYPE, AmericanPageOneGame)
 
-# The strongest fair bot: +27 [+17, +37] over `rules` (1772 games, 600 deals, seed 8), 153 ms a move
-# (docs/search.md).
-STRONGEST = ("ismcts(iterations=480,root=paired,rollout=rules,baseline=neural,assume=rules,"
-             "utility=placement,confidence=1)")
+# Short names for the measured bots (agents.presets), usable wherever a spec is.
+PRESETS = {
+    # The strongest fair bot: +27 [+17, +37] over `rules` (1772 games, 600 deals, seed 8), 153 ms a move
+    # (docs/search.md).
+    "american-page-one-strong": ("ismcts(iterations=480,root=paired,rollout=rules,baseline=neural,assume=rules,"
+                                 "utility=placement,confidence=1)"),
+}
+STRONGEST = "american-page-one-strong"
 
 registry.register(registry.GameEntry(
     name="python_american_page_one", title="American Page One", example="python_american_page_one(players=4)",
@@ -258,8 +262,8 @@ registry.register(registry.GameEntry(
     # every iteration took 840 and 760 ms (docs/search.md, Speed).
     search_defaults={"horizon": 10, "pool": 16},
     rule_bot="agents.rules.american_page_one:AmericanPageOneRulesBot",
-    strongest=STRONGEST,
-    bots=(registry.BotOffer(STRONGEST,
+    presets=PRESETS, strongest=STRONGEST,
+    bots=(registry.BotOffer(PRESETS[STRONGEST],
                             "Strongest: ISMCTS leaving the network's move on evidence (+27 Elo over the rule bot), "
                             "about 0.15 s a move"),),
     points_per_unit=1.0,       # returns are the deal's points

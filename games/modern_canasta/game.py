@@ -195,15 +195,23 @@ class CanastaObserver:
 
 pyspiel.register_game(_GAME_TYPE, ModernCanastaGame)
 
-# The strongest fair bot: run R, +193 [+168, +218] over `rules` (1000 games, 500 deals, seed 170),
-# 134 ms a move (docs/search.md).
-STRONGEST = ("pimc(worlds=8,iterations=20,rollout=rules,"
-             "prior=bots/earlier/python_modern_canasta_dmc.safetensors,"
-             "baseline=neural(path=bots/earlier/python_modern_canasta_advantage_l.safetensors),"
-             "confidence=1)")
-# A fast search: PIMC with the deep Monte-Carlo network as its prior, +115 [+100, +131] over
-# `rules` (2000 games, 1000 deals, seed 60), 26 ms a move.
-FAST = "pimc(worlds=4,iterations=5,rollout=rules,prior=bots/earlier/python_modern_canasta_dmc.safetensors)"
+# The searches' two networks, shipped (copies of bots/earlier/'s python_modern_canasta_dmc and
+# python_modern_canasta_advantage_l, which the runs below name).
+_PRIOR = "bots/python_modern_canasta.dmc.safetensors"
+_BASELINE = "neural(path=bots/python_modern_canasta.advantage.safetensors)"
+# Short names for the measured bots (agents.presets), usable wherever a spec is.
+PRESETS = {
+    # The strongest fair bot: run R, +193 [+168, +218] over `rules` (1000 games, 500 deals, seed
+    # 170), 134 ms a move (docs/search.md).
+    "canasta-strong": f"pimc(worlds=8,iterations=20,rollout=rules,prior={_PRIOR},baseline={_BASELINE},confidence=1)",
+    # The same networks under ISMCTS (run Y): +219 [+193, +244] over `rules` (1000 games, 500
+    # deals, seed 170), 151 ms a move.
+    "canasta-strong-ismcts": f"ismcts(iterations=160,rollout=rules,prior={_PRIOR},baseline={_BASELINE},confidence=1)",
+    # A fast search, PIMC with the deep Monte-Carlo network as its prior: +115 [+100, +131] over
+    # `rules` (2000 games, 1000 deals, seed 60), 26 ms a move.
+    "canasta-fast": f"pimc(worlds=4,iterations=5,rollout=rules,prior={_PRIOR})",
+}
+STRONGEST, FAST = "canasta-strong", "canasta-fast"
 
 registry.register(registry.GameEntry(
     name="python_modern_canasta", title="Modern American Canasta", example="python_modern_canasta",
@@ -220,11 +228,11 @@ registry.register(registry.GameEntry(
                               table=lambda players, params, target, seed: ModernCanastaMatch(target), points=True),
     sides=lambda players: [seat & 1 for seat in range(players)],     # 0 and 2 against 1 and 3
     rule_bot="agents.rules.modern_canasta:ModernCanastaRulesBot",
-    strongest=STRONGEST,
+    presets=PRESETS, strongest=STRONGEST,
     # The tuned rule bot is the strategy lab's (docs/studies/canasta.md, round 7).
     bots=(registry.BotOffer("rules(initial_meld=pile,new_meld_min=5,go_out=lead)",
                             "Rule bot, tuned: waits for piles (+33 Elo over the rule bot)"),
-          registry.BotOffer(STRONGEST, "Strongest: PIMC leaving the network's move on evidence (+193 Elo over the "
+          registry.BotOffer(PRESETS[STRONGEST], "Strongest: PIMC leaving the network's move on evidence (+193 Elo over the "
                                        "rule bot), about 0.15 s a move")),
     # The generic searches are weak for their time here (100-170 ms a move with random rollouts) and
     # the strongest fair bot, at 134 ms, gains 1.6 thousand points a hand over the generic PIMC deal by

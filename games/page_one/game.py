@@ -187,9 +187,13 @@ def suit_permuted_action(action: int, perm: tuple[int, ...]) -> int:
 
 pyspiel.register_game(_GAME_TYPE, PageOneGame)
 
-# The strongest fair bot: +30 [+19, +39] over `rules` (1330 games, 450 deals, seed 1), 179 ms a move
-# (docs/search.md).
-STRONGEST = "pimc(worlds=40,iterations=25,rollout=rules,prior=shipped)"
+# Short names for the measured bots (agents.presets), usable wherever a spec is.
+PRESETS = {
+    # The strongest fair bot: +30 [+19, +39] over `rules` (1330 games, 450 deals, seed 1), 179 ms a move
+    # (docs/search.md).
+    "page-one-strong": "pimc(worlds=40,iterations=25,rollout=rules,prior=shipped)",
+}
+STRONGEST = "page-one-strong"
 
 registry.register(registry.GameEntry(
     name="python_page_one", title="Page One", example="python_page_one(players=4)",
@@ -213,8 +217,8 @@ registry.register(registry.GameEntry(
     match=registry.MatchOffer("deals", (1, 2, 3, 5, 10), 1),
     core=PageOneState, leaf_value=page_one_value,
     rule_bot="agents.rules.page_one:PageOneRulesBot",
-    strongest=STRONGEST,
-    bots=(registry.BotOffer(STRONGEST,
+    presets=PRESETS, strongest=STRONGEST,
+    bots=(registry.BotOffer(PRESETS[STRONGEST],
                             "Strongest: PIMC guided by the network (+30 Elo over the rule bot), about 0.2 s a move"),),
     points_per_unit=None,      # returns are places, not points
     noticeable_loss=0.05,      # a twentieth of a place: the least a move must lose for the review to call it a mistake

@@ -1,7 +1,7 @@
 """How far a bot's moves fall from the best one, valued by rule-bot play after it.
 
-    python -m scripts.search_regret                                  # American Page One, 40 positions
-    python -m scripts.search_regret --bot "ismcts(iterations=100,rollout=rules)" --rollouts 300
+    python -m experiments.search_regret                                  # American Page One, 40 positions
+    python -m experiments.search_regret --bot "ismcts(iterations=100,rollout=rules)" --rollouts 300
 
 Positions are drawn from games between rule bots (turns with a choice, in the
 play phase). At each, every legal action is valued by `--rollouts` rollouts:
@@ -48,7 +48,7 @@ def sample_positions(game: pyspiel.Game, count: int, rng: random.Random) -> list
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m scripts.search_regret", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m experiments.search_regret", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", default="python_american_page_one(players=4)",
                         help="an American Page One variant (positions are taken in its play phase)")

@@ -1,7 +1,7 @@
 """What a bot's departures from the rule bot's moves are worth on the true cards.
 
-    python -m scripts.search_departures "ismcts(iterations=300,rollout=rules,baseline=rules,assume=rules,utility=placement)"
-    python -m scripts.search_departures --deals 30 BOT [BOT ...]
+    python -m experiments.search_departures "ismcts(iterations=300,rollout=rules,baseline=rules,assume=rules,utility=placement)"
+    python -m experiments.search_departures --deals 30 BOT [BOT ...]
 
 Rule bots play American Page One deals. At each decision of seat 0 with a
 choice, every bot named is asked its move; where it differs from the rule
@@ -56,7 +56,7 @@ def departure_kind(state, rule_move: int, move: int) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m scripts.search_departures", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m experiments.search_departures", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("bots", nargs="+", help="bot specs to ask at each decision of seat 0")
     parser.add_argument("--game", default="python_american_page_one(players=4)")

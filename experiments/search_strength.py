@@ -1,8 +1,8 @@
 """The strength figures of docs/search.md: one harness tournament per line below,
 on duplicate deals with 95% bootstrap intervals (docs/tournament.md).
 
-    python -m scripts.search_strength                  # list the tournaments
-    python -m scripts.search_strength page_one hearts  # run (or resume) some, print their tables
+    python -m experiments.search_strength                  # list the tournaments
+    python -m experiments.search_strength page_one hearts  # run (or resume) some, print their tables
 
 Results go to results/search_<name>.db (resumable: run the same line again to
 finish or extend it) with the harness's .md/.csv/.json/.png reports beside them.
@@ -356,7 +356,7 @@ def run(name: str, workers: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m scripts.search_strength", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m experiments.search_strength", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("names", nargs="*", help="tournaments to run (none: list them)")
     parser.add_argument("--workers", type=int, default=2)

@@ -7,8 +7,8 @@ sometimes do not end (4%) and 3-player games pass 300 tricks 1 time in 100, and
 that with `take` about 1 game in 10 does not end for 2-4 players (2 players: 9%).
 A game "does not end" when it runs past 3000 tricks.
 
-    python -m scripts.page_one_figures --games 5000          # the page's sample size
-    python -m scripts.page_one_figures --games 500 --policy rules --players 4
+    python -m experiments.page_one_figures --games 5000          # the page's sample size
+    python -m experiments.page_one_figures --games 500 --policy rules --players 4
 """
 
 from __future__ import annotations

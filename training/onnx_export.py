@@ -19,8 +19,8 @@ import torch
 
 from agents.neural.botfile import check_game, load_bot
 from agents.neural.encoding import GameIdentity, InfoStateEncoder
+from games.load import load_game
 from games.protocol import chance_sampler
-from scripts.cli_checks import load_game
 
 OPSET = 17
 

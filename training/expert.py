@@ -9,7 +9,7 @@ Read it top to bottom:
    `--search` with the current network as its prior (`prior=<bot file>`,
    agents/neural/prior.py), or with `--teacher`'s bot file at every iteration
    (distillation from a fixed teacher: the search does not weaken as the
-   network it learns into sharpens), each deal drawn by eval.chance.DealChance from a
+   network it learns into sharpens), each deal drawn by games.chance.DealChance from a
    seed derived from (`--seed`, iteration, game), the bots seeded likewise, in
    `--workers` processes. At each decision with a choice the search's root
    statistics (SearchBot.search: each root action's visits and return sum)
@@ -34,12 +34,12 @@ Read it top to bottom:
    naming the training: expert iteration, the search spec, the iteration, the
    games and samples.
 4. **Rating**: the bot file against the rule bot in the tournament harness
-   (agents/neural/evaluate.harness_match) on the same `--eval-deals` duplicate
+   (training/evaluate.harness_match) on the same `--eval-deals` duplicate
    deals at every iteration (tournament seed `--seed`), a row of
    `OUT/curve.csv` and the plot `OUT/curve.png`. The curve's time is CPU minutes
    of search games and training (the ratings not counted).
 
-`python -m agents.neural.expert --help` is the command; docs/neural.md has the
+`python -m training.expert --help` is the command; docs/neural.md has the
 runs and figures.
 """
 
@@ -90,7 +90,7 @@ class Samples:
 
 def search_spec(search: str, prior: Path) -> str:
     """`search` with the current network as its prior: ismcts(iterations=200) -> ismcts(iterations=200,prior=P)."""
-    from agents.spec import parse_spec
+    from games.spec import parse_spec
     name, settings = parse_spec(search)
     inner = search[search.index("(") + 1:search.rindex(")")].strip() if "(" in search else ""
     if name not in SEARCHES:
@@ -133,9 +133,9 @@ def play_search_game(game, spec: str, deal_seed: int, bot_seed: int, mover: str 
     the samples come from the positions the network being trained reaches)."""
     from agents import make_bot
     from agents.base import rules_core
-    from agents.neural.dmc import return_scale
     from agents.neural.encoding import InfoStateEncoder
-    from eval.chance import DealChance
+    from games.chance import DealChance
+    from training.dmc import return_scale
     encoder = InfoStateEncoder(game)
     scale = return_scale(game)
     bots = [make_bot(spec, game, seat, bot_seed + seat) for seat in range(game.num_players())]
@@ -182,7 +182,7 @@ def search_games(game, spec: str, games: int, seed: int, iteration: int, workers
     same samples whatever the number of workers (every game is seeded by its index)."""
     from tqdm import tqdm
 
-    from eval.schedule import derive_seed
+    from games.seeding import derive_seed
     seeds = [(derive_seed(seed, iteration, i, 0), derive_seed(seed, iteration, i, 1) % (1 << 30))
              for i in range(games)]
     jobs = [(str(game), spec, [s], mover) for s in seeds]
@@ -353,12 +353,12 @@ def run(cfg: ExpertConfig, progress: bool = True) -> Path:
     import torch
 
     import games  # noqa: F401  (registers our games)
-    from agents.neural.botfile import load_bot, save_bot, shipped_bot_path
-    from agents.neural.dmc import append_curve
-    from agents.neural.encoding import GameIdentity, InfoStateEncoder
-    from agents.neural.evaluate import harness_match
-    from agents.neural.symmetry import symmetry_for
     from agents import make_bot
+    from agents.neural.botfile import load_bot, save_bot, shipped_bot_path
+    from agents.neural.encoding import GameIdentity, InfoStateEncoder
+    from agents.neural.symmetry import symmetry_for
+    from training.dmc import append_curve
+    from training.evaluate import harness_match
 
     torch.set_num_threads(1)
     torch.manual_seed(cfg.seed)
@@ -417,7 +417,7 @@ def run(cfg: ExpertConfig, progress: bool = True) -> Path:
         samples_seen += len(fresh)
         current = out / f"iter_{iteration}.safetensors"
         save_bot(current, net, identity, {
-            "method": "expert iteration (agents/neural/expert.py): the network regressed on the search's "
+            "method": "expert iteration (training/expert.py): the network regressed on the search's "
                       f"root values{' and its visit shares' if cfg.policy_weight else ''}, the search using "
                       + (f"the fixed teacher {teacher} as prior" if teacher else
                          "the previous iteration's network as prior")
@@ -435,7 +435,7 @@ def _parser() -> argparse.ArgumentParser:
     from games import registry
     from scripts.cli_checks import CliParser, game_string, integer, number, seed
 
-    p = CliParser(prog="python -m agents.neural.expert", formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    p = CliParser(prog="python -m training.expert", formatter_class=argparse.ArgumentDefaultsHelpFormatter,
                description="Expert iteration: search games with the current network as prior, the network "
                            "trained on the search's root values, rated against the rule bot each iteration.")
     p.add_argument("--game", type=game_string, default=registry.default_game(), help="game string")
@@ -494,7 +494,7 @@ def main(argv: list[str] | None = None) -> None:
 
 def _fail(message: str) -> int:
     import sys
-    print(f"python -m agents.neural.expert: error: {message}", file=sys.stderr)
+    print(f"python -m training.expert: error: {message}", file=sys.stderr)
     return 2
 
 

@@ -1,5 +1,5 @@
-"""`cardarena train` and `cardarena export`: argument parsing only; torch is
-imported when a command runs, not when the CLI starts."""
+"""`cardarena train`, `export` and `ensemble`: the policy networks' commands.
+Argument parsing only; torch is imported when a command runs, not when the CLI starts."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pickle
 from pathlib import Path
 
 from agents.neural.config import TrainConfig
-from agents.spec import parse_spec
+from games.spec import parse_spec
 
 _HELP = {
     "game": "game string to train on",
@@ -31,7 +31,7 @@ _HELP = {
     "target": "what a decision learns: return (the seat's points, scaled) or placement (the share of "
               "seats it finished ahead of, less those ahead of it: what the harness rates) or advantage (the "
               "baseline bot plays; each other move's placement less the baseline's move's, by playouts on the "
-              "true cards with the same draws: agents/neural/advantage.py)",
+              "true cards with the same draws: training/advantage.py)",
     "probe": "target advantage: the fraction of decisions whose moves are all played out",
     "baseline": "target advantage: the bot spec whose moves the network learns to improve on; it plays the "
                 "probed side before and after each probed move (a network of advantages here makes a second "
@@ -137,7 +137,7 @@ def read_checkpoint(path: str | Path) -> dict:
                          f"{', '.join(missing) or 'config.game'}); `cardarena train` writes them")
     if not isinstance(ckpt["stats"], dict):
         raise ValueError(f"{path} is not a cardarena training checkpoint (its stats are not a dict)")
-    from agents.neural.dmc import checkpoint_network
+    from training.dmc import checkpoint_network
     checkpoint_network(ckpt, str(path))        # its declared sizes against its weights, before anything is built
     return ckpt
 
@@ -169,7 +169,7 @@ def resumed_settings(args: argparse.Namespace) -> dict:
 def run_train(args: argparse.Namespace) -> None:
     """Checks every setting (the game loads, a resumed checkpoint is one, --out is
     a folder or new) before the run folder is made, then trains."""
-    from scripts.cli_checks import load_game
+    from games.load import load_game
     if args.init and args.resume:
         raise ValueError("--init starts a new run from a bot file; --resume continues one: give one of them")
     base = resumed_settings(args) if args.resume else None
@@ -178,7 +178,7 @@ def run_train(args: argparse.Namespace) -> None:
     except TypeError as e:              # a checkpoint's setting of the wrong type
         raise ValueError(f"--resume {args.resume}: its settings are not a training run's ({e})") from None
     load_game(cfg.game)
-    from agents.neural import dmc
+    from training import dmc
     dmc.learner_device(cfg.device)      # --device nosuch, or cuda where torch here has none
     if cfg.init:
         dmc.initial_network(cfg)        # refuses a missing file, another game's, or scores of another kind
@@ -216,7 +216,7 @@ def run_export(args: argparse.Namespace) -> None:
     play = parse_spec(f"neural({args.play})")[1] if args.play else None
     _export_paths(args)
     read_checkpoint(args.checkpoint)
-    from agents.neural import dmc
+    from training import dmc
     for path in dmc.export(args.checkpoint, args.out, onnx=not args.no_onnx, play=play):
         _usual_permissions(Path(path))
         print(f"wrote {path}")
@@ -225,7 +225,7 @@ def run_export(args: argparse.Namespace) -> None:
 def run_ensemble(args: argparse.Namespace) -> None:
     play = parse_spec(f"neural({args.play})")[1] if args.play else None
     _export_paths(args)
-    from agents.neural.ensemble import ensemble
+    from training.ensemble import ensemble
     for path in ensemble(args.members, args.out, play=play, onnx=not args.no_onnx):
         _usual_permissions(Path(path))
         print(f"wrote {path}")

@@ -1,6 +1,6 @@
 """How well a network's value head predicts the return, by the stage of the deal.
 
-    python -m scripts.value_quality bots/earlier/python_modern_canasta_expert.safetensors \
+    python -m experiments.value_quality bots/earlier/python_modern_canasta_expert.safetensors \
         bots/earlier/python_modern_canasta_dmc.safetensors --game python_modern_canasta
 
 A value at a search's horizon (search.evaluation) replaces playing to the end
@@ -36,9 +36,9 @@ def rule_bot_positions(game: pyspiel.Game, deals: int, seed: int, every: int
 
     from agents import make_bot
     from agents.base import rules_core
-    from agents.neural.dmc import return_scale
+    from training.dmc import return_scale
     from agents.neural.encoding import InfoStateEncoder
-    from eval.chance import DealChance
+    from games.chance import DealChance
     encoder, scale = InfoStateEncoder(game), return_scale(game)
     bots = [make_bot("rules", game, seat, seat) for seat in range(game.num_players())]
     obs, returns, stage = [], [], []
@@ -85,7 +85,7 @@ def predict(net, obs: np.ndarray) -> np.ndarray:
 
 def main(argv: list[str] | None = None) -> None:
     from scripts.cli_checks import CliParser, game_string, integer, one_line, seed
-    p = CliParser(prog="python -m scripts.value_quality", description=__doc__.split("\n\n")[1],
+    p = CliParser(prog="python -m experiments.value_quality", description=__doc__.split("\n\n")[1],
                   formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("bot_files", nargs="+", metavar="BOTFILE", help="bot files whose value heads to measure")
     p.add_argument("--game", type=game_string, default="python_modern_canasta", help="game string")
@@ -97,7 +97,7 @@ def main(argv: list[str] | None = None) -> None:
     try:
         nets = load_value_heads(args.bot_files, game)          # a bad file is refused before any deal
     except (ValueError, OSError) as e:
-        print(f"python -m scripts.value_quality: error: {one_line(e)}", file=sys.stderr)
+        print(f"python -m experiments.value_quality: error: {one_line(e)}", file=sys.stderr)
         raise SystemExit(2) from None
     obs, returns, stage = rule_bot_positions(game, args.deals, args.seed, args.every)
     predictions = {path: predict(net, obs) for path, net in nets.items()}

@@ -33,7 +33,7 @@ Read it top to bottom:
 With `target="advantage"` the actors play no network being trained: the
 baseline bot (the rule bot unless `baseline` names another) plays, and probed
 decisions yield each other move's gain over the baseline's move
-(agents/neural/advantage.py); the learner, checkpoints and curve are the same.
+(training/advantage.py); the learner, checkpoints and curve are the same.
 With `relative` as well, the learner regresses the move's score less the
 baseline's move's score on that gain (train_step's `references`).
 
@@ -64,17 +64,17 @@ from tqdm import tqdm
 import games  # noqa: F401  (registers our games)
 from agents import make_bot
 from agents.base import rules_core
-from agents.neural import advantage
 from agents.neural.bot import DEFAULT_MARGIN, play_settings
 from agents.neural.botfile import MAX_TENSOR_SIZE, load_bot, save_bot, writer_baseline
 from agents.neural.config import LEARNER_DEVICES, NetworkConfig, TrainConfig
 from agents.neural.encoding import GameIdentity, InfoStateEncoder
-from agents.neural.evaluate import harness_match
 from agents.neural.network import PolicyValueNet, parameter_shapes
 from agents.neural.symmetry import symmetry_for
-from agents.spec import parse_spec
+from games.spec import parse_spec
+from games.load import load_game
 from games.protocol import chance_sampler
-from scripts.cli_checks import load_game
+from training import advantage
+from training.evaluate import harness_match
 
 CHECKPOINT_NAME = "checkpoint.pt"
 CURVE_CSV = "curve.csv"
@@ -613,7 +613,7 @@ def _checkpoint_and_evaluate(out: Path, net: PolicyValueNet, optimizer: torch.op
     cpu_net = PolicyValueNet(net.input_size, net.num_actions, net.config)
     cpu_net.load_state_dict({k: v.cpu() for k, v in (averaged or net).state_dict().items()})
     cpu_net.eval()
-    # A bot file of every point: the harness plays it here, and scripts/neural_curve.py can rate
+    # A bot file of every point: the harness plays it here, and experiments/neural_curve.py can rate
     # it again on many more deals.
     snapshot = save_bot(out / SNAPSHOTS / f"{stats['cpu_s'] / 120:06.1f}min_{stats['games']}games.safetensors",
                         cpu_net, GameIdentity.of(game),
@@ -696,7 +696,7 @@ def export(checkpoint: str | Path, out: str | Path, onnx: bool = True, play: dic
             check_recordable(baseline, identity)
         except ValueError as e:
             raise ValueError(f"checkpoint {checkpoint}: {e}") from None
-    method = (f"one step of policy improvement over {baseline} (agents/neural/advantage.py)"
+    method = (f"one step of policy improvement over {baseline} (training/advantage.py)"
               if target == "advantage" else "deep Monte-Carlo self-play")
     training = {"method": method, "games": ckpt["stats"].get("games"),
                 "minutes": round(float(ckpt["stats"].get("elapsed_s", 0)) / 60, 1),
@@ -704,7 +704,7 @@ def export(checkpoint: str | Path, out: str | Path, onnx: bool = True, play: dic
                 **scores_notes(target, baseline, relative), **({"play": play} if play else {})}
     written = [save_bot(out, net, identity, training)]
     if onnx:
-        from agents.neural.onnx_export import export_onnx
+        from training.onnx_export import export_onnx
         written.append(export_onnx(written[0], Path(out).with_suffix(".onnx")))
     return written
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from eval.schedule import derive_seed
+from games.seeding import derive_seed
 
 _SHUFFLE, _NUMBERS = 11, 12
 MAX_COPIES = 64          # the most copies of the rarest outcome looked for in a node's probabilities

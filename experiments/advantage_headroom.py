@@ -1,10 +1,10 @@
 """How much of one step's gain over its baseline a network of advantages takes.
 
-    python -m scripts.advantage_headroom bots/python_modern_canasta.safetensors [MORE.safetensors ...] \
+    python -m experiments.advantage_headroom bots/python_modern_canasta.safetensors [MORE.safetensors ...] \
         --game python_modern_canasta \
         --baseline "rules(initial_meld=pile,new_meld_min=5,go_out=lead)" --opponents rules
 
-A network of advantages (`--target advantage`, agents/neural/advantage.py)
+A network of advantages (`--target advantage`, training/advantage.py)
 learns, from one playout a move, each move's gain over the baseline's move. This
 measures what that leaves on the table. Deals are seated as in training (the
 baseline, or the `--positions` bot, on the probed side; `--opponents` on the
@@ -68,7 +68,7 @@ def probe_decisions(game: pyspiel.Game, network_paths: list[str], baseline: str,
     from tqdm import tqdm
 
     from agents import make_bot
-    from agents.neural.advantage import ProbeBots, move_advantages, probed_decisions
+    from training.advantage import ProbeBots, move_advantages, probed_decisions
     from agents.neural.bot import legal_scores, numpy_layers, suit_symmetry, symmetric_scores
     from agents.neural.botfile import load_bot
     from agents.neural.encoding import GameIdentity, InfoStateEncoder
@@ -185,7 +185,7 @@ def headroom(found: list[ProbedDecision], margins: list[float]) -> Headroom:
 
 def main(argv: list[str] | None = None) -> None:
     from scripts.cli_checks import CliParser, game_string, integer, number, one_line, seed
-    p = CliParser(prog="python -m scripts.advantage_headroom", description=__doc__.split("\n\n")[1],
+    p = CliParser(prog="python -m experiments.advantage_headroom", description=__doc__.split("\n\n")[1],
                   formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("bot_files", nargs="*", metavar="BOTFILE",
                    help="bot files of advantages over the baseline to rate (none: the headroom alone)")
@@ -212,7 +212,7 @@ def main(argv: list[str] | None = None) -> None:
         found = probe_decisions(game, args.bot_files, args.baseline, args.opponents or None, args.positions or None,
                                 args.decisions, args.playouts, args.probe, args.seed, args.rate)
     except (ValueError, OSError) as e:
-        print(f"python -m scripts.advantage_headroom: error: {one_line(e)}", file=sys.stderr)
+        print(f"python -m experiments.advantage_headroom: error: {one_line(e)}", file=sys.stderr)
         raise SystemExit(2) from None
     h = headroom(found, args.margins)
     seating = (f"baseline {args.baseline!r}, opponents {args.opponents or 'the baseline'!r}, positions by "

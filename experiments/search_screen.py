@@ -1,9 +1,9 @@
 """A quick screen of candidate bots before a tournament is spent on one: what each
 one's departures from the rule bot's moves are worth on the true cards, at Page
-One or American Page One (scripts/search_departures.py does this at American
+One or American Page One (experiments/search_departures.py does this at American
 Page One with a breakdown by kind of move).
 
-    python -m scripts.search_screen --game "python_page_one(players=4)" --deals 40 neural "pimc(...)"
+    python -m experiments.search_screen --game "python_page_one(players=4)" --deals 40 neural "pimc(...)"
 
 Rule bots play `--deals` deals (seed `--seed`). At each decision of seat 0 with a
 choice, every bot named is asked its move; where it differs from the rule bot's,
@@ -28,12 +28,12 @@ from tqdm import tqdm
 import games  # noqa: F401  (registers our games)
 from agents import make_bot
 from agents.base import rules_core
-from scripts.search_departures import rule_playout_places
+from experiments.search_departures import rule_playout_places
 from search.rollout import BotRollout
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m scripts.search_screen", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m experiments.search_screen", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("bots", nargs="+", help="bot specs to ask at each decision of seat 0")
     parser.add_argument("--game", default="python_page_one(players=4)")

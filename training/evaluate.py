@@ -4,7 +4,7 @@
 the tournament harness (eval.tournament): duplicate deals, every
 rotation of each lineup, Elo and mean return with bootstrap intervals.
 
-`duplicate_match` (`python -m agents.neural.evaluate`) is the plain version
+`duplicate_match` (`python -m training.evaluate`) is the plain version
 for one fixed seating: each deal is played twice with the same chance seed,
 first with the network in the even seats and the opponent in the odd ones, then
 the other way round. A deal's score is the network's mean return over its
@@ -90,13 +90,13 @@ def duplicate_match(game: pyspiel.Game, net: PolicyValueNet, opponent: str, deal
 
 
 def main(argv: list[str] | None = None) -> None:
-    """`python -m agents.neural.evaluate BOT_FILE [--deals N] [--opponent SPEC]`: the strength
+    """`python -m training.evaluate BOT_FILE [--deals N] [--opponent SPEC]`: the strength
     table row of a bot file against another bot, on duplicate deals."""
     import argparse
 
     from agents.neural.botfile import load_bot
 
-    parser = argparse.ArgumentParser(prog="python -m agents.neural.evaluate", description=main.__doc__)
+    parser = argparse.ArgumentParser(prog="python -m training.evaluate", description=main.__doc__)
     parser.add_argument("bot_file")
     parser.add_argument("--opponent", default="rules")
     parser.add_argument("--deals", type=int, default=1000)

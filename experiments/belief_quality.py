@@ -1,9 +1,9 @@
 """How close resampled worlds come to the true hands (American Page One, Canasta).
 
-    python -m scripts.belief_quality                 # American Page One, 30 rule-bot deals
-    python -m scripts.belief_quality --deals 10 --worlds 20
-    python -m scripts.belief_quality --game python_modern_canasta --likeliest-of 32
-    python -m scripts.belief_quality --game python_modern_canasta --likeliest-of 32 \
+    python -m experiments.belief_quality                 # American Page One, 30 rule-bot deals
+    python -m experiments.belief_quality --deals 10 --worlds 20
+    python -m experiments.belief_quality --game python_modern_canasta --likeliest-of 32
+    python -m experiments.belief_quality --game python_modern_canasta --likeliest-of 32 \
         --side neural --partner-model neural
 
 Rule bots play deals (with `--side SPEC`, that bot plays seat 0's side, its
@@ -72,7 +72,7 @@ def shared_cards(truth, world, seats: list[int]) -> tuple[int, int]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m scripts.belief_quality", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m experiments.belief_quality", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", default="python_american_page_one(players=4)")
     parser.add_argument("--deals", type=int, default=30)

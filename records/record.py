@@ -16,6 +16,10 @@ the analysis, the strategy lab) walks a game the same way.
 Hidden information: `transcript(record, view=seat)` says only what a seat saw,
 built from its information state (the lines each move adds to it), so it names
 no card that seat cannot see.
+
+A record needs the games only: the harness writes records and turns a results
+file's stored games into records (eval/results_records.py), the table saves and
+reviews them, and none of them is needed to read, replay or write one.
 """
 
 from __future__ import annotations
@@ -31,7 +35,8 @@ from typing import Any, Iterable, Iterator, Sequence
 import pyspiel
 
 import games  # noqa: F401  (registers our games)
-from eval.files import EMPTY, RECORDS, SQLITE_HEADER, kind_of, loads, open_regular, read_text, write_whole
+from games.load import load_game
+from records.files import EMPTY, RECORDS, SQLITE_HEADER, kind_of, loads, read_text, write_whole
 
 FORMAT = "cardarena-record"
 VERSION = 1
@@ -49,13 +54,6 @@ class PlayerInfo:
     agent: str
     spec: str
     sha256: str | None = None
-
-
-def player_info(seat: int, agent: str, spec: str, game: pyspiel.Game) -> PlayerInfo:
-    """Who sat at `seat`, with the sha256 of the bot files its spec plays with."""
-    from eval.config import bot_files, file_sha256
-    files = bot_files(spec, game.get_type().short_name)
-    return PlayerInfo(seat, agent, spec, ",".join(file_sha256(p) for p in files) or None)
 
 
 @dataclass
@@ -179,125 +177,17 @@ def game_id(deal: int, rotation: int, match_deal: int | None = None) -> str:
     return f"{deal}-{rotation}" if match_deal is None else f"{deal}-{rotation}-{match_deal}"
 
 
-def records_from_results(path: str | os.PathLike, *, deal: int | None = None, agent: str | None = None,
-                         fault: bool | None = None, damaged: list[str] | None = None) -> Iterator[tuple[str, Record]]:
-    """(game id, record) for each stored game with a history in a results file:
-    one record per deal of a match. Filters: the deal, an agent that played, and
-    whether the game has a fault. Games stored before histories are skipped.
-
-    A stored game that does not make a record (its row or history damaged, an
-    action that is not legal where it was stored, a finished game whose moves
-    do not give its stored returns) raises RecordError naming the game and the
-    move; with a `damaged` list, the game is skipped and that description
-    appended to it instead, so the rest still come."""
-    from eval.config import match_format
-    from eval.storage import ResultsDB, ResultsFileError
-    try:
-        db = ResultsDB.read(path)
-    except ResultsFileError as e:
-        raise RecordError(str(e)) from None
-    with db:
-        config = db.config()
-        try:
-            files = db.bot_files()
-        except ResultsFileError as e:
-            raise RecordError(str(e)) from None
-        game = load_game_string(config.game)
-        match = None
-        if config.match is not None:
-            if ":" in config.match.partition("(")[0]:
-                raise RecordError(f"{path}: its match format {config.match!r} names a module, and reading a "
-                                  f"file runs no code it names")
-            try:
-                match = match_format(game, config.match)
-            except ValueError as e:
-                raise RecordError(f"{path}: its match format {config.match!r} does not load here ({e})") from None
-        where, params = ("deal = ?", (deal,)) if deal is not None else ("", ())
-        rows = db.games(history=True, where=where, params=params, damaged=damaged)
-        while True:
-            try:
-                stored = next(rows)
-            except StopIteration:
-                return
-            except ResultsFileError as e:
-                raise RecordError(str(e)) from None
-            names = [config.agents[a][0] for a in stored.seats]
-            if agent is not None and agent not in names:
-                continue
-            if fault is not None and (stored.fault_kind is not None) != fault:
-                continue
-            gid = game_id(stored.deal, stored.rotation)
-            try:
-                made = list(_stored_records(path, config, files, game, match, stored))
-            except RecordError as e:
-                if damaged is None:
-                    raise RecordError(f"{path}: game {gid}: {e}") from None
-                damaged.append(f"{path}: game {gid}: {e}")
-                continue
-            yield from made
-
-
-def _stored_records(path: str | os.PathLike, config, files: dict, game: pyspiel.Game, match,
-                    stored) -> Iterator[tuple[str, Record]]:
-    """The records of one stored game (one per deal of a match), each rebuilt by
-    replaying its actions; RecordError naming the move that does not replay."""
-    from eval.play import seat_seed
-    try:
-        histories = stored.deal_histories()
-    except ValueError as e:
-        raise RecordError(f"its stored history is not readable ({e})") from None
-    if histories is None:
-        return
-    players = [PlayerInfo(s, config.agents[a][0], config.agents[a][1],
-                          ",".join(files.get(config.agents[a][0], {}).values()) or None)
-               for s, a in enumerate(stored.seats)]
-    fault_info = None if stored.fault_kind is None else \
-        {"seat": stored.fault_seat, "kind": stored.fault_kind, "error": stored.error}
-    if match is not None and len(histories) > len(stored.deal_records or []) + 1:
-        raise RecordError(f"its history has {len(histories)} deals but the match kept "
-                          f"{len(stored.deal_records or [])}")
-    for k, deal_history in enumerate(histories):
-        last = k == len(histories) - 1
-        source = {"results": str(path), "deal": stored.deal, "rotation": stored.rotation}
-        if match is None:
-            deal_game, context = game, None
-        else:
-            before = (stored.deal_records or [])[:k]
-            try:
-                params = match.next_deal(before)
-                deal_game = pyspiel.load_game(game.get_type().short_name, {**game.get_parameters(), **params})
-            except Exception as e:      # deal records a format cannot read
-                raise RecordError(f"deal {k} of its match cannot be set up from the stored scores "
-                                  f"({' '.join(str(e).split())})") from None
-            scores = [sum(col) for col in zip(*before)] if before else None
-            context = {"format": config.match, "deal": k, "scores": scores}
-            source["match_deal"] = k
-        record = build(str(deal_game), deal_game, deal_history.actions, players,
-                       seconds=deal_history.seconds, seed=seat_seed(stored.chance_seed, k),
-                       match=context, fault=fault_info if last else None, source=source,
-                       returns=stored.returns if match is None and fault_info is not None else None)
-        if match is None and fault_info is None and stored.returns is not None:
-            if record.returns is None:
-                raise RecordError(f"its {len(record.moves)} stored moves do not end the game, but returns "
-                                  f"were stored")
-            if any(abs(a - b) > 1e-9 for a, b in zip(record.returns, stored.returns)):
-                raise RecordError(f"its stored returns {stored.returns} are not what its moves give "
-                                  f"{record.returns}")
-        yield game_id(stored.deal, stored.rotation, None if match is None else k), record
-
-
 # ------------------------------------------------------------------ replay
 def load_game_string(game: str) -> pyspiel.Game:
     """The game a record or a results file names; RecordError, one line, where it does not load."""
-    from eval.config import load_game as load
     try:
-        return load(game)
+        return load_game(game)
     except ValueError as e:
         reason = str(e).removeprefix(f"cannot load game {game!r}: ")
         raise RecordError(f"game string {game!r} does not load: {reason}") from None
 
 
-def load_game(record: Record) -> pyspiel.Game:
+def game_of(record: Record) -> pyspiel.Game:
     """The record's game (`load_game_string`)."""
     return load_game_string(record.game)
 
@@ -306,7 +196,7 @@ def replay(record: Record, upto: int | None = None) -> Iterator[tuple[int, pyspi
     """(index, the state before it, move) for each move up to `upto` (all by
     default), checking that the actor is the player to move and the action is
     legal there; raises RecordError at the first move that is not."""
-    state = load_game(record).new_initial_state()
+    state = game_of(record).new_initial_state()
     moves = record.moves if upto is None else record.moves[:upto]
     for i, move in enumerate(moves):
         _check_move(state, i, move)
@@ -322,7 +212,7 @@ def state_at(record: Record, move: int) -> pyspiel.State:
     if move > len(record.moves):
         raise RecordError(f"move {move} is past the end: the record has {len(record.moves)} moves "
                           f"(0..{len(record.moves)})")
-    state = load_game(record).new_initial_state()
+    state = game_of(record).new_initial_state()
     for i, m in enumerate(record.moves[:move]):
         _check_move(state, i, m)
         state.apply_action(m.action)
@@ -364,7 +254,7 @@ def transcript(record: Record, view: int | None = None) -> list[tuple[int, str]]
     actor (`view=None`, every card open), or only what seat `view` saw: the
     lines each move added to that seat's information state (whose first line,
     the seat's own hand, is rewritten; the rest only grows)."""
-    game = load_game(record)
+    game = game_of(record)
     if view is not None and not 0 <= view < game.num_players():
         raise RecordError(f"seat {view} is not a seat of {record.game} (0..{game.num_players() - 1})")
     lines: list[tuple[int, str]] = []
@@ -385,59 +275,6 @@ def transcript(record: Record, view: int | None = None) -> list[tuple[int, str]]
 
 
 # ------------------------------------------------------------------ files
-def is_results_file(path: str | os.PathLike) -> bool:
-    """Whether `path` is an SQLite file (a results file) rather than records; a
-    pipe, device or folder is neither (and is not opened)."""
-    try:
-        with open_regular(path, "file") as f:
-            return f.read(16) == SQLITE_HEADER
-    except ValueError:
-        return False
-
-
-def open_game(path: str | os.PathLike, game: str | None = None,
-              damaged: list[str] | None = None) -> list[tuple[str, Record]]:
-    """(id, record) for one game of a results file or a record file: a results
-    file's game by id ("deal-rotation" gives every deal of a match,
-    "deal-rotation-k" one), a record file's by its place in the file (0 by
-    default; a damaged line keeps its place). Raises RecordError naming what is
-    not there, or why the game asked for cannot be read; what is damaged
-    elsewhere in the file goes to `damaged` (see `load_records`)."""
-    if is_results_file(path):
-        if game is None:
-            raise RecordError(f"{path} is a results file: name a game (cardarena games {path} lists them)")
-        parts = game.split("-")
-        if not 2 <= len(parts) <= 3 or not all(_whole_number(p) for p in parts):
-            raise RecordError(f"game {game!r}: a results file's game is named deal-rotation, e.g. 12-1 "
-                              f"(and deal-rotation-k for deal k of a match)")
-        found, skipped = [], []
-        for gid, record in records_from_results(path, deal=int(parts[0]), damaged=skipped):
-            if gid == game or gid.startswith(game + "-"):
-                found.append((gid, record))
-        if not found:
-            for problem in skipped:
-                if f": game {int(parts[0])}-{int(parts[1])}:" in problem:
-                    raise RecordError(problem)
-            raise RecordError(f"{path}: no game {game} with a history (cardarena games {path} lists them)")
-        return found
-    places = read_record_file(path)
-    for place in places:
-        if isinstance(place, RecordError) and damaged is not None:
-            damaged.append(f"{place}; skipped")
-    index = 0 if game is None else int(game) if _whole_number(game) else None
-    if index is None or index >= len(places):
-        raise RecordError(f"{path}: no record {game!r}; the file has {len(places)} (0..{len(places) - 1})")
-    chosen = places[index]
-    if isinstance(chosen, RecordError):
-        raise RecordError(f"record {index} cannot be read: {chosen}")
-    return [(str(index), chosen)]
-
-
-def _whole_number(text: str) -> bool:
-    """Whether `text` names a game's deal, rotation or place: ASCII digits, at most 18."""
-    return text.isascii() and text.isdigit() and len(text) <= 18
-
-
 def read_record_file(path: str | os.PathLike) -> list[Record | RecordError]:
     """Each place of a record file, in order: its record, or the RecordError that
     says why it cannot be read (a line cut short, not JSON, nested too deeply,
@@ -518,7 +355,7 @@ def load_records(path: str | os.PathLike, damaged: list[str] | None = None) -> l
 
 def write_records(path: str | os.PathLike, records: Iterable[Record]) -> int:
     """Writes records as JSON Lines through a temporary file, so a file already
-    there is replaced whole or not at all (eval.files.write_whole). Returns how
+    there is replaced whole or not at all (records.files.write_whole). Returns how
     many were written."""
     count = 0
 

@@ -1,6 +1,6 @@
 """A training run's learning curve, rated again on enough deals to resolve a few Elo.
 
-    python -m scripts.neural_curve runs/apo_advantage --deals 3000 --settings "margin=0.02,symmetric=true"
+    python -m experiments.neural_curve runs/apo_advantage --deals 3000 --settings "margin=0.02,symmetric=true"
 
 The trainer rates each checkpoint on `--eval-deals` duplicate deals (a few
 hundred: about ±16 Elo) and keeps a bot file of it in RUN/snapshots/. Where the
@@ -8,7 +8,7 @@ network's edge over the rule bot is a few Elo, those points cannot show it.
 This plays every snapshot against the rule bot with the tournament harness on
 the same `--deals` duplicate deals (one results file per snapshot, so a
 stopped run resumes), and writes RUN/rated_curve.csv and .png in the format of
-the trainer's curve (agents/neural/dmc.py).
+the trainer's curve (training/dmc.py).
 """
 
 from __future__ import annotations
@@ -20,12 +20,12 @@ from tqdm import tqdm
 
 import games  # noqa: F401  (registers our games)
 from agents.neural.botfile import load_bot
-from agents.neural.dmc import CSV_FIELDS, SNAPSHOTS, plot_curve
+from training.dmc import CSV_FIELDS, SNAPSHOTS, plot_curve
 from eval.tournament import TournamentConfig, run_tournament
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m scripts.neural_curve", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m experiments.neural_curve", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("run", type=Path, help="a training run's folder (with snapshots/)")
     parser.add_argument("--deals", type=int, default=3000)

@@ -1,4 +1,6 @@
-"""Bot specs: `name` or `name(key=value, ...)`, e.g. `ismcts(iterations=1000,rollout=rules)`.
+"""The `name` or `name(key=value, ...)` syntax that game strings
+(`python_page_one(players=4)`) and bot specs (`ismcts(iterations=1000,rollout=rules)`)
+share; it lives with the games because the lowest floor, a game's loader, reads it.
 
 A value wholly in quotes (`cmd="./bot --opts a,b"` or single quotes) is the text between them:
 its commas and brackets are the value's, not the spec's."""

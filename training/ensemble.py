@@ -13,7 +13,7 @@ sizes in the file's notes), so it costs about the members' time together.
 
 The members must score the same thing: the same game and tensor, the same
 number of layers, the same kind of score and, for networks of advantages over
-a baseline bot (agents/neural/advantage.py), the same baseline and relative flag.
+a baseline bot (training/advantage.py), the same baseline and relative flag.
 """
 
 from __future__ import annotations
@@ -99,12 +99,12 @@ def ensemble(paths: Sequence[str | Path], out: str | Path, play: dict | None = N
     if play:
         play_settings(play, "ensemble --play")
     net = merge_networks([bot.net for _, bot in members])
-    training = {"method": f"the mean of {len(members)} networks' scores (agents/neural/ensemble.py)",
+    training = {"method": f"the mean of {len(members)} networks' scores (training/ensemble.py)",
                 "members": [{"path": str(path), "checksum": bot.metadata["checksum"],
                              "network": json.loads(bot.metadata["network"])} for path, bot in members],
                 **notes, **({"play": play} if play else {})}
     written = [save_bot(out, net, first, training)]
     if onnx:
-        from agents.neural.onnx_export import export_onnx
+        from training.onnx_export import export_onnx
         written.append(export_onnx(written[0], Path(out).with_suffix(".onnx")))
     return written
