@@ -64,7 +64,7 @@ from typing import Any
 from agents.base import CardBot, rules_core
 from games.modern_canasta.actions import (ASK, COMMIT, DISCARD_BASE, DRAW, MELD_BASE, MELD_PARTS, NO,
                                           TAKE, WITHDRAW, YES, meld_action)
-from games.modern_canasta.cards import (ACE, DECK, JOKER, NUM_NATURAL, SEVEN, TWO, VALUES, WILD_SLOT,
+from games.canasta_family.cards import (ACE, DECK, JOKER, NUM_NATURAL, SEVEN, TWO, VALUES, WILD_SLOT,
                                         value_of)
 from games.modern_canasta.core import ANSWER, EV_DEAL, EV_DISCARD, EV_TAKE, MELD, PICKUP, TURN, CanastaState
 from games.modern_canasta.going_out import can_go_out, keep_going_out

@@ -26,7 +26,7 @@ from typing import Callable
 from games.classic_canasta.actions import BLACK_SLOT, MELD_PARTS, TAKE_JOKER, TAKE_PAIR, TAKE_TWO
 from games.classic_canasta.core import (EV_COMMIT, EV_DEAL, EV_DISCARD, EV_DRAW, EV_MELD, EV_TAKE,
                                         EV_WITHDRAW, OVER, ClassicState)
-from games.modern_canasta.cards import BLACK_THREE, DECK, JOKER, NUM_KINDS, RED_THREE, TWO, unpack
+from games.canasta_family.cards import BLACK_THREE, DECK, JOKER, NUM_KINDS, RED_THREE, TWO, unpack
 from games.sampling import ConstrainedDeal, HiddenHand, Interval, cached_view, match_slots
 
 

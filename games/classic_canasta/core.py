@@ -9,7 +9,7 @@ that meld with its top card; meld; discard one card. Going out needs a canasta
 for the side (two in the two-player game). docs/rules/classic_canasta.md gives
 every rule beside the page's sentence and every decision taken where it is silent.
 
-Cards are the modern game's kinds (games.modern_canasta.cards): hands, the stock
+Cards are the family's kinds (games.canasta_family.cards): hands, the stock
 and the pile are counts per kind, and every deal card, draw and turned-up card is
 an explicit chance event whose outcome is a kind, weighted by its count in the
 stock. The event log is an immutable cons list shared between clones
@@ -27,7 +27,7 @@ from games.classic_canasta.actions import (BLACK_BASE, BLACK_SLOT, COMMIT, DISCA
                                            discard_action, discard_kind)
 from games.classic_canasta.scoring import SideScore, side_score
 from games.eventlog import LoggedCore
-from games.modern_canasta.cards import (BLACK_THREE, DECK, DECK_SIZE, JOKER, KIND_NAMES, NUM_KINDS,
+from games.canasta_family.cards import (BLACK_THREE, DECK, DECK_SIZE, JOKER, KIND_NAMES, NUM_KINDS,
                                         NUM_NATURAL, RED_THREE, TWO, VALUES, counts_str, pack)
 from games.params import GameParameterError, choice_param, int_param
 from games.protocol import CHANCE, TERMINAL, IllegalActionError

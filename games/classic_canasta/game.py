@@ -17,7 +17,7 @@ from games.classic_canasta.actions import NUM_ACTIONS
 from games.classic_canasta.core import (DEFAULT_PARAMS, EV_DISCARD, EV_TAKE, HAND_SIZES, MELD,
                                         NUM_MELD_SLOTS, PICKUP, TURN, ClassicRules, ClassicState)
 from games.classic_canasta.scoring import MAX_SWING
-from games.modern_canasta.cards import NUM_KINDS
+from games.canasta_family.cards import NUM_KINDS
 from games.wrapper import CoreState, share_core_on_deepcopy, tensor_views
 
 

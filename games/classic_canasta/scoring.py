@@ -4,7 +4,7 @@ A side scores the point values of its melded cards, 300 for each mixed canasta a
 500 for each natural one, 100 for each red 3 (800 for all four; counted against it
 when it has not melded), 100 for going out (200 concealed), and loses the values
 of the cards left in its players' hands. The card values and the canasta bonuses
-are the modern game's (games.modern_canasta.cards and .scoring).
+are the modern game's (games.canasta_family.cards and .scoring).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from games.modern_canasta.cards import BLACK_THREE, JOKER, NUM_NATURAL, TWO, VALUES, value_of
+from games.canasta_family.cards import BLACK_THREE, JOKER, NUM_NATURAL, TWO, VALUES, value_of
 from games.modern_canasta.scoring import GOING_OUT, MIXED_CANASTA, NATURAL_CANASTA
 
 RED_THREE_EACH = 100

@@ -38,7 +38,7 @@ import warnings
 from typing import Callable
 
 from games.modern_canasta.actions import MELD_PARTS
-from games.modern_canasta.cards import DECK, JOKER, NUM_KINDS, PLAYABLE, TWO, WILD_SLOT, unpack
+from games.canasta_family.cards import DECK, JOKER, NUM_KINDS, PLAYABLE, TWO, WILD_SLOT, unpack
 from games.modern_canasta.core import (EV_ANSWER, EV_COMMIT, EV_DEAL, EV_DISCARD, EV_DRAW, EV_MELD,
                                        EV_TAKE, EV_WITHDRAW, OVER, PLAYERS, CanastaState)
 from games.sampling import ConstrainedDeal, HiddenHand, Interval, acquisition_window, cached_view, match_slots

@@ -7,7 +7,7 @@ discard one card. Going out needs two canastas for the side and ends with a
 discard. docs/rules/modern_canasta.md gives every rule with the page's sentence
 and every decision taken where the page is silent.
 
-Cards are kinds (games.modern_canasta.cards): hands, the stock and the pile are
+Cards are kinds (games.canasta_family.cards): hands, the stock and the pile are
 counts per kind. Every deal card and every draw is an explicit chance event whose
 outcome is a kind, with probability proportional to its count in the stock. The
 state keeps an event log as an immutable cons list shared between clones; the
@@ -22,7 +22,7 @@ from typing import Any, Callable, Mapping, Sequence
 from games.modern_canasta.actions import (ASK, COMMIT, DISCARD_BASE, DRAW, MELD_BASE, MELD_PARTS,
                                           NATURAL_WILDS, NO, TAKE, WILD_BASE, WILD_COMBOS,
                                           WITHDRAW, YES, action_to_string)
-from games.modern_canasta.cards import (ACE, DECK, DECK_SIZE, JOKER, KIND_NAMES, NUM_KINDS,
+from games.canasta_family.cards import (ACE, DECK, DECK_SIZE, JOKER, KIND_NAMES, NUM_KINDS,
                                         NUM_NATURAL, NUM_SLOTS, RED_THREE, SEVEN, TWO, VALUES,
                                         WILD_SLOT, counts_str, pack)
 from games.modern_canasta.scoring import side_score

@@ -13,7 +13,7 @@ import numpy as np
 import pyspiel
 
 from games.modern_canasta.actions import NUM_ACTIONS
-from games.modern_canasta.cards import NUM_KINDS, NUM_NATURAL, NUM_SLOTS, WILD_SLOT
+from games.canasta_family.cards import NUM_KINDS, NUM_NATURAL, NUM_SLOTS, WILD_SLOT
 from games.modern_canasta.core import (ANSWER, DEFAULT_PARAMS, EV_ANSWER, EV_DISCARD, EV_TAKE,
                                        HAND_SIZE, MELD, PICKUP, PLAYERS, TURN, CanastaRules,
                                        CanastaState)

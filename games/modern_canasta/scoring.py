@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from games.modern_canasta.cards import ACE, JOKER, NUM_SLOTS, SEVEN, TWO, VALUES, WILD_SLOT, value_of
+from games.canasta_family.cards import ACE, JOKER, NUM_SLOTS, SEVEN, TWO, VALUES, WILD_SLOT, value_of
 
 MIXED_CANASTA = 300
 NATURAL_CANASTA = 500
