@@ -27,8 +27,8 @@ from games.classic_canasta.actions import (BLACK_BASE, BLACK_SLOT, COMMIT, DISCA
                                            MELD_BASE, MELD_PARTS, TAKE_JOKER, TAKE_PAIR, TAKE_TWO,
                                            TAKES, WILD_COMBOS, WITHDRAW, action_to_string,
                                            discard_action, discard_kind)
-from games.canasta_family.cards import (BLACK_THREE, DECK, DECK_SIZE, JOKER, KIND_NAMES, NUM_KINDS,
-                                        NUM_NATURAL, NUM_SLOTS, RED_THREE, TWO, VALUES)
+from games.canasta_family.cards import (BLACK_THREE, JOKER, KIND_NAMES, NUM_NATURAL, NUM_SLOTS,
+                                        RED_THREE, TWO, VALUES)
 from games.canasta_family.core import (DEAL, END_LAST_THREE, END_OUT, END_STOCK, EV_DEAL, EV_DISCARD,
                                        EV_DRAW, EV_MELD, EV_STOCK, EV_TAKE, REPLACE, SIDE_STRIDE,
                                        CanastaFamilyState, deal, place_cards)
@@ -224,7 +224,8 @@ class ClassicState(CanastaFamilyState):
 
     melds is flat: melds[36 * side + 3 * slot + i] counts the naturals (i = 0), 2s
     (1) and Jokers (2) of the side's meld of slot 0..10 (a natural rank) or 11 (black
-    3s). A meld of seven cards or more is a canasta; canastas[side] counts them.
+    3s). A meld of seven cards or more is a canasta; canastas[side] counts them;
+    threes[side] the red 3s the side laid down.
     """
 
     PHASE_NAMES = PHASE_NAMES
@@ -245,85 +246,21 @@ class ClassicState(CanastaFamilyState):
                  "shared", "out_side", "concealed", "last_turn")
 
     def __init__(self, rules: ClassicRules = ClassicRules()):
-        n = rules.players
-        self.rules = rules
-        self.n = n
+        self.n = rules.players
         self.sides = rules.sides
-        self.phase = DEAL
-        self.to_move = CHANCE
-        self.actor = rules.first_player
-        self.hands = [[0] * NUM_KINDS for _ in range(n)]
-        self.sizes = [0] * n
-        self.known = [[0] * NUM_KINDS for _ in range(n)]   # cards the others know it holds
-        self.stock = list(DECK)
-        self.stock_size = DECK_SIZE
-        self.pile: list[int] = []
-        self.frozen = False      # a wild card or a red 3 lies in the pile
-        self.melds = [0] * (self.sides * SIDE_STRIDE)
+        super().__init__(rules)
         self.canastas = [0] * self.sides
-        self.threes = [0] * self.sides   # red 3s laid down by each side
-        self.melded = 0          # bit side: the side has made its initial meld
+        self.frozen = False      # a wild card or a red 3 lies in the pile
         self.melders = 0         # bit seat: the seat has melded this hand (a concealed going out cannot)
-        self.pending = False     # the player to move is building its side's initial meld
-        self.short = False       # ... and it does not meet the requirement yet
         self.turn_points = 0     # points of the initial meld being built (the pile's top included)
-        self.withdrawn = False   # an initial meld was withdrawn: no more melding this turn
         self.took = False        # the player to move took the pile this turn
         self.concealed_ok = False   # going out now would be concealed
-        self.pickup_top = -1     # the pile's top card while an initial meld takes the pile
         self.to_draw = 0         # cards still to draw this turn
-        self.owed = [0] * n      # red 3s dealt and not yet replaced
-        self.dealt = 0
-        self.log = None
-        self.result = None
-        self.scores = None       # a SideScore per side once the hand is over
-        self.cache = None        # the resampler's per-information-state tables
-        self.shared = False      # set by the OpenSpiel wrapper's copy-on-write clone
         self.out_side = -1
         self.concealed = False
         self.last_turn = False   # a red 3 was the stock's last card: meld, no discard, then the hand ends
 
     # ----------------------------------------------------------------- protocol
-    def clone(self) -> "ClassicState":
-        c = ClassicState.__new__(ClassicState)
-        c.rules = self.rules
-        c.n = self.n
-        c.sides = self.sides
-        c.phase = self.phase
-        c.to_move = self.to_move
-        c.actor = self.actor
-        c.hands = [h[:] for h in self.hands]
-        c.sizes = self.sizes[:]
-        c.known = [k[:] for k in self.known]
-        c.stock = self.stock[:]
-        c.stock_size = self.stock_size
-        c.pile = self.pile[:]
-        c.frozen = self.frozen
-        c.melds = self.melds[:]
-        c.canastas = self.canastas[:]
-        c.threes = self.threes[:]
-        c.melded = self.melded
-        c.melders = self.melders
-        c.pending = self.pending
-        c.short = self.short
-        c.turn_points = self.turn_points
-        c.withdrawn = self.withdrawn
-        c.took = self.took
-        c.concealed_ok = self.concealed_ok
-        c.pickup_top = self.pickup_top
-        c.to_draw = self.to_draw
-        c.owed = self.owed[:]
-        c.dealt = self.dealt
-        c.log = self.log
-        c.result = self.result
-        c.scores = self.scores
-        c.cache = self.cache
-        c.shared = False
-        c.out_side = self.out_side
-        c.concealed = self.concealed
-        c.last_turn = self.last_turn
-        return c
-
     def side_of(self, seat: int) -> int:
         return seat % self.sides
 

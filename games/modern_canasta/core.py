@@ -23,7 +23,7 @@ from typing import Any, Callable, ClassVar, Mapping, Sequence
 from games.modern_canasta.actions import (ASK, COMMIT, DISCARD_BASE, DRAW, MELD_BASE, MELD_PARTS,
                                           NATURAL_WILDS, NO, TAKE, WILD_BASE, WILD_COMBOS,
                                           WITHDRAW, YES, action_to_string)
-from games.canasta_family.cards import (ACE, DECK, DECK_SIZE, JOKER, KIND_NAMES, NUM_KINDS,
+from games.canasta_family.cards import (ACE, JOKER, KIND_NAMES, NUM_KINDS,
                                         NUM_NATURAL, NUM_SLOTS, PLAYABLE, RED_THREE, SEVEN, TWO,
                                         VALUES, WILD_SLOT)
 from games.canasta_family.core import (DEAL, END_LAST_THREE, END_OUT, END_STOCK, EV_DEAL, EV_DISCARD,
@@ -223,7 +223,8 @@ class CanastaState(CanastaFamilyState):
     """A Modern American Canasta hand. Satisfies games.protocol.GameState.
 
     melds is a flat list: melds[36 * side + 3 * slot + i] is the count of naturals
-    (i = 0), 2s (1) and Jokers (2) in the side's unfinished meld of that slot.
+    (i = 0), 2s (1) and Jokers (2) in the side's unfinished meld of that slot;
+    threes[2 * side + colour] the 3s the side laid down (0 red, 1 black).
     canastas[side] is a tuple of (slot, naturals, twos, jokers), one per canasta:
     a canasta leaves the meld table as it completes.
     """
@@ -248,81 +249,20 @@ class CanastaState(CanastaFamilyState):
                  "out_memo", "waived_yes", "shared")
 
     def __init__(self, rules: CanastaRules = CanastaRules()):
-        self.rules = rules
-        self.phase = DEAL
-        self.to_move = CHANCE
-        self.actor = rules.first_player
-        self.hands = [[0] * NUM_KINDS for _ in range(PLAYERS)]
-        self.sizes = [0] * PLAYERS
-        self.known = [[0] * NUM_KINDS for _ in range(PLAYERS)]   # cards others know it holds
-        self.stock = list(DECK)
-        self.stock_size = DECK_SIZE
-        self.pile: list[int] = []
-        self.melds = [0] * (2 * 3 * NUM_SLOTS)
+        super().__init__(rules)
         self.canastas: list[tuple] = [(), ()]
         self.closed = 0          # bit r: a natural canasta of rank r exists
-        self.threes = [0, 0, 0, 0]   # 2 * side + colour (0 red, 1 black)
-        self.melded = 0          # bit side: the side has made its initial meld
-        self.pending = False     # the player to move is building its side's initial meld
-        self.short = False       # ... and it does not meet the requirement yet
         self.asked = 0           # bit seat: the seat has asked its partner this hand
         self.fresh = False       # right after drawing: asking is possible
         self.forbid_out = False  # the partner said no: no going out this turn
         self.must_out = False    # the partner said yes and going out is possible: it must
-        self.withdrawn = False   # an initial meld was withdrawn: no more melding this turn
-        self.pickup_top = -1     # the pile's top card while an initial meld takes the pile
-        self.owed = [0] * PLAYERS   # 3s dealt and not yet replaced
-        self.dealt = 0
-        self.log = None
-        self.result = None
-        self.scores = None       # (SideScore, SideScore) once the hand is over
-        self.cache = None        # the resampler's per-information-state tables
         self.out_memo = None     # "can still go out" answers during a turn (going_out.turn_memo)
         # None, or (events, askers): a resampled world in which the "yes" answers
         # among its first `events` events oblige none of the seats in mask `askers`
         # (games.modern_canasta.belief's fallback); later answers oblige as usual.
         self.waived_yes = None
-        self.shared = False      # set by the OpenSpiel wrapper's copy-on-write clone
 
     # ----------------------------------------------------------------- protocol
-    def clone(self) -> "CanastaState":
-        c = CanastaState.__new__(CanastaState)
-        c.rules = self.rules
-        c.phase = self.phase
-        c.to_move = self.to_move
-        c.actor = self.actor
-        h = self.hands
-        c.hands = [h[0][:], h[1][:], h[2][:], h[3][:]]
-        c.sizes = self.sizes[:]
-        k = self.known
-        c.known = [k[0][:], k[1][:], k[2][:], k[3][:]]
-        c.stock = self.stock[:]
-        c.stock_size = self.stock_size
-        c.pile = self.pile[:]
-        c.melds = self.melds[:]
-        c.canastas = self.canastas[:]
-        c.closed = self.closed
-        c.threes = self.threes[:]
-        c.melded = self.melded
-        c.pending = self.pending
-        c.short = self.short
-        c.asked = self.asked
-        c.fresh = self.fresh
-        c.forbid_out = self.forbid_out
-        c.must_out = self.must_out
-        c.withdrawn = self.withdrawn
-        c.pickup_top = self.pickup_top
-        c.owed = self.owed[:]
-        c.dealt = self.dealt
-        c.log = self.log
-        c.result = self.result
-        c.scores = self.scores
-        c.cache = self.cache
-        c.out_memo = self.out_memo
-        c.waived_yes = self.waived_yes
-        c.shared = False
-        return c
-
     def replay_start(self) -> "CanastaState":
         """The fresh state this one's history replays from: a resampled world that
         waives past "yes" answers replays under the same waiver."""
