@@ -32,6 +32,7 @@ from games.canasta_family.cards import (BLACK_THREE, JOKER, KIND_NAMES, NUM_NATU
 from games.canasta_family.core import (DEAL, END_LAST_THREE, END_OUT, END_STOCK, EV_DEAL, EV_DISCARD,
                                        EV_DRAW, EV_MELD, EV_STOCK, EV_TAKE, REPLACE, SIDE_STRIDE,
                                        CanastaFamilyState, deal, place_cards)
+from games.canasta_family.scoring import cards_value
 from games.classic_canasta.scoring import SideScore, side_score
 from games.params import GameParameterError, choice_param, int_param
 from games.protocol import CHANCE, TERMINAL
@@ -89,8 +90,7 @@ def threshold_for(score: int) -> int:
 
 
 def meld_points(slot: int, naturals: int, twos: int, jokers: int) -> int:
-    kind = BLACK_THREE if slot == BLACK_SLOT else slot
-    return VALUES[kind] * naturals + VALUES[TWO] * twos + VALUES[JOKER] * jokers
+    return cards_value(BLACK_THREE if slot == BLACK_SLOT else slot, naturals, twos, jokers)
 
 
 @dataclass(frozen=True)
