@@ -21,7 +21,7 @@ import pyspiel
 
 import games  # noqa: F401  (registers the games)
 from agents import make_bot
-from games.canasta_family.cards import DECK, RED_THREE
+from games.modern_canasta.cards import DECK, RED_THREE
 from games.modern_canasta.core import EV_ANSWER, EV_ASK, EV_TAKE, EV_WITHDRAW, MELD, PICKUP
 
 END_NAMES = ("went out", "last card a 3", "stock exhausted")

@@ -23,7 +23,7 @@ from tqdm import tqdm
 import games  # noqa: F401  (registers the games)
 from agents import make_bot
 from games.classic_canasta.core import EV_TAKE, EV_WITHDRAW, ClassicState
-from games.canasta_family.cards import DECK, RED_THREE
+from games.modern_canasta.cards import DECK, RED_THREE
 
 END_NAMES = ("went out", "last card a red 3", "stock exhausted")
 
