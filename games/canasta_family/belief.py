@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from games.canasta_family.cards import DECK, NUM_KINDS
+from games.canasta_family.cards import NUM_KINDS
 from games.canasta_family.core import CanastaFamilyState
 from games.eventlog import Event
 from games.sampling import ConstrainedDeal, HiddenHand, Interval, acquisition_window, cached_view, match_slots
@@ -75,13 +75,7 @@ class FamilyBelief:
             if hidden[s].known != state.known[s]:
                 raise AssertionError(f"belief: p{s}'s known cards disagree with the state")
 
-        unseen = list(DECK)
-        _sub(unseen, state.hands[player])
-        for s in self.others:
-            _sub(unseen, state.known[s])
-        for kind in state.pile:
-            unseen[kind] -= 1
-        _sub(unseen, state.table_counts())
+        unseen = state.unseen_counts(player)
         now = 2 * len(events) + 1
         by_class = {k: [k * 8 + c for c in range(unseen[k])] for k in range(NUM_KINDS) if unseen[k]}
         hands = []
@@ -143,11 +137,6 @@ class FamilyBelief:
 def add_counts(a: list[int], b: list[int]) -> None:
     for k in range(NUM_KINDS):
         a[k] += b[k]
-
-
-def _sub(a: list[int], b: list[int]) -> None:
-    for k in range(NUM_KINDS):
-        a[k] -= b[k]
 
 
 def resample(view: type[FamilyBelief], state: CanastaFamilyState, player: int,

@@ -298,6 +298,23 @@ class CanastaFamilyState(LoggedCore):
             total[RED_THREE + i % colours] += count
         return total
 
+    def unseen_counts(self, player: int) -> list[int]:
+        """The cards `player` cannot see, counts per kind: those in the other hands
+        beyond the cards known to be there, and the stock's. The belief deals them
+        out; a bot weighs what the next player may hold with them."""
+        unseen = list(DECK)
+        for k, held in enumerate(self.hands[player]):
+            unseen[k] -= held
+        for seat in range(self.n):
+            if seat != player:
+                for k, held in enumerate(self.known[seat]):
+                    unseen[k] -= held
+        for kind in self.pile:
+            unseen[kind] -= 1
+        for k, placed in enumerate(self.table_counts()):
+            unseen[k] -= placed
+        return unseen
+
     def card_counts(self) -> list[int]:
         """The cards of each kind the position holds wherever they lie (hands,
         stock, pile, the table): cards.DECK unless a card was lost or doubled. The
