@@ -24,7 +24,7 @@ from typing import Callable, ClassVar, Mapping, Protocol, Sequence
 from games.canasta_family.cards import (DECK, DECK_SIZE, JOKER, KIND_NAMES, NUM_KINDS, NUM_SLOTS,
                                         RED_THREE, TWO, counts_str, pack)
 from games.eventlog import LoggedCore
-from games.protocol import CHANCE, IllegalActionError
+from games.protocol import CHANCE, TERMINAL, IllegalActionError
 
 # The first two phases of every game's machine: dealing, then replacing the 3s
 # laid down from the deal. Each game numbers its later phases from 2.
@@ -83,6 +83,8 @@ class CanastaFamilyState(LoggedCore):
     # is bookkeeping the information state does not repeat).
     TEXT_MASKS: ClassVar[tuple[int, ...]]
     EV_WITHDRAW: ClassVar[int]
+    EV_END: ClassVar[int]
+    OVER: ClassVar[int]          # the phase once the hand is over
     # The text of an event, by (kind, seat, masked value, whether the viewer is the
     # seat): a few thousand keys at most, one dictionary a game.
     EVENT_TEXT: ClassVar[dict[tuple[int, int, int, bool], str]]
@@ -268,6 +270,25 @@ class CanastaFamilyState(LoggedCore):
         self.pile.append(top)
         self.pickup_top = -1
         return True
+
+    def _finish(self, reason: int) -> None:
+        """Ends the hand: logs why, scores each side (the game's _score_sides), and
+        gives each seat its side's points less the mean of the other sides', in
+        thousands (with two sides, the difference: a zero-sum return)."""
+        self.log = (self.log, self.EV_END, -1, reason)
+        scores = self._score_sides(reason)
+        self.scores = scores
+        totals = [s.total for s in scores]
+        total = sum(totals)
+        sides = self.sides
+        per_side = [(t - (total - t) / (sides - 1)) / 1000.0 for t in totals]
+        self.result = [per_side[seat % sides] for seat in range(self.n)]
+        self.phase = self.OVER
+        self.to_move = TERMINAL
+
+    def _score_sides(self, reason: int) -> tuple:
+        """Each side's itemized score for the hand that ends for `reason` (the game's)."""
+        raise NotImplementedError
 
     # ------------------------------------------------------------ information
     def history(self) -> list[int]:

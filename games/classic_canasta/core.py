@@ -35,7 +35,7 @@ from games.canasta_family.core import (DEAL, END_LAST_THREE, END_OUT, END_STOCK,
 from games.canasta_family.scoring import cards_value
 from games.classic_canasta.scoring import SideScore, side_score
 from games.params import GameParameterError, choice_param, int_param
-from games.protocol import CHANCE, TERMINAL
+from games.protocol import CHANCE
 
 SCORE_LIMIT = 1_000_000
 HAND_SIZES = {2: 15, 3: 13, 4: 11}
@@ -234,6 +234,8 @@ class ClassicState(CanastaFamilyState):
     SLOT_KINDS = tuple(range(NUM_NATURAL)) + (BLACK_THREE,)
     TEXT_MASKS = (-1, -1, -1, 63, -1, -1, 0, 0, -1, -1)
     EV_WITHDRAW = EV_WITHDRAW
+    EV_END = EV_END
+    OVER = OVER
     EVENT_TEXT: dict[tuple[int, int, int, bool], str] = {}
     action_name = staticmethod(action_to_string)
     event_action = staticmethod(event_action)
@@ -645,26 +647,17 @@ class ClassicState(CanastaFamilyState):
         if not self.sizes[actor]:
             self._finish(END_OUT)
 
-    def _finish(self, reason: int) -> None:
-        self.log = (self.log, EV_END, -1, reason)
+    def _score_sides(self, reason: int) -> tuple:
         if reason == END_OUT:
             self.out_side = self.actor % self.sides
             self.concealed = self.concealed_ok
         scores = []
         for side in range(self.sides):
-            b = side * SIDE_STRIDE
-            melds = [tuple(self.melds[b + 3 * s: b + 3 * s + 3]) for s in range(NUM_MELD_SLOTS)]
             hands = [self.hands[seat] for seat in range(self.n) if seat % self.sides == side]
-            scores.append(side_score(melds, self.threes[side], hands,
+            scores.append(side_score(self.open_melds(side), self.threes[side], hands,
                                      went_out=side == self.out_side,
                                      concealed=side == self.out_side and self.concealed))
-        self.scores = tuple(scores)
-        totals = [s.total for s in scores]
-        total = sum(totals)
-        per_side = [(t - (total - t) / (self.sides - 1)) / 1000.0 for t in totals]
-        self.result = [per_side[seat % self.sides] for seat in range(self.n)]
-        self.phase = OVER
-        self.to_move = TERMINAL
+        return tuple(scores)
 
     # ------------------------------------------------------------ information
     def _scores_line(self) -> str:

@@ -32,7 +32,7 @@ from games.canasta_family.core import (DEAL, END_LAST_THREE, END_OUT, END_STOCK,
 from games.modern_canasta.scoring import side_score
 from games.eventlog import log_length
 from games.params import int_param
-from games.protocol import CHANCE, TERMINAL
+from games.protocol import CHANCE
 
 HAND_SIZE = 13
 PLAYERS = 4
@@ -237,6 +237,8 @@ class CanastaState(CanastaFamilyState):
     SLOT_KINDS = tuple(range(NUM_NATURAL)) + (TWO,)      # the wild-card meld holds no naturals
     TEXT_MASKS = (-1, -1, -1, 15, -1, 15, -1, -1, 0, 0, -1)
     EV_WITHDRAW = EV_WITHDRAW
+    EV_END = EV_END
+    OVER = OVER
     EVENT_TEXT: dict[tuple[int, int, int, bool], str] = {}
     action_name = staticmethod(action_to_string)
     event_action = staticmethod(event_action)
@@ -655,21 +657,14 @@ class CanastaState(CanastaFamilyState):
         self.phase = MELD
         self.fresh = True
 
-    def _finish(self, reason: int) -> None:
-        self.log = (self.log, EV_END, -1, reason)
+    def _score_sides(self, reason: int) -> tuple:
         out_side = self.actor & 1 if reason == END_OUT else -1
         scores = []
         for side in (0, 1):
-            b = 36 * side
-            opened = [tuple(self.melds[b + 3 * s: b + 3 * s + 3]) for s in range(NUM_SLOTS)]
-            scores.append(side_score(opened, self.canastas[side],
+            scores.append(side_score(self.open_melds(side), self.canastas[side],
                                      (self.threes[2 * side], self.threes[2 * side + 1]),
                                      (self.hands[side], self.hands[side + 2]), side == out_side))
-        self.scores = (scores[0], scores[1])
-        x = (scores[0].total - scores[1].total) / 1000.0
-        self.result = [x, -x, x, -x]
-        self.phase = OVER
-        self.to_move = TERMINAL
+        return tuple(scores)
 
     # ------------------------------------------------------------ information
     def table_melds(self, side: int) -> list[tuple[int, int, int, int]]:
