@@ -1,15 +1,17 @@
-"""What every Canasta rules core of the family shares: the deal, the stock, the
-hands and the pile as counts per card kind, the meld table, the 3s laid down,
-the withdrawal of a short initial meld, and the information read from the log.
+"""What every Canasta rules core of the family shares: the turn machine (its
+phases, and which rule answers each), the deal and the replacement of the 3s
+laid down, the stock, the hands and the pile as counts per card kind, the meld
+table, a withdrawn initial meld, the end of the hand and its returns, the clone,
+and the information read from the log.
 
 A game of the family (games.modern_canasta, games.classic_canasta) subclasses
-CanastaFamilyState with its own turn machine (the phases after the deal, what a
-turn may do, going out, scoring) and says in a few class attributes how it
-differs where the shared code meets it: which kinds are laid down as they come
-(all 3s, or red 3s only), how many colours of 3s a side counts apart, the kind
-of each meld slot's naturals, the phase names and event texts. The shared
-methods are the ones whose lines were alike in both games; the playout's hottest
-paths (legal melds, discards, clone) stay in each game, written for its rules.
+CanastaFamilyState with its rules at each phase (drawing or taking the pile, the
+melds, discards and going out of a turn, its own GAME_PHASE, scoring) and says
+in a few class attributes how it differs where the shared code meets it: which
+kinds are laid down as they come (all 3s, or red 3s only), how many colours of
+3s a side counts apart, the kind of each meld slot's naturals, the phase names
+and the event texts. The playout's hottest paths (legal melds, discards, taking
+the pile) stay in each game, written for its rules.
 
 The state is the one explicit machine both games use: every deal card and draw
 is a chance event whose outcome is a kind, weighted by its count in the stock,
@@ -26,9 +28,12 @@ from games.canasta_family.cards import (DECK, DECK_SIZE, JOKER, KIND_NAMES, NUM_
 from games.eventlog import LoggedCore
 from games.protocol import CHANCE, TERMINAL, IllegalActionError
 
-# The first two phases of every game's machine: dealing, then replacing the 3s
-# laid down from the deal. Each game numbers its later phases from 2.
-DEAL, REPLACE = 0, 1
+# The phases of the turn machine: dealing, replacing the 3s laid down from the
+# deal, then turns (draw or take the pile; draw from the stock; meld and
+# discard) until the hand is over. A side without its initial meld that takes
+# the pile melds in PICKUP first; GAME_PHASE is one phase the game adds (the
+# modern partner's answer, the classic card turned up to start the pile).
+DEAL, REPLACE, TURN, DRAW_CARD, MELD, GAME_PHASE, PICKUP, OVER = range(8)
 
 # The event kinds every game logs, numbered alike; each game numbers its own from 6.
 EV_DEAL = 0      # seat was dealt a card of kind `value` (public when it is laid down)
@@ -84,7 +89,6 @@ class CanastaFamilyState(LoggedCore):
     TEXT_MASKS: ClassVar[tuple[int, ...]]
     EV_WITHDRAW: ClassVar[int]
     EV_END: ClassVar[int]
-    OVER: ClassVar[int]          # the phase once the hand is over
     # The text of an event, by (kind, seat, masked value, whether the viewer is the
     # seat): a few thousand keys at most, one dictionary a game.
     EVENT_TEXT: ClassVar[dict[tuple[int, int, int, bool], str]]
@@ -135,6 +139,66 @@ class CanastaFamilyState(LoggedCore):
     @staticmethod
     def event_text(kind: int, seat: int, value: int, viewer: int) -> str:
         """The line an event adds to `viewer`'s information state ('' for none)."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------ turn machine
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        p = self.to_move
+        if p < 0 or (player is not None and player != p):
+            return []
+        phase = self.phase
+        if phase == TURN:
+            return self._draw_or_take_actions()
+        if phase == GAME_PHASE:
+            return self._game_phase_actions()
+        return self._play_actions()         # MELD or PICKUP
+
+    def apply_action(self, action: int) -> None:
+        phase = self.phase
+        if phase == MELD or phase == PICKUP:
+            self._play(action)
+        elif phase == DRAW_CARD or phase == REPLACE:
+            self._draw(action)
+        elif phase == TURN:
+            self._draw_or_take(action)
+        elif phase == DEAL:
+            self._deal(action)
+        elif phase == GAME_PHASE:
+            self._game_phase(action)
+        else:
+            raise ValueError("the hand is over: no action can be applied")
+
+    def action_to_string(self, player: int, action: int) -> str:
+        if player == CHANCE:
+            if self.phase == DEAL:
+                return f"p{(self.rules.first_player + self.dealt) % self.n} dealt {KIND_NAMES[action]}"
+            return f"p{self.actor} draws {KIND_NAMES[action]}"
+        return self.action_name(action)
+
+    # The game's rules at each phase: what the player to move may do, and doing it.
+    def _draw_or_take_actions(self) -> list[int]:
+        """TURN: draw from the stock, or the ways to take the pile open now."""
+        raise NotImplementedError
+
+    def _draw_or_take(self, action: int) -> None:
+        raise NotImplementedError
+
+    def _draw(self, kind: int) -> None:
+        """A card of `kind` drawn from the stock (DRAW_CARD, or REPLACE for a 3 dealt)."""
+        raise NotImplementedError
+
+    def _play_actions(self) -> list[int]:
+        """MELD and PICKUP: melds, discards, and the game's other moves of the turn."""
+        raise NotImplementedError
+
+    def _play(self, action: int) -> None:
+        raise NotImplementedError
+
+    def _game_phase_actions(self) -> list[int]:
+        """GAME_PHASE, where it is a player's to move (the game's)."""
+        raise NotImplementedError
+
+    def _game_phase(self, action: int) -> None:
         raise NotImplementedError
 
     # ----------------------------------------------------------------- chance
@@ -283,7 +347,7 @@ class CanastaFamilyState(LoggedCore):
         sides = self.sides
         per_side = [(t - (total - t) / (sides - 1)) / 1000.0 for t in totals]
         self.result = [per_side[seat % sides] for seat in range(self.n)]
-        self.phase = self.OVER
+        self.phase = OVER
         self.to_move = TERMINAL
 
     def _score_sides(self, reason: int) -> tuple:
@@ -529,5 +593,5 @@ def place_cards(state: CanastaFamilyState, hands: Sequence[Sequence[int]], pile:
     state.to_move = actor
 
 
-__all__ = ["CanastaFamilyState", "DEAL", "REPLACE", "END_OUT", "END_LAST_THREE", "END_STOCK",
+__all__ = ["CanastaFamilyState", "DEAL", "REPLACE", "TURN", "DRAW_CARD", "MELD", "GAME_PHASE", "PICKUP", "OVER", "END_OUT", "END_LAST_THREE", "END_STOCK",
            "SIDE_STRIDE", "deal", "place_cards"]

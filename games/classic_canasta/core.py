@@ -29,9 +29,10 @@ from games.classic_canasta.actions import (BLACK_BASE, BLACK_SLOT, COMMIT, DISCA
                                            discard_action, discard_kind)
 from games.canasta_family.cards import (BLACK_THREE, JOKER, KIND_NAMES, NUM_NATURAL, NUM_SLOTS,
                                         RED_THREE, TWO, VALUES)
-from games.canasta_family.core import (DEAL, END_LAST_THREE, END_OUT, END_STOCK, EV_DEAL, EV_DISCARD,
-                                       EV_DRAW, EV_MELD, EV_STOCK, EV_TAKE, REPLACE, SIDE_STRIDE,
-                                       CanastaFamilyState, deal, place_cards)
+from games.canasta_family.core import (DRAW_CARD, END_LAST_THREE, END_OUT, END_STOCK, EV_DEAL,
+                                       EV_DISCARD, EV_DRAW, EV_MELD, EV_STOCK, EV_TAKE, GAME_PHASE, MELD,
+                                       PICKUP, REPLACE, SIDE_STRIDE, TURN, CanastaFamilyState, deal,
+                                       place_cards)
 from games.canasta_family.scoring import cards_value
 from games.classic_canasta.scoring import SideScore, side_score
 from games.params import GameParameterError, choice_param, int_param
@@ -55,9 +56,10 @@ DEFAULT_PARAMS: dict[str, Any] = {
 }
 LAST_RED_THREE_CHOICES = ("meld", "end")
 
-# Phases of the state machine, after the family's DEAL and REPLACE.
-UPCARD, TURN, DRAW_CARD, MELD, PICKUP, OVER = range(2, 8)
-PHASE_NAMES = ("deal", "replace red 3s", "turn up the pile", "draw or take", "draw", "meld",
+# Phases: the family's, with turning up the card that starts the pile as the
+# game's own (it follows the replacements, before the first turn).
+UPCARD = GAME_PHASE
+PHASE_NAMES = ("deal", "replace red 3s", "draw or take", "draw", "meld", "turn up the pile",
                "take: initial meld", "over")
 
 # Event kinds in the log: the family's EV_DEAL .. EV_DISCARD (a deal or draw is
@@ -235,7 +237,6 @@ class ClassicState(CanastaFamilyState):
     TEXT_MASKS = (-1, -1, -1, 63, -1, -1, 0, 0, -1, -1)
     EV_WITHDRAW = EV_WITHDRAW
     EV_END = EV_END
-    OVER = OVER
     EVENT_TEXT: dict[tuple[int, int, int, bool], str] = {}
     action_name = staticmethod(action_to_string)
     event_action = staticmethod(event_action)
@@ -266,63 +267,46 @@ class ClassicState(CanastaFamilyState):
     def side_of(self, seat: int) -> int:
         return seat % self.sides
 
-    def legal_actions(self, player: int | None = None) -> list[int]:
-        p = self.to_move
-        if p < 0 or (player is not None and player != p):
-            return []
-        if self.phase == TURN:
-            return [DRAW] + self._takes()
-        return self._play_actions()
+    def _draw_or_take_actions(self) -> list[int]:
+        return [DRAW] + self._takes()
 
-    def apply_action(self, action: int) -> None:
-        phase = self.phase
-        if phase == MELD or phase == PICKUP:
-            if action >= MELD_BASE:
-                self._meld(action)
-            elif action >= DISCARD_BASE:
-                self._discard(action)
-            elif action == WITHDRAW:
-                self._withdraw()
-            elif action == COMMIT:
-                self._commit()
-            elif action == DRAW and self.last_turn and not self.short:
-                self._end_last_turn()
-            else:
-                self._illegal(action)
-        elif phase == DRAW_CARD or phase == REPLACE:
-            self._draw(action)
-        elif phase == TURN:
-            if action == DRAW:
-                self.log = (self.log, EV_STOCK, self.actor, DRAW)
-                if not self.stock_size:
-                    self._finish(END_STOCK)
-                    return
-                self.phase = DRAW_CARD
-                self.to_draw = DRAWS[self.n]
-                self.to_move = CHANCE
-            elif action in TAKES and action in self._takes():
-                self._take(action)
-            else:
-                self._illegal(action)
-        elif phase == DEAL:
-            self._deal(action)
-        elif phase == UPCARD:
-            self._upcard(action)
+    def _play(self, action: int) -> None:
+        if action >= MELD_BASE:
+            self._meld(action)
+        elif action >= DISCARD_BASE:
+            self._discard(action)
+        elif action == WITHDRAW:
+            self._withdraw()
+        elif action == COMMIT:
+            self._commit()
+        elif action == DRAW and self.last_turn and not self.short:
+            self._end_last_turn()
         else:
-            raise ValueError("the hand is over: no action can be applied")
+            self._illegal(action)
+
+    def _draw_or_take(self, action: int) -> None:
+        if action == DRAW:
+            self.log = (self.log, EV_STOCK, self.actor, DRAW)
+            if not self.stock_size:
+                self._finish(END_STOCK)
+                return
+            self.phase = DRAW_CARD
+            self.to_draw = DRAWS[self.n]
+            self.to_move = CHANCE
+        elif action in TAKES and action in self._takes():
+            self._take(action)
+        else:
+            self._illegal(action)
 
     def action_to_string(self, player: int, action: int) -> str:
         if player == CHANCE:
-            if self.phase == DEAL:
-                return f"p{(self.rules.first_player + self.dealt) % self.n} dealt {KIND_NAMES[action]}"
             if self.phase == UPCARD:
                 return f"turned up {KIND_NAMES[action]}"
-            return f"p{self.actor} draws {KIND_NAMES[action]}"
-        if action == DRAW and self.phase == TURN and not self.stock_size:
+        elif action == DRAW and self.phase == TURN and not self.stock_size:
             return "end the hand (the stock is empty)"
-        if action == DRAW and self.last_turn:
+        elif action == DRAW and self.last_turn:
             return "end the hand (a red 3 was the last card)"
-        return action_to_string(action)
+        return super().action_to_string(player, action)
 
     # ---------------------------------------------------------- legal actions
     def out_allowed(self, canastas: int, points: int) -> bool:
@@ -459,7 +443,8 @@ class ClassicState(CanastaFamilyState):
     def _replacements_done(self) -> None:
         self.phase = UPCARD
 
-    def _upcard(self, kind: int) -> None:
+    def _game_phase(self, kind: int) -> None:
+        """The card turned up to start the pile (UPCARD, a chance outcome)."""
         self._take_from_stock(kind)
         self.log = (self.log, EV_UPCARD, -1, kind)
         self.pile.append(kind)

@@ -26,9 +26,9 @@ from games.modern_canasta.actions import (ASK, COMMIT, DISCARD_BASE, DRAW, MELD_
 from games.canasta_family.cards import (ACE, JOKER, KIND_NAMES, NUM_KINDS,
                                         NUM_NATURAL, NUM_SLOTS, PLAYABLE, RED_THREE, SEVEN, TWO,
                                         VALUES, WILD_SLOT)
-from games.canasta_family.core import (DEAL, END_LAST_THREE, END_OUT, END_STOCK, EV_DEAL, EV_DISCARD,
-                                       EV_DRAW, EV_MELD, EV_STOCK, EV_TAKE, REPLACE,
-                                       CanastaFamilyState, deal, place_cards)
+from games.canasta_family.core import (DRAW_CARD, END_LAST_THREE, END_OUT, END_STOCK, EV_DEAL,
+                                       EV_DISCARD, EV_DRAW, EV_MELD, EV_STOCK, EV_TAKE, GAME_PHASE, MELD,
+                                       PICKUP, REPLACE, TURN, CanastaFamilyState, deal, place_cards)
 from games.modern_canasta.scoring import side_score
 from games.eventlog import log_length
 from games.params import int_param
@@ -44,8 +44,8 @@ DEFAULT_PARAMS: dict[str, Any] = {
     "first_player": 0,  # the seat on the dealer's left, who plays first
 }
 
-# Phases of the state machine, after the family's DEAL and REPLACE.
-TURN, DRAW_CARD, MELD, ANSWER, PICKUP, OVER = range(2, 8)
+# Phases: the family's, with the partner's answer to "may I go out?" as the game's own.
+ANSWER = GAME_PHASE
 PHASE_NAMES = ("deal", "replace 3s", "draw or take", "draw", "meld", "answer", "take: initial meld",
                "over")
 
@@ -238,7 +238,6 @@ class CanastaState(CanastaFamilyState):
     TEXT_MASKS = (-1, -1, -1, 15, -1, 15, -1, -1, 0, 0, -1)
     EV_WITHDRAW = EV_WITHDRAW
     EV_END = EV_END
-    OVER = OVER
     EVENT_TEXT: dict[tuple[int, int, int, bool], str] = {}
     action_name = staticmethod(action_to_string)
     event_action = staticmethod(event_action)
@@ -272,62 +271,37 @@ class CanastaState(CanastaFamilyState):
         start.waived_yes = self.waived_yes
         return start
 
-    def legal_actions(self, player: int | None = None) -> list[int]:
-        p = self.to_move
-        if p < 0 or (player is not None and player != p):
-            return []
-        phase = self.phase
-        if phase == MELD or phase == PICKUP:
-            acts = self._play_actions()
-            if self.must_out:
-                from games.modern_canasta.going_out import keep_going_out
-                acts = keep_going_out(self, acts)
-            return acts
-        if phase == TURN:
-            return [DRAW, TAKE] if self._take_legal() else [DRAW]
-        return [YES, NO]    # ANSWER
+    def _draw_or_take_actions(self) -> list[int]:
+        return [DRAW, TAKE] if self._take_legal() else [DRAW]
 
-    def apply_action(self, action: int) -> None:
-        phase = self.phase
-        if phase == MELD or phase == PICKUP:
-            if self.must_out and not self._keeps_going_out(action):
-                self._illegal(action)
-            if action >= MELD_BASE:
-                self._meld(action)
-            elif action >= DISCARD_BASE:
-                self._discard(action - DISCARD_BASE)
-            elif action == WITHDRAW:
-                self._withdraw()
-            elif action == COMMIT:
-                self._commit()
-            elif action == ASK:
-                self._ask()
-            else:
-                self._illegal(action)
-        elif phase == DRAW_CARD or phase == REPLACE:
-            self._draw(action)
-        elif phase == TURN:
-            if action == DRAW:
-                self.log = (self.log, EV_STOCK, self.actor, DRAW)
-                self.phase = DRAW_CARD
-                self.to_move = CHANCE
-            elif action == TAKE and self._take_legal():
-                self._take()
-            else:
-                self._illegal(action)
-        elif phase == ANSWER:
-            self._answer(action)
-        elif phase == DEAL:
-            self._deal(action)
+    def _game_phase_actions(self) -> list[int]:
+        return [YES, NO]
+
+    def _play(self, action: int) -> None:
+        if self.must_out and not self._keeps_going_out(action):
+            self._illegal(action)
+        if action >= MELD_BASE:
+            self._meld(action)
+        elif action >= DISCARD_BASE:
+            self._discard(action - DISCARD_BASE)
+        elif action == WITHDRAW:
+            self._withdraw()
+        elif action == COMMIT:
+            self._commit()
+        elif action == ASK:
+            self._ask()
         else:
-            raise ValueError("the hand is over: no action can be applied")
+            self._illegal(action)
 
-    def action_to_string(self, player: int, action: int) -> str:
-        if player == CHANCE:
-            verb = "dealt" if self.phase == DEAL else "draws"
-            seat = (self.rules.first_player + self.dealt) % PLAYERS if self.phase == DEAL else self.actor
-            return f"p{seat} {verb} {KIND_NAMES[action]}"
-        return action_to_string(action)
+    def _draw_or_take(self, action: int) -> None:
+        if action == DRAW:
+            self.log = (self.log, EV_STOCK, self.actor, DRAW)
+            self.phase = DRAW_CARD
+            self.to_move = CHANCE
+        elif action == TAKE and self._take_legal():
+            self._take()
+        else:
+            self._illegal(action)
 
     # ---------------------------------------------------------- legal actions
     def _take_legal(self) -> bool:
@@ -352,14 +326,22 @@ class CanastaState(CanastaFamilyState):
         """Whether `action` is legal after a "yes": legal_actions() holds it, asked of
         this one action (the player's own legal_actions() has searched it already)."""
         from games.modern_canasta.going_out import keep_going_out
-        return action in self._play_actions() and bool(keep_going_out(self, [action]))
+        return action in self._moves_of_the_turn() and bool(keep_going_out(self, [action]))
 
     def can_go_out_now(self) -> bool:
         """Whether emptying the hand is allowed now (two canastas, no "no" this turn)."""
         return not self.forbid_out and len(self.canastas[self.actor & 1]) >= 2
 
     def _play_actions(self) -> list[int]:
-        """Legal actions in the meld phase and while an initial meld takes the pile."""
+        acts = self._moves_of_the_turn()
+        if self.must_out:
+            from games.modern_canasta.going_out import keep_going_out
+            acts = keep_going_out(self, acts)
+        return acts
+
+    def _moves_of_the_turn(self) -> list[int]:
+        """The moves the rules allow in the meld phase and while an initial meld
+        takes the pile, before a "yes" obliges the player to go out."""
         actor = self.actor
         acts = []
         valid = not self.short
@@ -611,7 +593,8 @@ class CanastaState(CanastaFamilyState):
         self.phase = ANSWER
         self.to_move = (actor + 2) % PLAYERS
 
-    def _answer(self, action: int) -> None:
+    def _game_phase(self, action: int) -> None:
+        """The partner's answer (ANSWER)."""
         if action != YES and action != NO:
             self._illegal(action)
         self.log = (self.log, EV_ANSWER, self.to_move, int(action == YES))
