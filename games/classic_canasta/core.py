@@ -263,7 +263,7 @@ class ClassicState(CanastaFamilyState):
         self.concealed = False
         self.last_turn = False   # a red 3 was the stock's last card: meld, no discard, then the hand ends
 
-    # ----------------------------------------------------------------- protocol
+    # ------------------------------------------------------ the rules at each phase
     def side_of(self, seat: int) -> int:
         return seat % self.sides
 

@@ -263,7 +263,7 @@ class CanastaState(CanastaFamilyState):
         # (games.modern_canasta.belief's fallback); later answers oblige as usual.
         self.waived_yes = None
 
-    # ----------------------------------------------------------------- protocol
+    # ------------------------------------------------------ the rules at each phase
     def replay_start(self) -> "CanastaState":
         """The fresh state this one's history replays from: a resampled world that
         waives past "yes" answers replays under the same waiver."""
