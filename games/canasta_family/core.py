@@ -123,8 +123,10 @@ class CanastaFamilyState(LoggedCore):
         self.shared = False      # set by the OpenSpiel wrapper's copy-on-write clone
 
     def __init_subclass__(cls, **kwargs: object) -> None:
+        """Gives each game the clone built from its slots, unless it writes its own."""
         super().__init_subclass__(**kwargs)
-        cls.clone = _straight_line_clone(cls)
+        if "clone" not in cls.__dict__:
+            cls.clone = _straight_line_clone(cls)
 
     @staticmethod
     def action_name(action: int) -> str:
