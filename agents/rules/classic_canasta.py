@@ -29,7 +29,7 @@ from agents.base import CardBot, rules_core
 from games.classic_canasta.actions import (BLACK_BASE, COMMIT, DISCARD_BASE, DRAW, MELD_BASE,
                                            MELD_PARTS, TAKE_PAIR, TAKES, WITHDRAW, discard_kind)
 from games.classic_canasta.core import CANASTAS_TO_GO_OUT, MELD, PICKUP, SIDE_STRIDE, TURN, ClassicState
-from games.modern_canasta.cards import BLACK_THREE, JOKER, TWO, VALUES
+from games.canasta_family.cards import BLACK_THREE, JOKER, TWO, VALUES
 
 _WILD_DISCARD = 50.0
 

@@ -65,7 +65,7 @@ from agents.base import CardBot, rules_core
 from games.registry import Param
 from games.modern_canasta.actions import (ASK, COMMIT, DISCARD_BASE, DRAW, MELD_BASE, MELD_PARTS, NO,
                                           TAKE, WITHDRAW, YES, meld_action)
-from games.modern_canasta.cards import (ACE, DECK, JOKER, NUM_NATURAL, SEVEN, TWO, VALUES, WILD_SLOT,
+from games.canasta_family.cards import (ACE, JOKER, NUM_NATURAL, SEVEN, TWO, VALUES, WILD_SLOT,
                                         value_of)
 from games.modern_canasta.core import ANSWER, EV_DEAL, EV_DISCARD, EV_TAKE, MELD, PICKUP, TURN, CanastaState
 from games.modern_canasta.going_out import can_go_out, keep_going_out
@@ -455,7 +455,7 @@ def _safest_discard(core: CanastaState, legal: list[int], strategy: Strategy = D
     hand = core.hands[actor]
     nxt = (actor + 1) % 4
     opp = nxt & 1
-    unseen = _unseen(core, actor)
+    unseen = core.unseen_counts(actor)
     known = core.known[nxt]
     if not strategy.discard_known:               # what it picked up counts as unseen
         unseen = [u + k for u, k in zip(unseen, known)]
@@ -491,31 +491,6 @@ def _safest_discard(core: CanastaState, legal: list[int], strategy: Strategy = D
         return (safety * danger * weight + keep - VALUES[kind] / 10.0, action)
 
     return min(discards, key=cost)
-
-
-def _unseen(core: CanastaState, viewer: int) -> list[int]:
-    """Counts per kind of the cards `viewer` cannot see (in hidden hands or the stock)."""
-    known = core.known
-    a, b, c = (known[seat] for seat in range(4) if seat != viewer)
-    unseen = [d - h - x - y - z for d, h, x, y, z in zip(DECK, core.hands[viewer], a, b, c)]
-    for k in core.pile:
-        unseen[k] -= 1
-    melds = core.melds
-    twos = jokers = 0
-    for base in (0, 36):
-        for slot, n in enumerate(melds[base:base + 3 * NUM_NATURAL:3]):
-            unseen[slot] -= n
-        twos += sum(melds[base + 1:base + 36:3])
-        jokers += sum(melds[base + 2:base + 36:3])
-    for side in (0, 1):
-        for slot, n, t, j in core.canastas[side]:
-            if slot != WILD_SLOT:
-                unseen[slot] -= n
-            twos += t
-            jokers += j
-    unseen[TWO] -= twos
-    unseen[JOKER] -= jokers
-    return unseen
 
 
 @lru_cache(maxsize=None)

@@ -14,12 +14,12 @@
 
 Suits never matter, so a meld is its rank and its counts of naturals, 2s and
 Jokers. A side has one meld of each rank: a meld action adds to it, or starts it.
-The card kinds are the modern game's (games.modern_canasta.cards).
+The card kinds are the modern game's (games.canasta_family.cards).
 """
 
 from __future__ import annotations
 
-from games.modern_canasta.cards import BLACK_THREE, JOKER, KIND_NAMES, NUM_NATURAL, TWO
+from games.canasta_family.cards import BLACK_THREE, JOKER, KIND_NAMES, NUM_NATURAL, TWO
 
 DRAW, TAKE_PAIR, TAKE_TWO, TAKE_JOKER, WITHDRAW, COMMIT = range(6)
 TAKES = (TAKE_PAIR, TAKE_TWO, TAKE_JOKER)

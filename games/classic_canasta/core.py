@@ -9,11 +9,13 @@ that meld with its top card; meld; discard one card. Going out needs a canasta
 for the side (two in the two-player game). docs/rules/classic_canasta.md gives
 every rule beside the page's sentence and every decision taken where it is silent.
 
-Cards are the modern game's kinds (games.modern_canasta.cards): hands, the stock
-and the pile are counts per kind, and every deal card, draw and turned-up card is
-an explicit chance event whose outcome is a kind, weighted by its count in the
-stock. The event log is an immutable cons list shared between clones
-(games.eventlog); the information state, the resampler and the history read it.
+The state is a games.canasta_family.core.CanastaFamilyState: cards are the
+family's kinds, counted per kind; every deal card, draw and turned-up card is a
+chance event; the event log, shared between clones, holds what the information
+state, the resampler and the history read. This module holds the classic game's
+turn machine: 2 to 4 players, the card turned up, the frozen pile, taking it
+with a wild card, black 3s, canastas that stay in their melds, going out
+concealed, and the last red 3's turn.
 """
 
 from __future__ import annotations
@@ -25,19 +27,22 @@ from games.classic_canasta.actions import (BLACK_BASE, BLACK_SLOT, COMMIT, DISCA
                                            MELD_BASE, MELD_PARTS, TAKE_JOKER, TAKE_PAIR, TAKE_TWO,
                                            TAKES, WILD_COMBOS, WITHDRAW, action_to_string,
                                            discard_action, discard_kind)
+from games.canasta_family.cards import (BLACK_THREE, JOKER, KIND_NAMES, NUM_NATURAL, NUM_SLOTS,
+                                        RED_THREE, TWO, VALUES)
+from games.canasta_family.core import (DRAW_CARD, END_LAST_THREE, END_OUT, END_STOCK, EV_DEAL,
+                                       EV_DISCARD, EV_DRAW, EV_MELD, EV_STOCK, EV_TAKE, GAME_PHASE, MELD,
+                                       PICKUP, REPLACE, SIDE_STRIDE, TURN, CanastaFamilyState, deal,
+                                       place_cards)
+from games.canasta_family.scoring import cards_value
 from games.classic_canasta.scoring import SideScore, side_score
-from games.eventlog import LoggedCore
-from games.modern_canasta.cards import (BLACK_THREE, DECK, DECK_SIZE, JOKER, KIND_NAMES, NUM_KINDS,
-                                        NUM_NATURAL, RED_THREE, TWO, VALUES, counts_str, pack)
 from games.params import GameParameterError, choice_param, int_param
-from games.protocol import CHANCE, TERMINAL, IllegalActionError
+from games.protocol import CHANCE
 
 SCORE_LIMIT = 1_000_000
 HAND_SIZES = {2: 15, 3: 13, 4: 11}
 DRAWS = {2: 2, 3: 2, 4: 1}
 CANASTAS_TO_GO_OUT = {2: 2, 3: 1, 4: 1}
-NUM_MELD_SLOTS = 12          # the 11 natural ranks and the black 3s
-SIDE_STRIDE = 3 * NUM_MELD_SLOTS
+NUM_MELD_SLOTS = NUM_SLOTS    # the 11 natural ranks and the black 3s
 
 DEFAULT_PARAMS: dict[str, Any] = {
     "players": 4,       # 2, 3 or 4 (four play in two partnerships)
@@ -51,26 +56,25 @@ DEFAULT_PARAMS: dict[str, Any] = {
 }
 LAST_RED_THREE_CHOICES = ("meld", "end")
 
-# Phases of the state machine.
-DEAL, REPLACE, UPCARD, TURN, DRAW_CARD, MELD, PICKUP, OVER = range(8)
-PHASE_NAMES = ("deal", "replace red 3s", "turn up the pile", "draw or take", "draw", "meld",
+# Phases: the family's, with turning up the card that starts the pile as the
+# game's own (it follows the replacements, before the first turn).
+UPCARD = GAME_PHASE
+PHASE_NAMES = ("deal", "replace red 3s", "draw or take", "draw", "meld", "turn up the pile",
                "take: initial meld", "over")
 
-# Event kinds in the log; each cell is (previous cell, kind, seat, value).
-EV_DEAL = 0      # seat was dealt a card of kind `value` (public when a red 3)
-EV_DRAW = 1      # seat drew a card of kind `value` (public when a red 3)
-EV_STOCK = 2     # seat chose to draw (with the stock empty: to end the hand); value DRAW,
-                 # or LAST_TURN_OVER when it ended its turn after a red 3 as the stock's last card
-EV_TAKE = 3      # seat took the pile: value = action + 4 * top kind + 64 * packed rest
-                 # (the rest is 0 for a side without its initial meld: it comes at EV_COMMIT)
-EV_MELD = 4      # seat melded: value = the meld action
-EV_DISCARD = 5   # seat discarded: value = the kind
+# Event kinds in the log: the family's EV_DEAL .. EV_DISCARD (a deal or draw is
+# public when a red 3), with these values where they are the game's:
+#   EV_STOCK: DRAW (with the stock empty: to end the hand), or LAST_TURN_OVER when
+#             the seat ended its turn after a red 3 as the stock's last card;
+#   EV_TAKE: action + 4 * top kind + 64 * packed rest (the rest is 0 for a side
+#            without its initial meld: it comes at EV_COMMIT);
+#   EV_DISCARD: the kind;
+# and the classic game's own:
 EV_WITHDRAW = 6  # seat withdrew its initial meld: value = packed counts back to its hand
 EV_COMMIT = 7    # seat completed its initial meld and took the pile: value = packed rest
 EV_UPCARD = 8    # a card of kind `value` was turned up onto the pile (seat -1)
 EV_END = 9       # the hand ended: value = END_OUT, END_LAST_THREE or END_STOCK
 
-END_OUT, END_LAST_THREE, END_STOCK = range(3)
 LAST_TURN_OVER = 1
 CHANCE_EVENTS = (EV_DEAL, EV_DRAW, EV_UPCARD)
 _HELD_KINDS = tuple(range(13)) + (BLACK_THREE,)     # what a hand can hold in play
@@ -88,8 +92,7 @@ def threshold_for(score: int) -> int:
 
 
 def meld_points(slot: int, naturals: int, twos: int, jokers: int) -> int:
-    kind = BLACK_THREE if slot == BLACK_SLOT else slot
-    return VALUES[kind] * naturals + VALUES[TWO] * twos + VALUES[JOKER] * jokers
+    return cards_value(BLACK_THREE if slot == BLACK_SLOT else slot, naturals, twos, jokers)
 
 
 @dataclass(frozen=True)
@@ -124,6 +127,10 @@ class ClassicRules:
     @property
     def sides(self) -> int:
         return 2 if self.players == 4 else self.players
+
+    @property
+    def hand_size(self) -> int:
+        return HAND_SIZES[self.players]
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -171,15 +178,69 @@ def meld_options(slot: int, o_n: int, o_w: int, held: int, twos: int, jokers: in
     return hit
 
 
-class ClassicState(LoggedCore):
+def event_action(kind: int, value: int) -> int | None:
+    """The action (or chance outcome) an event records; None for bookkeeping."""
+    if kind <= EV_DRAW or kind == EV_MELD or kind == EV_UPCARD:
+        return value
+    if kind == EV_DISCARD:
+        return discard_action(value)
+    if kind == EV_TAKE:
+        return value & 3
+    return _FIXED_ACTIONS.get(kind)
+
+
+_FIXED_ACTIONS = {EV_STOCK: DRAW, EV_WITHDRAW: WITHDRAW, EV_COMMIT: COMMIT}
+
+def event_text(kind: int, seat: int, value: int, viewer: int) -> str:
+    """The line an event adds to `viewer`'s information state ('' for none)."""
+    if kind == EV_DEAL:
+        if value == RED_THREE:
+            return f"p{seat} dealt {KIND_NAMES[value]}"
+        return f"dealt {KIND_NAMES[value]}" if seat == viewer else ""
+    if kind == EV_DRAW:
+        return f"p{seat} draws {KIND_NAMES[value]}" if seat == viewer or value == RED_THREE \
+            else f"p{seat} draws"
+    if kind == EV_UPCARD:
+        return f"turned up {KIND_NAMES[value]}"
+    if kind == EV_STOCK:
+        return f"p{seat} ends the hand" if value == LAST_TURN_OVER else f"p{seat} draws from the stock"
+    if kind == EV_TAKE:
+        top = KIND_NAMES[value >> 2]
+        with_cards = {TAKE_PAIR: f"a pair of {top}", TAKE_TWO: f"a {top} and a 2",
+                      TAKE_JOKER: f"a {top} and a Joker"}[value & 3]
+        return f"p{seat} takes the pile with {with_cards}"
+    if kind == EV_MELD:
+        return f"p{seat} {action_to_string(value)}"
+    if kind == EV_DISCARD:
+        return f"p{seat} discards {KIND_NAMES[value]}"
+    if kind == EV_WITHDRAW:
+        return f"p{seat} withdraws its initial meld"
+    if kind == EV_COMMIT:
+        return f"p{seat} completes its initial meld and takes the pile"
+    return ("hand over: went out", "hand over: a red 3 was the last card",
+            "hand over: the stock is exhausted")[value]
+
+
+class ClassicState(CanastaFamilyState):
     """A classic Canasta hand. Satisfies games.protocol.GameState.
 
     melds is flat: melds[36 * side + 3 * slot + i] counts the naturals (i = 0), 2s
     (1) and Jokers (2) of the side's meld of slot 0..10 (a natural rank) or 11 (black
-    3s). A meld of seven cards or more is a canasta; canastas[side] counts them.
+    3s). A meld of seven cards or more is a canasta; canastas[side] counts them;
+    threes[side] the red 3s the side laid down.
     """
 
-    checks_actions = True          # apply_action raises IllegalActionError (games.protocol)
+    PHASE_NAMES = PHASE_NAMES
+    LAID_DOWN = (False,) * RED_THREE + (True, False)    # red 3s only: a black 3 stays in the hand
+    THREE_COLOURS = 1
+    SLOT_KINDS = tuple(range(NUM_NATURAL)) + (BLACK_THREE,)
+    TEXT_MASKS = (-1, -1, -1, 63, -1, -1, 0, 0, -1, -1)
+    EV_WITHDRAW = EV_WITHDRAW
+    EV_END = EV_END
+    EVENT_TEXT: dict[tuple[int, int, int, bool], str] = {}
+    action_name = staticmethod(action_to_string)
+    event_action = staticmethod(event_action)
+    event_text = staticmethod(event_text)
 
     __slots__ = ("rules", "n", "sides", "phase", "to_move", "actor", "hands", "sizes", "known",
                  "stock", "stock_size", "pile", "frozen", "melds", "canastas", "threes", "melded",
@@ -188,173 +249,66 @@ class ClassicState(LoggedCore):
                  "shared", "out_side", "concealed", "last_turn")
 
     def __init__(self, rules: ClassicRules = ClassicRules()):
-        n = rules.players
-        self.rules = rules
-        self.n = n
+        self.n = rules.players
         self.sides = rules.sides
-        self.phase = DEAL
-        self.to_move = CHANCE
-        self.actor = rules.first_player
-        self.hands = [[0] * NUM_KINDS for _ in range(n)]
-        self.sizes = [0] * n
-        self.known = [[0] * NUM_KINDS for _ in range(n)]   # cards the others know it holds
-        self.stock = list(DECK)
-        self.stock_size = DECK_SIZE
-        self.pile: list[int] = []
-        self.frozen = False      # a wild card or a red 3 lies in the pile
-        self.melds = [0] * (self.sides * SIDE_STRIDE)
+        super().__init__(rules)
         self.canastas = [0] * self.sides
-        self.threes = [0] * self.sides   # red 3s laid down by each side
-        self.melded = 0          # bit side: the side has made its initial meld
+        self.frozen = False      # a wild card or a red 3 lies in the pile
         self.melders = 0         # bit seat: the seat has melded this hand (a concealed going out cannot)
-        self.pending = False     # the player to move is building its side's initial meld
-        self.short = False       # ... and it does not meet the requirement yet
         self.turn_points = 0     # points of the initial meld being built (the pile's top included)
-        self.withdrawn = False   # an initial meld was withdrawn: no more melding this turn
         self.took = False        # the player to move took the pile this turn
         self.concealed_ok = False   # going out now would be concealed
-        self.pickup_top = -1     # the pile's top card while an initial meld takes the pile
         self.to_draw = 0         # cards still to draw this turn
-        self.owed = [0] * n      # red 3s dealt and not yet replaced
-        self.dealt = 0
-        self.log = None
-        self.result = None
-        self.scores = None       # a SideScore per side once the hand is over
-        self.cache = None        # the resampler's per-information-state tables
-        self.shared = False      # set by the OpenSpiel wrapper's copy-on-write clone
         self.out_side = -1
         self.concealed = False
         self.last_turn = False   # a red 3 was the stock's last card: meld, no discard, then the hand ends
 
-    # ----------------------------------------------------------------- protocol
-    def clone(self) -> "ClassicState":
-        c = ClassicState.__new__(ClassicState)
-        c.rules = self.rules
-        c.n = self.n
-        c.sides = self.sides
-        c.phase = self.phase
-        c.to_move = self.to_move
-        c.actor = self.actor
-        c.hands = [h[:] for h in self.hands]
-        c.sizes = self.sizes[:]
-        c.known = [k[:] for k in self.known]
-        c.stock = self.stock[:]
-        c.stock_size = self.stock_size
-        c.pile = self.pile[:]
-        c.frozen = self.frozen
-        c.melds = self.melds[:]
-        c.canastas = self.canastas[:]
-        c.threes = self.threes[:]
-        c.melded = self.melded
-        c.melders = self.melders
-        c.pending = self.pending
-        c.short = self.short
-        c.turn_points = self.turn_points
-        c.withdrawn = self.withdrawn
-        c.took = self.took
-        c.concealed_ok = self.concealed_ok
-        c.pickup_top = self.pickup_top
-        c.to_draw = self.to_draw
-        c.owed = self.owed[:]
-        c.dealt = self.dealt
-        c.log = self.log
-        c.result = self.result
-        c.scores = self.scores
-        c.cache = self.cache
-        c.shared = False
-        c.out_side = self.out_side
-        c.concealed = self.concealed
-        c.last_turn = self.last_turn
-        return c
-
+    # ------------------------------------------------------ the rules at each phase
     def side_of(self, seat: int) -> int:
         return seat % self.sides
 
-    def legal_actions(self, player: int | None = None) -> list[int]:
-        p = self.to_move
-        if p < 0 or (player is not None and player != p):
-            return []
-        if self.phase == TURN:
-            return [DRAW] + self._takes()
-        return self._play_actions()
+    def _draw_or_take_actions(self) -> list[int]:
+        return [DRAW] + self._takes()
 
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self.to_move != CHANCE:
-            return []
-        total = self.stock_size
-        return [(k, c / total) for k, c in enumerate(self.stock) if c]
-
-    def sample_chance_outcome(self, u: float) -> int:
-        """The chance outcome at cumulative probability u (a kind, weighted by its count)."""
-        x = int(u * self.stock_size)
-        kind = 0
-        for c in self.stock:
-            if x < c:
-                return kind
-            x -= c
-            kind += 1
-        raise ValueError(f"u={u} is not in [0, 1)")
-
-    def apply_action(self, action: int) -> None:
-        phase = self.phase
-        if phase == MELD or phase == PICKUP:
-            if action >= MELD_BASE:
-                self._meld(action)
-            elif action >= DISCARD_BASE:
-                self._discard(action)
-            elif action == WITHDRAW:
-                self._withdraw()
-            elif action == COMMIT:
-                self._commit()
-            elif action == DRAW and self.last_turn and not self.short:
-                self._end_last_turn()
-            else:
-                self._illegal(action)
-        elif phase == DRAW_CARD or phase == REPLACE:
-            self._draw(action)
-        elif phase == TURN:
-            if action == DRAW:
-                self.log = (self.log, EV_STOCK, self.actor, DRAW)
-                if not self.stock_size:
-                    self._finish(END_STOCK)
-                    return
-                self.phase = DRAW_CARD
-                self.to_draw = DRAWS[self.n]
-                self.to_move = CHANCE
-            elif action in TAKES and action in self._takes():
-                self._take(action)
-            else:
-                self._illegal(action)
-        elif phase == DEAL:
-            self._deal(action)
-        elif phase == UPCARD:
-            self._upcard(action)
+    def _play(self, action: int) -> None:
+        if action >= MELD_BASE:
+            self._meld(action)
+        elif action >= DISCARD_BASE:
+            self._discard(action)
+        elif action == WITHDRAW:
+            self._withdraw()
+        elif action == COMMIT:
+            self._commit()
+        elif action == DRAW and self.last_turn and not self.short:
+            self._end_last_turn()
         else:
-            raise ValueError("the hand is over: no action can be applied")
+            self._illegal(action)
+
+    def _draw_or_take(self, action: int) -> None:
+        if action == DRAW:
+            self.log = (self.log, EV_STOCK, self.actor, DRAW)
+            if not self.stock_size:
+                self._finish(END_STOCK)
+                return
+            self.phase = DRAW_CARD
+            self.to_draw = DRAWS[self.n]
+            self.to_move = CHANCE
+        elif action in TAKES and action in self._takes():
+            self._take(action)
+        else:
+            self._illegal(action)
 
     def action_to_string(self, player: int, action: int) -> str:
         if player == CHANCE:
-            if self.phase == DEAL:
-                return f"p{(self.rules.first_player + self.dealt) % self.n} dealt {KIND_NAMES[action]}"
             if self.phase == UPCARD:
                 return f"turned up {KIND_NAMES[action]}"
-            return f"p{self.actor} draws {KIND_NAMES[action]}"
-        if action == DRAW and self.phase == TURN and not self.stock_size:
+        elif action == DRAW and self.phase == TURN and not self.stock_size:
             return "end the hand (the stock is empty)"
-        if action == DRAW and self.last_turn:
+        elif action == DRAW and self.last_turn:
             return "end the hand (a red 3 was the last card)"
-        return action_to_string(action)
+        return super().action_to_string(player, action)
 
     # ---------------------------------------------------------- legal actions
-    def _illegal(self, action: int) -> None:
-        try:
-            name = action_to_string(action)
-        except ValueError:
-            name = str(action)
-        legal = [action_to_string(a) for a in self.legal_actions()] if self.to_move >= 0 else []
-        raise IllegalActionError(f"illegal action {name!r} for p{self.actor} in phase "
-                                 f"{PHASE_NAMES[self.phase]}; legal: {legal}")
-
     def out_allowed(self, canastas: int, points: int) -> bool:
         """Whether the player to move may empty its hand once its side has `canastas`
         and its initial meld this turn `points`: the side's canastas, and an initial
@@ -486,40 +440,11 @@ class ClassicState(LoggedCore):
         return self.turn_points < self.rules.thresholds[self.actor % self.sides]
 
     # ------------------------------------------------------------- transitions
-    def _take_from_stock(self, kind: int) -> None:
-        if not 0 <= kind < NUM_KINDS or not self.stock[kind]:
-            raise ValueError(f"chance outcome {kind} is not a kind left in the stock")
-        self.stock[kind] -= 1
-        self.stock_size -= 1
-
-    def _deal(self, kind: int) -> None:
-        seat = (self.rules.first_player + self.dealt) % self.n
-        self._take_from_stock(kind)
-        self.log = (self.log, EV_DEAL, seat, kind)
-        self.dealt += 1
-        if kind == RED_THREE:
-            self.threes[seat % self.sides] += 1
-            self.owed[seat] += 1
-        else:
-            self.hands[seat][kind] += 1
-            self.sizes[seat] += 1
-        if self.dealt == self.n * HAND_SIZES[self.n]:
-            self.phase = REPLACE
-            self.actor = self.rules.first_player
-            self._next_replacement()
-
-    def _next_replacement(self) -> None:
-        """Moves to the next seat (in turn order) still owed cards for its red 3s,
-        or turns up the pile's first card when none is."""
-        first = self.rules.first_player
-        for i in range((self.actor - first) % self.n, self.n):
-            seat = (first + i) % self.n
-            if self.owed[seat]:
-                self.actor = seat
-                return
+    def _replacements_done(self) -> None:
         self.phase = UPCARD
 
-    def _upcard(self, kind: int) -> None:
+    def _game_phase(self, kind: int) -> None:
+        """The card turned up to start the pile (UPCARD, a chance outcome)."""
         self._take_from_stock(kind)
         self.log = (self.log, EV_UPCARD, -1, kind)
         self.pile.append(kind)
@@ -534,7 +459,7 @@ class ClassicState(LoggedCore):
         self._take_from_stock(kind)
         self.log = (self.log, EV_DRAW, seat, kind)
         if kind == RED_THREE:
-            self.threes[seat % self.sides] += 1
+            self._lay_down(seat, kind, 1)
             if not self.stock_size:
                 # The last card of the stock: the hand ends, at once or after the player's melds.
                 if self.phase == DRAW_CARD and self.rules.last_red_three == "meld":
@@ -616,30 +541,9 @@ class ClassicState(LoggedCore):
             self.canastas[side] += 1
 
     def _pile_to_hand(self, seat: int) -> int:
-        """The rest of the pile into the hand (a red 3 in it goes down for the side);
-        returns its packed counts."""
-        counts = [0] * NUM_KINDS
-        for kind in self.pile:
-            counts[kind] += 1
-        hand, known = self.hands[seat], self.known[seat]
-        reds = counts[RED_THREE]
-        if reds:
-            self.threes[seat % self.sides] += reds
-        for kind in range(NUM_KINDS):
-            if kind != RED_THREE:
-                hand[kind] += counts[kind]
-                known[kind] += counts[kind]
-        self.sizes[seat] += len(self.pile) - reds
-        self.pile = []
+        """The pile into the hand, which unfreezes it (see the family's)."""
         self.frozen = False
-        return pack(counts)
-
-    def _remove(self, seat: int, kind: int, count: int) -> None:
-        self.hands[seat][kind] -= count
-        self.sizes[seat] -= count
-        known = self.known[seat]
-        if known[kind]:
-            known[kind] = max(0, known[kind] - count)
+        return super()._pile_to_hand(seat)
 
     def _meld(self, action: int) -> None:
         if action >= len(MELD_PARTS) or self.withdrawn:
@@ -694,33 +598,11 @@ class ClassicState(LoggedCore):
     def _withdraw(self) -> None:
         if not self.short:
             self._illegal(WITHDRAW)
-        actor = self.actor
-        side = actor % self.sides
-        melds = self.melds
-        back = [0] * NUM_KINDS
-        for slot in range(NUM_MELD_SLOTS):
-            b = side * SIDE_STRIDE + 3 * slot
-            back[BLACK_THREE if slot == BLACK_SLOT else slot] += melds[b]
-            back[TWO] += melds[b + 1]
-            back[JOKER] += melds[b + 2]
-            melds[b] = melds[b + 1] = melds[b + 2] = 0
+        side = self.actor % self.sides
+        back = self._clear_open_melds(side)
         self.canastas[side] = 0
-        top = self.pickup_top
-        if top >= 0:
-            back[top] -= 1           # the pile's top card goes back to the pile
-        hand, known = self.hands[actor], self.known[actor]
-        for kind in range(NUM_KINDS):
-            hand[kind] += back[kind]
-            known[kind] += back[kind]
-        self.sizes[actor] += sum(back)
-        self.pending = False
-        self.short = False
-        self.withdrawn = True
         self.turn_points = 0
-        self.log = (self.log, EV_WITHDRAW, actor, pack(back))
-        if top >= 0:
-            self.pile.append(top)
-            self.pickup_top = -1
+        if self._return_initial_meld(back):
             self.took = False
             if not self.stock_size:
                 self._finish(END_STOCK)
@@ -750,118 +632,40 @@ class ClassicState(LoggedCore):
         if not self.sizes[actor]:
             self._finish(END_OUT)
 
-    def _finish(self, reason: int) -> None:
-        self.log = (self.log, EV_END, -1, reason)
+    def _score_sides(self, reason: int) -> tuple:
         if reason == END_OUT:
             self.out_side = self.actor % self.sides
             self.concealed = self.concealed_ok
         scores = []
         for side in range(self.sides):
-            b = side * SIDE_STRIDE
-            melds = [tuple(self.melds[b + 3 * s: b + 3 * s + 3]) for s in range(NUM_MELD_SLOTS)]
             hands = [self.hands[seat] for seat in range(self.n) if seat % self.sides == side]
-            scores.append(side_score(melds, self.threes[side], hands,
+            scores.append(side_score(self.open_melds(side), self.threes[side], hands,
                                      went_out=side == self.out_side,
                                      concealed=side == self.out_side and self.concealed))
-        self.scores = tuple(scores)
-        totals = [s.total for s in scores]
-        total = sum(totals)
-        per_side = [(t - (total - t) / (self.sides - 1)) / 1000.0 for t in totals]
-        self.result = [per_side[seat % self.sides] for seat in range(self.n)]
-        self.phase = OVER
-        self.to_move = TERMINAL
+        return tuple(scores)
 
     # ------------------------------------------------------------ information
-    def history(self) -> list[int]:
-        """Every action applied so far (chance outcomes included), as pyspiel records them."""
-        return [a for a in (event_action(k, v) for k, _, v in self.events()) if a is not None]
+    def _scores_line(self) -> str:
+        return f"{self.n} players; " + super()._scores_line()
 
-    def open_melds(self, side: int) -> list[tuple[int, int, int]]:
-        """(naturals, twos, jokers) of the side's meld of each slot (11: black 3s)."""
-        b = side * SIDE_STRIDE
-        return [tuple(self.melds[b + 3 * s: b + 3 * s + 3]) for s in range(NUM_MELD_SLOTS)]
+    def _pile_note(self) -> str:
+        return "  (frozen)" if self.frozen else ""
 
-    def card_counts(self) -> list[int]:
-        """The cards of each kind the position holds wherever they lie (hands, stock,
-        pile, melds, red 3s down): cards.DECK unless a card was lost or doubled."""
-        total = self.stock[:]
-        for hand in self.hands:
-            for k in range(NUM_KINDS):
-                total[k] += hand[k]
-        for k in self.pile:
-            total[k] += 1
-        for side in range(self.sides):
-            for slot, (n, t, j) in enumerate(self.open_melds(side)):
-                total[BLACK_THREE if slot == BLACK_SLOT else slot] += n
-                total[TWO] += t
-                total[JOKER] += j
-            total[RED_THREE] += self.threes[side]
-        return total
-
-    def private_view(self, player: int) -> tuple:
-        """What `player` knows beyond the player actions and the number of chance
-        events since an earlier state: its hand, and the red 3s laid down (a red 3
-        drawn is shown, other draws are not; the cards turned up come before any
-        decision). The search keys nodes with it."""
-        return tuple(self.hands[player]), tuple(self.threes)
-
-    def information_state_string(self, player: int, private: bool = True) -> str:
-        """Everything `player` has seen, in order (perfect recall); with private
-        False, only what every player has seen."""
-        self._check_seat(player)
-        viewer = player if private else -1
-        texts = []
-        cell = self.log
-        cache = _EVENT_TEXT
-        while cell is not None:
-            cell, kind, seat, value = cell
-            if kind == EV_TAKE:
-                value &= 63
-            elif kind == EV_WITHDRAW or kind == EV_COMMIT:
-                value = 0
-            key = (kind, seat, value, seat == viewer)
-            text = cache.get(key)
-            if text is None:
-                text = cache[key] = _event_str(kind, seat, value, viewer)
-            if text:
-                texts.append(text)
-        texts.append(f"{self.n} players; scores before the hand: "
-                     + " / ".join(str(s) for s in self.rules.scores))
-        if private:
-            texts.append(f"p{player} hand: {counts_str(self.hands[player])}")
-        texts.reverse()
-        return "\n".join(texts)
-
-    def observation_string(self, player: int, private: bool = True) -> str:
-        """What `player` sees now: its hand (with private), the table, the pile, counts and flags."""
-        self._check_seat(player)
-        lines = [f"p{player} hand: {counts_str(self.hands[player])}"] if private else []
-        return "\n".join(lines + self._public_lines())
-
-    def _public_lines(self) -> list[str]:
-        lines = [f"phase: {PHASE_NAMES[self.phase]}  p{self.actor}'s turn",
-                 "scores before the hand: " + " / ".join(str(s) for s in self.rules.scores),
-                 "hand sizes: " + " ".join(f"p{s}={self.sizes[s]}" for s in range(self.n)),
-                 f"stock: {self.stock_size}",
-                 "pile: " + (" ".join(KIND_NAMES[k] for k in self.pile) or "-")
-                 + ("  (frozen)" if self.frozen else "")]
+    def _side_lines(self) -> list[str]:
+        lines = []
         for side in range(self.sides):
             melds = [f"{KIND_NAMES[BLACK_THREE if s == BLACK_SLOT else s]}:{n}+{t}x2+{j}xJk"
                      for s, (n, t, j) in enumerate(self.open_melds(side)) if n]
             flag = "melded" if self.melded >> side & 1 else "not melded"
             lines.append(f"side {side} ({flag}): red 3s {self.threes[side]}; canastas "
                          f"{self.canastas[side]}; melds {' '.join(melds) or '-'}")
-        known = [f"p{s}: {counts_str(self.known[s])}" for s in range(self.n) if any(self.known[s])]
-        if known:
-            lines.append("known in hands: " + "; ".join(known))
+        return lines
+
+    def _turn_lines(self) -> list[str]:
         flags = [name for name, on in (("building the initial meld", self.pending),
                                        ("short", self.short), ("withdrawn", self.withdrawn),
                                        ("took the pile", self.took)) if on]
-        if flags:
-            lines.append("turn: " + ", ".join(flags) + f"; initial meld {self.turn_points} points")
-        if self.result is not None:
-            lines.append("result: " + " ".join(f"{r:+.3f}" for r in self.result))
-        return lines
+        return ["turn: " + ", ".join(flags) + f"; initial meld {self.turn_points} points"] if flags else []
 
     def resample_from_infostate(self, player: int,
                                 probability_sampler: Callable[[], float]) -> "ClassicState":
@@ -869,85 +673,6 @@ class ClassicState(LoggedCore):
         (games.classic_canasta.belief)."""
         from games.classic_canasta.belief import resample
         return resample(self, player, probability_sampler)
-
-    def hidden_cards(self, player: int) -> list[list[int]]:
-        """Where the cards `player` cannot see lie: per card kind, how many in each
-        other seat's hand (the seats after it in turn order; cards every seat knows
-        a hand holds are seen) and in the stock, one row a place (games.protocol)."""
-        from games.classic_canasta.belief import hidden_cards
-        return hidden_cards(self, player)
-
-    def _check_seat(self, player: int) -> None:
-        if not isinstance(player, int) or not 0 <= player < self.n:
-            raise ValueError(f"player {player!r}: a view is for a seat 0..{self.n - 1}")
-
-    def __str__(self) -> str:
-        lines = [f"p{s}: {counts_str(self.hands[s])}" for s in range(self.n)]
-        lines.append("stock: " + counts_str(self.stock))
-        return "\n".join(lines + self._public_lines())
-
-
-def event_action(kind: int, value: int) -> int | None:
-    """The action (or chance outcome) an event records; None for bookkeeping."""
-    if kind <= EV_DRAW or kind == EV_MELD or kind == EV_UPCARD:
-        return value
-    if kind == EV_DISCARD:
-        return discard_action(value)
-    if kind == EV_TAKE:
-        return value & 3
-    return _FIXED_ACTIONS.get(kind)
-
-
-_FIXED_ACTIONS = {EV_STOCK: DRAW, EV_WITHDRAW: WITHDRAW, EV_COMMIT: COMMIT}
-
-# The text of an event, by (kind, seat, value with what the text ignores dropped,
-# whether the viewer is the seat).
-_EVENT_TEXT: dict[tuple[int, int, int, bool], str] = {}
-
-
-def _event_str(kind: int, seat: int, value: int, viewer: int) -> str:
-    if kind == EV_DEAL:
-        if value == RED_THREE:
-            return f"p{seat} dealt {KIND_NAMES[value]}"
-        return f"dealt {KIND_NAMES[value]}" if seat == viewer else ""
-    if kind == EV_DRAW:
-        return f"p{seat} draws {KIND_NAMES[value]}" if seat == viewer or value == RED_THREE \
-            else f"p{seat} draws"
-    if kind == EV_UPCARD:
-        return f"turned up {KIND_NAMES[value]}"
-    if kind == EV_STOCK:
-        return f"p{seat} ends the hand" if value == LAST_TURN_OVER else f"p{seat} draws from the stock"
-    if kind == EV_TAKE:
-        top = KIND_NAMES[value >> 2]
-        with_cards = {TAKE_PAIR: f"a pair of {top}", TAKE_TWO: f"a {top} and a 2",
-                      TAKE_JOKER: f"a {top} and a Joker"}[value & 3]
-        return f"p{seat} takes the pile with {with_cards}"
-    if kind == EV_MELD:
-        return f"p{seat} {action_to_string(value)}"
-    if kind == EV_DISCARD:
-        return f"p{seat} discards {KIND_NAMES[value]}"
-    if kind == EV_WITHDRAW:
-        return f"p{seat} withdraws its initial meld"
-    if kind == EV_COMMIT:
-        return f"p{seat} completes its initial meld and takes the pile"
-    return ("hand over: went out", "hand over: a red 3 was the last card",
-            "hand over: the stock is exhausted")[value]
-
-
-def deal(state: ClassicState, hands: Sequence[Sequence[int]], upcards: Sequence[int] = ()) -> None:
-    """Applies the deal as chance outcomes: hands[s] lists the kinds seat s gets, in
-    the order dealt (red 3s included: they go down and are replaced afterwards), then
-    `upcards` as the next chance outcomes (the replacements of any red 3 dealt, then
-    the cards turned up to start the pile)."""
-    n, size = state.n, HAND_SIZES[state.n]
-    if len(hands) != n or any(len(h) != size for h in hands):
-        raise ValueError(f"need {n} hands of {size} cards")
-    first = state.rules.first_player
-    for i in range(size):
-        for k in range(n):
-            state.apply_action(hands[(first + k) % n][i])
-    for kind in upcards:
-        state.apply_action(kind)
 
 
 def set_up(hands: Sequence[Sequence[int]], *, actor: int = 0, phase: int = TURN,
@@ -957,47 +682,17 @@ def set_up(hands: Sequence[Sequence[int]], *, actor: int = 0, phase: int = TURN,
            rules: ClassicRules | None = None) -> ClassicState:
     """A position set up directly, for rule tests and puzzles: hands[s] are seat s's
     counts per kind (one per seat); melds[(side, slot)] = (naturals, twos, jokers);
-    `melded` defaults to the sides with any meld; the stock holds every other card
-    unless given. `actor` is to move in `phase` (TURN: draw or take; MELD: after
-    drawing). The log starts empty."""
+    threes are the red 3s of each side; `melded` defaults to the sides with any
+    meld; the stock holds every other card unless given. `actor` is to move in
+    `phase` (TURN: draw or take; MELD: after drawing). The log starts empty."""
     rules = rules or ClassicRules(players=len(hands))
     s = ClassicState(rules)
-    melds = melds or {}
-    used = [0] * NUM_KINDS
-    for seat, hand in enumerate(hands):
-        s.hands[seat] = list(hand)
-        s.sizes[seat] = sum(hand)
-        for k in range(NUM_KINDS):
-            used[k] += hand[k]
-    for kind in pile:
-        used[kind] += 1
-    s.pile = list(pile)
+    place_cards(s, hands, pile, melds, threes if threes is not None else [0] * s.sides, stock,
+                melded, actor, phase)
     s.frozen = frozen or any(k in (TWO, JOKER, RED_THREE) for k in pile)
-    for (side, slot), (n, t, j) in melds.items():
-        b = side * SIDE_STRIDE + 3 * slot
-        s.melds[b:b + 3] = [n, t, j]
-        used[BLACK_THREE if slot == BLACK_SLOT else slot] += n
-        used[TWO] += t
-        used[JOKER] += j
-        if n + t + j >= 7:
-            s.canastas[side] += 1
-    s.threes = list(threes) if threes is not None else [0] * s.sides
-    used[RED_THREE] += sum(s.threes)
-    if stock is None:
-        stock = [DECK[k] - used[k] for k in range(NUM_KINDS)]
-    s.stock = list(stock)
-    s.stock_size = sum(stock)
-    if any(used[k] + s.stock[k] != DECK[k] for k in range(NUM_KINDS)):
-        raise ValueError(f"the position does not hold the 108-card deck: placed {used}, stock {list(stock)}")
-    if melded is None:
-        melded = sum(1 << side for side in range(s.sides)
-                     if any(s.melds[side * SIDE_STRIDE:(side + 1) * SIDE_STRIDE]))
-    s.melded = melded
+    for side in range(s.sides):
+        s.canastas[side] = sum(n + t + j >= 7 for n, t, j in s.open_melds(side))
     s.melders = melders
-    s.dealt = s.n * HAND_SIZES[s.n]
-    s.actor = actor
-    s.phase = phase
-    s.to_move = actor
     s.concealed_ok = not melders >> actor & 1
     return s
 

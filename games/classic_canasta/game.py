@@ -10,7 +10,6 @@ thousands of points: [x, -x, x, -x] with four players, [x, -x] with two
 
 from __future__ import annotations
 
-import numpy as np
 import pyspiel
 
 from games import registry
@@ -19,8 +18,9 @@ from games.classic_canasta.core import (DEFAULT_PARAMS, EV_DISCARD, EV_TAKE, HAN
                                         NUM_MELD_SLOTS, PICKUP, TURN, ClassicRules, ClassicState)
 from games.classic_canasta.match import DEAL_PARAMETERS, TARGETS, ClassicCanastaMatch
 from games.classic_canasta.scoring import MAX_SWING
+from games.canasta_family.cards import NUM_KINDS
+from games.canasta_family.game import FamilyObserver, game_info, game_type
 from games.classic_canasta.view import classic_canasta_view
-from games.modern_canasta.cards import NUM_KINDS
 from games.wrapper import CoreState, share_core_on_deepcopy, tensor_views
 
 
@@ -32,22 +32,9 @@ def max_decisions(players: int) -> int:
     return (108 - players * HAND_SIZES[players] + 36) * (4 + 108)
 
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name="python_classic_canasta",
-    long_name="Classic Canasta (2 or 3 players each for themselves, 4 in two partnerships)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=4,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=DEFAULT_PARAMS,
-)
+_GAME_TYPE = game_type("python_classic_canasta",
+                       "Classic Canasta (2 or 3 players each for themselves, 4 in two partnerships)",
+                       2, 4, DEFAULT_PARAMS)
 
 
 class ClassicCanastaGame(pyspiel.Game):
@@ -60,15 +47,7 @@ class ClassicCanastaGame(pyspiel.Game):
         players = self.rules.players
         # The partnerships, for the tournament harness; two or three play alone.
         self.teams = ((0, 2), (1, 3)) if players == 4 else None
-        info = pyspiel.GameInfo(
-            num_distinct_actions=NUM_ACTIONS,
-            max_chance_outcomes=NUM_KINDS,
-            num_players=players,
-            min_utility=-MAX_SWING / 1000.0,
-            max_utility=MAX_SWING / 1000.0,
-            utility_sum=0.0,
-            max_game_length=max_decisions(players))
-        super().__init__(_GAME_TYPE, info, params)
+        super().__init__(_GAME_TYPE, game_info(NUM_ACTIONS, players, MAX_SWING, max_decisions(players)), params)
 
     def new_initial_state(self) -> "ClassicCanastaGameState":
         return ClassicCanastaGameState(self)
@@ -88,32 +67,24 @@ class ClassicCanastaGameState(CoreState):
 share_core_on_deepcopy(ClassicState)
 
 
-class ClassicObserver:
+class ClassicObserver(FamilyObserver):
     """Observation and information-state tensors and strings.
 
-    Seats and sides are relative to the observer (index 0 is the observer). Counts
-    are divided by 8 (the most cards of a kind), sizes by 108. The observation holds
-    everything public now (the whole pile, every meld, the known cards in each hand)
-    and the observer's hand; the information-state tensor adds what each seat has
-    discarded and how often it took the pile; the string keeps the whole history.
+    Seats and sides are relative to the observer (index 0 is the observer); counts
+    and sizes are scaled as the family's (games.canasta_family.game). The
+    observation holds everything public now (the whole pile, every meld, the known
+    cards in each hand) and the observer's hand; the information-state tensor adds
+    what each seat has discarded and how often it took the pile; the string keeps
+    the whole history.
     """
 
+    GAME_NAME = "classic Canasta"
+
     def __init__(self, iig_obs_type, params, rules: ClassicRules):
-        if params:
-            raise ValueError(f"observation parameters not supported; passed {params}")
-        if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
-            raise ValueError("classic Canasta has no all-players observer: hands are private")
-        self.perfect_recall = iig_obs_type.perfect_recall
-        self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        super().__init__(iig_obs_type, params)
         n, sides = rules.players, rules.sides
         self.n, self.sides = n, sides
-        pieces = [("hand", NUM_KINDS if self.private else 0, (NUM_KINDS,)),
-                  ("known", n * NUM_KINDS, (n, NUM_KINDS)),
-                  ("hand_sizes", n, (n,)),
-                  ("stock_size", 1, (1,)),
-                  ("pile", NUM_KINDS, (NUM_KINDS,)),
-                  ("pile_top", NUM_KINDS, (NUM_KINDS,)),
-                  ("pile_size", 1, (1,)),
+        pieces = self.table_pieces(n) + [
                   ("frozen", 1, (1,)),
                   ("melds", sides * NUM_MELD_SLOTS * 3, (sides, NUM_MELD_SLOTS, 3)),
                   ("canastas", sides, (sides,)),
@@ -136,18 +107,7 @@ class ClassicObserver:
         d = self.dict
         n, sides = self.n, self.sides
         self.tensor.fill(0.0)
-        if self.private:
-            d["hand"][:] = np.asarray(core.hands[player], np.float32) / 8.0
-        for seat in range(n):
-            rel = (seat - player) % n
-            d["known"][rel] = np.asarray(core.known[seat], np.float32) / 8.0
-            d["hand_sizes"][rel] = core.sizes[seat] / 108.0
-        d["stock_size"][0] = core.stock_size / 108.0
-        for kind in core.pile:
-            d["pile"][kind] += 1.0 / 8.0
-        if core.pile:
-            d["pile_top"][core.pile[-1]] = 1.0
-        d["pile_size"][0] = len(core.pile) / 108.0
+        self.set_table(core, player)
         d["frozen"][0] = float(core.frozen)
         me = player % sides
         for side in range(sides):
@@ -176,12 +136,6 @@ class ClassicObserver:
                     d["discarded"][(seat - player) % n, value] += 1.0 / 8.0
                 elif kind == EV_TAKE:
                     d["pile_takes"][(seat - player) % n] += 0.1
-
-    def string_from(self, state, player: int) -> str:
-        core: ClassicState = getattr(state, "core", state)
-        if self.perfect_recall:
-            return core.information_state_string(player, self.private)
-        return core.observation_string(player, self.private)
 
 
 pyspiel.register_game(_GAME_TYPE, ClassicCanastaGame)

@@ -3,8 +3,8 @@
 A side scores the point values of its melded cards, 300 for each mixed canasta and
 500 for each natural one, 100 for each red 3 (800 for all four; counted against it
 when it has not melded), 100 for going out (200 concealed), and loses the values
-of the cards left in its players' hands. The card values and the canasta bonuses
-are the modern game's (games.modern_canasta.cards and .scoring).
+of the cards left in its players' hands. The card values, the canasta bonuses
+and going out's are the family's (games.canasta_family.cards and .scoring).
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from games.modern_canasta.cards import BLACK_THREE, JOKER, NUM_NATURAL, TWO, VALUES, value_of
-from games.modern_canasta.scoring import GOING_OUT, MIXED_CANASTA, NATURAL_CANASTA
+from games.canasta_family.cards import BLACK_THREE, NUM_NATURAL
+from games.canasta_family.scoring import GOING_OUT, cards_value, left_in_hands, mixed_or_natural_bonus
 
 RED_THREE_EACH = 100
 ALL_FOUR_RED_THREES = 800
@@ -22,7 +22,7 @@ GOING_OUT_CONCEALED = 200
 
 def canasta_bonus(naturals: int, twos: int, jokers: int) -> int:
     """The bonus of a meld of seven cards or more: natural 500, mixed 300."""
-    return MIXED_CANASTA if twos or jokers else NATURAL_CANASTA
+    return mixed_or_natural_bonus(twos, jokers)
 
 
 def red_threes_value(count: int) -> int:
@@ -56,8 +56,7 @@ def side_score(melds: Sequence[tuple[int, int, int]], red_threes: int,
         if not n:
             continue
         has_meld = True
-        melded += VALUES[slot if slot < NUM_NATURAL else BLACK_THREE] * n \
-            + VALUES[TWO] * t + VALUES[JOKER] * j
+        melded += cards_value(slot if slot < NUM_NATURAL else BLACK_THREE, n, t, j)
         if n + t + j >= 7:
             bonuses += canasta_bonus(n, t, j)
     threes = red_threes_value(red_threes)
@@ -66,7 +65,7 @@ def side_score(melds: Sequence[tuple[int, int, int]], red_threes: int,
         canasta_bonuses=bonuses,
         red_threes=threes if has_meld else -threes,
         going_out=(GOING_OUT_CONCEALED if concealed else GOING_OUT) if went_out else 0,
-        cards_in_hand=-sum(value_of(h) for h in hands))
+        cards_in_hand=left_in_hands(hands))
 
 
 # The largest swing one hand can produce, for GameInfo's utility bounds. A side's

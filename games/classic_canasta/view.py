@@ -6,7 +6,7 @@ from games.classic_canasta import actions as ca
 from games.classic_canasta.actions import BLACK_SLOT
 from games.classic_canasta.core import DRAWS, ClassicState
 from games.classic_canasta.scoring import canasta_bonus
-from games.modern_canasta.cards import BLACK_THREE, JOKER, KIND_NAMES, RED_THREE, TWO
+from games.canasta_family.cards import BLACK_THREE, JOKER, KIND_NAMES, RED_THREE, TWO
 from games.modern_canasta.view import canasta_card, canasta_counts
 from games.view import action, count, with_hand_actions, zone
 

@@ -20,7 +20,7 @@ meld is fully described by its rank and its counts of naturals, 2s and Jokers.
 
 from __future__ import annotations
 
-from games.modern_canasta.cards import (JOKER, KIND_NAMES, NUM_NATURAL, PLAYABLE, TWO,
+from games.canasta_family.cards import (JOKER, KIND_NAMES, NUM_NATURAL, PLAYABLE, TWO,
                                         WILD_SLOT)
 
 DRAW, TAKE, ASK, YES, NO, WITHDRAW, COMMIT = range(7)

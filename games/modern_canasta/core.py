@@ -7,28 +7,32 @@ discard one card. Going out needs two canastas for the side and ends with a
 discard. docs/rules/modern_canasta.md gives every rule with the page's sentence
 and every decision taken where the page is silent.
 
-Cards are kinds (games.modern_canasta.cards): hands, the stock and the pile are
-counts per kind. Every deal card and every draw is an explicit chance event whose
-outcome is a kind, with probability proportional to its count in the stock. The
-state keeps an event log as an immutable cons list shared between clones; the
-information state, the resampler and the action history are all read from it.
+The state is a games.canasta_family.core.CanastaFamilyState: cards are the
+family's kinds, counted per kind; every deal card and every draw is a chance
+event; the event log, shared between clones, holds what the information state,
+the resampler and the action history read. This module holds the modern game's
+turn machine: the ask and its answer, taking the pile with a pair, the closed
+ranks, canastas kept apart as they complete, going out with two canastas.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 from games.modern_canasta.actions import (ASK, COMMIT, DISCARD_BASE, DRAW, MELD_BASE, MELD_PARTS,
                                           NATURAL_WILDS, NO, TAKE, WILD_BASE, WILD_COMBOS,
                                           WITHDRAW, YES, action_to_string)
-from games.modern_canasta.cards import (ACE, DECK, DECK_SIZE, JOKER, KIND_NAMES, NUM_KINDS,
-                                        NUM_NATURAL, NUM_SLOTS, RED_THREE, SEVEN, TWO, VALUES,
-                                        WILD_SLOT, counts_str, pack)
+from games.canasta_family.cards import (ACE, JOKER, KIND_NAMES, NUM_KINDS,
+                                        NUM_NATURAL, NUM_SLOTS, PLAYABLE, RED_THREE, SEVEN, TWO,
+                                        VALUES, WILD_SLOT)
+from games.canasta_family.core import (DRAW_CARD, END_LAST_THREE, END_OUT, END_STOCK, EV_DEAL,
+                                       EV_DISCARD, EV_DRAW, EV_MELD, EV_STOCK, EV_TAKE, GAME_PHASE, MELD,
+                                       PICKUP, REPLACE, TURN, CanastaFamilyState, deal, place_cards)
 from games.modern_canasta.scoring import side_score
-from games.eventlog import LoggedCore, log_length
+from games.eventlog import log_length
 from games.params import int_param
-from games.protocol import CHANCE, TERMINAL, IllegalActionError
+from games.protocol import CHANCE
 
 HAND_SIZE = 13
 PLAYERS = 4
@@ -40,27 +44,24 @@ DEFAULT_PARAMS: dict[str, Any] = {
     "first_player": 0,  # the seat on the dealer's left, who plays first
 }
 
-# Phases of the state machine.
-DEAL, REPLACE, TURN, DRAW_CARD, MELD, ANSWER, PICKUP, OVER = range(8)
+# Phases: the family's, with the partner's answer to "may I go out?" as the game's own.
+ANSWER = GAME_PHASE
 PHASE_NAMES = ("deal", "replace 3s", "draw or take", "draw", "meld", "answer", "take: initial meld",
                "over")
 
-# Event kinds in the log. Each cell is (previous cell, kind, seat, value).
-EV_DEAL = 0      # seat was dealt a card of kind `value` (public when a 3)
-EV_DRAW = 1      # seat drew a card of kind `value` (public when a 3)
-EV_STOCK = 2     # seat chose to draw from the stock
-EV_TAKE = 3      # seat took the pile: value = top kind + 16 * packed counts of the rest
-                 # (the rest is 0 for a side without its initial meld: it comes at EV_COMMIT)
-EV_MELD = 4      # seat melded: value = the meld action
-EV_DISCARD = 5   # seat discarded: value = kind + 16 * (mask of kinds it was thereby shown
-                 # not to hold: the discard rules allowed that card only without them)
+# Event kinds in the log: the family's EV_DEAL .. EV_DISCARD (a deal or draw is
+# public when a 3), with these values where they are the game's:
+#   EV_TAKE: top kind + 16 * packed counts of the rest (the rest is 0 for a side
+#            without its initial meld: it comes at EV_COMMIT);
+#   EV_DISCARD: kind + 16 * (mask of kinds it was thereby shown not to hold: the
+#            discard rules allowed that card only without them);
+# and the modern game's own:
 EV_ASK = 6       # seat asked its partner whether to go out
 EV_ANSWER = 7    # seat (the partner) answered: value 1 yes, 0 no
 EV_WITHDRAW = 8  # seat withdrew its initial meld: value = packed counts back to its hand
 EV_COMMIT = 9    # seat completed its initial meld and took the pile: value = packed rest
 EV_END = 10      # the hand ended: value = END_OUT, END_LAST_THREE or END_STOCK
 
-END_OUT, END_LAST_THREE, END_STOCK = range(3)
 CHANCE_EVENTS = (EV_DEAL, EV_DRAW)
 
 _ALL_NATURALS = (1 << NUM_NATURAL) - 1
@@ -85,6 +86,8 @@ class CanastaRules:
     score0: int = 0
     score1: int = 0
     first_player: int = 0
+    players: ClassVar[int] = PLAYERS
+    hand_size: ClassVar[int] = HAND_SIZE
 
     @classmethod
     def from_params(cls, params: Mapping[str, Any]) -> "CanastaRules":
@@ -96,6 +99,10 @@ class CanastaRules:
         return cls(score0=int_param(p, "score0", -SCORE_LIMIT, SCORE_LIMIT),
                    score1=int_param(p, "score1", -SCORE_LIMIT, SCORE_LIMIT),
                    first_player=int_param(p, "first_player", 0, PLAYERS - 1))
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        return self.score0, self.score1
 
     @property
     def thresholds(self) -> tuple[int, int]:
@@ -169,17 +176,72 @@ def wild_entry(size: int, twos: int, jokers: int) -> SlotOptions:
     return hit
 
 
-class CanastaState(LoggedCore):
+def event_action(kind: int, value: int) -> int | None:
+    """The action (or chance outcome) an event records; None for bookkeeping."""
+    if kind <= EV_DRAW or kind == EV_MELD:
+        return value
+    if kind == EV_DISCARD:
+        return DISCARD_BASE + (value & 15)
+    if kind == EV_ANSWER:
+        return YES if value else NO
+    return _FIXED_ACTIONS.get(kind)
+
+
+_FIXED_ACTIONS = {EV_STOCK: DRAW, EV_TAKE: TAKE, EV_ASK: ASK, EV_WITHDRAW: WITHDRAW, EV_COMMIT: COMMIT}
+
+
+def event_text(kind: int, seat: int, value: int, viewer: int) -> str:
+    """The line an event adds to `viewer`'s information state ('' for none)."""
+    if kind == EV_DEAL:
+        if value >= RED_THREE:
+            return f"p{seat} dealt {KIND_NAMES[value]}"
+        return f"dealt {KIND_NAMES[value]}" if seat == viewer else ""
+    if kind == EV_DRAW:
+        return f"p{seat} draws {KIND_NAMES[value]}" if seat == viewer or value >= RED_THREE \
+            else f"p{seat} draws"
+    if kind == EV_STOCK:
+        return f"p{seat} draws from the stock"
+    if kind == EV_TAKE:
+        return f"p{seat} takes the pile with a pair of {KIND_NAMES[value]}"
+    if kind == EV_MELD:
+        return f"p{seat} {action_to_string(value)}"
+    if kind == EV_DISCARD:
+        return f"p{seat} discards {KIND_NAMES[value]}"
+    if kind == EV_ASK:
+        return f"p{seat} asks to go out"
+    if kind == EV_ANSWER:
+        return f"p{seat} answers {'yes' if value else 'no'}"
+    if kind == EV_WITHDRAW:
+        return f"p{seat} withdraws its initial meld"
+    if kind == EV_COMMIT:
+        return f"p{seat} completes its initial meld and takes the pile"
+    return ("hand over: went out", "hand over: a 3 was the last card",
+            "hand over: the stock is exhausted")[value]
+
+
+class CanastaState(CanastaFamilyState):
     """A Modern American Canasta hand. Satisfies games.protocol.GameState.
 
     melds is a flat list: melds[36 * side + 3 * slot + i] is the count of naturals
-    (i = 0), 2s (1) and Jokers (2) in the side's unfinished meld of that slot.
-    canastas[side] is a tuple of (slot, naturals, twos, jokers), one per canasta.
+    (i = 0), 2s (1) and Jokers (2) in the side's unfinished meld of that slot;
+    threes[2 * side + colour] the 3s the side laid down (0 red, 1 black).
+    canastas[side] is a tuple of (slot, naturals, twos, jokers), one per canasta:
+    a canasta leaves the meld table as it completes.
     """
 
-    checks_actions = True          # apply_action raises IllegalActionError (games.protocol)
-
     n = PLAYERS
+    sides = 2
+    PHASE_NAMES = PHASE_NAMES
+    LAID_DOWN = (False,) * PLAYABLE + (True, True)     # every 3, red or black
+    THREE_COLOURS = 2
+    SLOT_KINDS = tuple(range(NUM_NATURAL)) + (TWO,)      # the wild-card meld holds no naturals
+    TEXT_MASKS = (-1, -1, -1, 15, -1, 15, -1, -1, 0, 0, -1)
+    EV_WITHDRAW = EV_WITHDRAW
+    EV_END = EV_END
+    EVENT_TEXT: dict[tuple[int, int, int, bool], str] = {}
+    action_name = staticmethod(action_to_string)
+    event_action = staticmethod(event_action)
+    event_text = staticmethod(event_text)
     PICKLE_RESET = {"cache": None, "out_memo": None, "shared": False}
     __slots__ = ("rules", "phase", "to_move", "actor", "hands", "sizes", "known", "stock",
                  "stock_size", "pile", "melds", "canastas", "closed", "threes", "melded",
@@ -188,81 +250,20 @@ class CanastaState(LoggedCore):
                  "out_memo", "waived_yes", "shared")
 
     def __init__(self, rules: CanastaRules = CanastaRules()):
-        self.rules = rules
-        self.phase = DEAL
-        self.to_move = CHANCE
-        self.actor = rules.first_player
-        self.hands = [[0] * NUM_KINDS for _ in range(PLAYERS)]
-        self.sizes = [0] * PLAYERS
-        self.known = [[0] * NUM_KINDS for _ in range(PLAYERS)]   # cards others know it holds
-        self.stock = list(DECK)
-        self.stock_size = DECK_SIZE
-        self.pile: list[int] = []
-        self.melds = [0] * (2 * 3 * NUM_SLOTS)
+        super().__init__(rules)
         self.canastas: list[tuple] = [(), ()]
         self.closed = 0          # bit r: a natural canasta of rank r exists
-        self.threes = [0, 0, 0, 0]   # 2 * side + colour (0 red, 1 black)
-        self.melded = 0          # bit side: the side has made its initial meld
-        self.pending = False     # the player to move is building its side's initial meld
-        self.short = False       # ... and it does not meet the requirement yet
         self.asked = 0           # bit seat: the seat has asked its partner this hand
         self.fresh = False       # right after drawing: asking is possible
         self.forbid_out = False  # the partner said no: no going out this turn
         self.must_out = False    # the partner said yes and going out is possible: it must
-        self.withdrawn = False   # an initial meld was withdrawn: no more melding this turn
-        self.pickup_top = -1     # the pile's top card while an initial meld takes the pile
-        self.owed = [0] * PLAYERS   # 3s dealt and not yet replaced
-        self.dealt = 0
-        self.log = None
-        self.result = None
-        self.scores = None       # (SideScore, SideScore) once the hand is over
-        self.cache = None        # the resampler's per-information-state tables
         self.out_memo = None     # "can still go out" answers during a turn (going_out.turn_memo)
         # None, or (events, askers): a resampled world in which the "yes" answers
         # among its first `events` events oblige none of the seats in mask `askers`
         # (games.modern_canasta.belief's fallback); later answers oblige as usual.
         self.waived_yes = None
-        self.shared = False      # set by the OpenSpiel wrapper's copy-on-write clone
 
-    # ----------------------------------------------------------------- protocol
-    def clone(self) -> "CanastaState":
-        c = CanastaState.__new__(CanastaState)
-        c.rules = self.rules
-        c.phase = self.phase
-        c.to_move = self.to_move
-        c.actor = self.actor
-        h = self.hands
-        c.hands = [h[0][:], h[1][:], h[2][:], h[3][:]]
-        c.sizes = self.sizes[:]
-        k = self.known
-        c.known = [k[0][:], k[1][:], k[2][:], k[3][:]]
-        c.stock = self.stock[:]
-        c.stock_size = self.stock_size
-        c.pile = self.pile[:]
-        c.melds = self.melds[:]
-        c.canastas = self.canastas[:]
-        c.closed = self.closed
-        c.threes = self.threes[:]
-        c.melded = self.melded
-        c.pending = self.pending
-        c.short = self.short
-        c.asked = self.asked
-        c.fresh = self.fresh
-        c.forbid_out = self.forbid_out
-        c.must_out = self.must_out
-        c.withdrawn = self.withdrawn
-        c.pickup_top = self.pickup_top
-        c.owed = self.owed[:]
-        c.dealt = self.dealt
-        c.log = self.log
-        c.result = self.result
-        c.scores = self.scores
-        c.cache = self.cache
-        c.out_memo = self.out_memo
-        c.waived_yes = self.waived_yes
-        c.shared = False
-        return c
-
+    # ------------------------------------------------------ the rules at each phase
     def replay_start(self) -> "CanastaState":
         """The fresh state this one's history replays from: a resampled world that
         waives past "yes" answers replays under the same waiver."""
@@ -270,90 +271,39 @@ class CanastaState(LoggedCore):
         start.waived_yes = self.waived_yes
         return start
 
-    def legal_actions(self, player: int | None = None) -> list[int]:
-        p = self.to_move
-        if p < 0 or (player is not None and player != p):
-            return []
-        phase = self.phase
-        if phase == MELD or phase == PICKUP:
-            acts = self._play_actions()
-            if self.must_out:
-                from games.modern_canasta.going_out import keep_going_out
-                acts = keep_going_out(self, acts)
-            return acts
-        if phase == TURN:
-            return [DRAW, TAKE] if self._take_legal() else [DRAW]
-        return [YES, NO]    # ANSWER
+    def _draw_or_take_actions(self) -> list[int]:
+        return [DRAW, TAKE] if self._take_legal() else [DRAW]
 
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self.to_move != CHANCE:
-            return []
-        total = self.stock_size
-        return [(k, c / total) for k, c in enumerate(self.stock) if c]
+    def _game_phase_actions(self) -> list[int]:
+        return [YES, NO]
 
-    def sample_chance_outcome(self, u: float) -> int:
-        """The chance outcome at cumulative probability u (a kind, weighted by its count)."""
-        x = int(u * self.stock_size)
-        kind = 0
-        for c in self.stock:
-            if x < c:
-                return kind
-            x -= c
-            kind += 1
-        raise ValueError(f"u={u} is not in [0, 1)")
-
-    def apply_action(self, action: int) -> None:
-        phase = self.phase
-        if phase == MELD or phase == PICKUP:
-            if self.must_out and not self._keeps_going_out(action):
-                self._illegal(action)
-            if action >= MELD_BASE:
-                self._meld(action)
-            elif action >= DISCARD_BASE:
-                self._discard(action - DISCARD_BASE)
-            elif action == WITHDRAW:
-                self._withdraw()
-            elif action == COMMIT:
-                self._commit()
-            elif action == ASK:
-                self._ask()
-            else:
-                self._illegal(action)
-        elif phase == DRAW_CARD or phase == REPLACE:
-            self._draw(action)
-        elif phase == TURN:
-            if action == DRAW:
-                self.log = (self.log, EV_STOCK, self.actor, DRAW)
-                self.phase = DRAW_CARD
-                self.to_move = CHANCE
-            elif action == TAKE and self._take_legal():
-                self._take()
-            else:
-                self._illegal(action)
-        elif phase == ANSWER:
-            self._answer(action)
-        elif phase == DEAL:
-            self._deal(action)
+    def _play(self, action: int) -> None:
+        if self.must_out and not self._keeps_going_out(action):
+            self._illegal(action)
+        if action >= MELD_BASE:
+            self._meld(action)
+        elif action >= DISCARD_BASE:
+            self._discard(action - DISCARD_BASE)
+        elif action == WITHDRAW:
+            self._withdraw()
+        elif action == COMMIT:
+            self._commit()
+        elif action == ASK:
+            self._ask()
         else:
-            raise ValueError("the hand is over: no action can be applied")
+            self._illegal(action)
 
-    def action_to_string(self, player: int, action: int) -> str:
-        if player == CHANCE:
-            verb = "dealt" if self.phase == DEAL else "draws"
-            seat = (self.rules.first_player + self.dealt) % PLAYERS if self.phase == DEAL else self.actor
-            return f"p{seat} {verb} {KIND_NAMES[action]}"
-        return action_to_string(action)
+    def _draw_or_take(self, action: int) -> None:
+        if action == DRAW:
+            self.log = (self.log, EV_STOCK, self.actor, DRAW)
+            self.phase = DRAW_CARD
+            self.to_move = CHANCE
+        elif action == TAKE and self._take_legal():
+            self._take()
+        else:
+            self._illegal(action)
 
     # ---------------------------------------------------------- legal actions
-    def _illegal(self, action: int) -> None:
-        try:
-            name = action_to_string(action)
-        except ValueError:
-            name = str(action)
-        legal = [action_to_string(a) for a in self.legal_actions()] if self.to_move >= 0 else []
-        raise IllegalActionError(f"illegal action {name!r} for p{self.actor} in phase "
-                         f"{PHASE_NAMES[self.phase]}; legal: {legal}")
-
     def _take_legal(self) -> bool:
         pile = self.pile
         if not pile:
@@ -376,14 +326,22 @@ class CanastaState(LoggedCore):
         """Whether `action` is legal after a "yes": legal_actions() holds it, asked of
         this one action (the player's own legal_actions() has searched it already)."""
         from games.modern_canasta.going_out import keep_going_out
-        return action in self._play_actions() and bool(keep_going_out(self, [action]))
+        return action in self._moves_of_the_turn() and bool(keep_going_out(self, [action]))
 
     def can_go_out_now(self) -> bool:
         """Whether emptying the hand is allowed now (two canastas, no "no" this turn)."""
         return not self.forbid_out and len(self.canastas[self.actor & 1]) >= 2
 
     def _play_actions(self) -> list[int]:
-        """Legal actions in the meld phase and while an initial meld takes the pile."""
+        acts = self._moves_of_the_turn()
+        if self.must_out:
+            from games.modern_canasta.going_out import keep_going_out
+            acts = keep_going_out(self, acts)
+        return acts
+
+    def _moves_of_the_turn(self) -> list[int]:
+        """The moves the rules allow in the meld phase and while an initial meld
+        takes the pile, before a "yes" obliges the player to go out."""
         actor = self.actor
         acts = []
         valid = not self.short
@@ -496,38 +454,8 @@ class CanastaState(LoggedCore):
         return clean and (from_hand or points >= self.rules.thresholds[side])
 
     # ------------------------------------------------------------- transitions
-    def _deal(self, kind: int) -> None:
-        seat = (self.rules.first_player + self.dealt) % PLAYERS
-        self._take_from_stock(kind)
-        self.log = (self.log, EV_DEAL, seat, kind)
-        self.dealt += 1
-        if kind >= RED_THREE:
-            self.threes[2 * (seat & 1) + kind - RED_THREE] += 1
-            self.owed[seat] += 1
-        else:
-            self.hands[seat][kind] += 1
-            self.sizes[seat] += 1
-        if self.dealt == PLAYERS * HAND_SIZE:
-            self.phase = REPLACE
-            self.actor = self.rules.first_player
-            self._next_replacement()
-
-    def _next_replacement(self) -> None:
-        """Moves to the next seat (in turn order) still owed cards for its 3s,
-        or starts play when none is."""
-        first = self.rules.first_player
-        for i in range((self.actor - first) % PLAYERS, PLAYERS):
-            seat = (first + i) % PLAYERS
-            if self.owed[seat]:
-                self.actor = seat
-                return
-        self._start_turn(first)
-
-    def _take_from_stock(self, kind: int) -> None:
-        if not 0 <= kind < NUM_KINDS or not self.stock[kind]:
-            raise ValueError(f"chance outcome {kind} is not a kind left in the stock")
-        self.stock[kind] -= 1
-        self.stock_size -= 1
+    def _replacements_done(self) -> None:
+        self._start_turn(self.rules.first_player)
 
     def _draw(self, kind: int) -> None:
         seat = self.actor
@@ -540,7 +468,7 @@ class CanastaState(LoggedCore):
                 self.sizes[seat] += 1
                 self._finish(END_LAST_THREE)
                 return
-            self.threes[2 * (seat & 1) + kind - RED_THREE] += 1
+            self._lay_down(seat, kind, 1)
             return                 # laid down; the same player draws again
         self.hands[seat][kind] += 1
         self.sizes[seat] += 1
@@ -587,26 +515,6 @@ class CanastaState(LoggedCore):
             self.short = not self.initial_meld_valid()
             self.log = (self.log, EV_TAKE, actor, top)
             self.phase = PICKUP
-
-    def _pile_to_hand(self, seat: int) -> int:
-        counts = [0] * NUM_KINDS
-        for kind in self.pile:
-            counts[kind] += 1
-        hand, known = self.hands[seat], self.known[seat]
-        for kind in range(NUM_KINDS):
-            hand[kind] += counts[kind]
-            known[kind] += counts[kind]
-        self.sizes[seat] += len(self.pile)
-        self.pile = []
-        return pack(counts)
-
-    def _remove(self, seat: int, kind: int, count: int) -> None:
-        hand = self.hands[seat]
-        hand[kind] -= count
-        self.sizes[seat] -= count
-        known = self.known[seat]
-        if known[kind]:
-            known[kind] = max(0, known[kind] - count)
 
     def _maybe_canasta(self, side: int, slot: int) -> None:
         melds = self.melds
@@ -685,7 +593,8 @@ class CanastaState(LoggedCore):
         self.phase = ANSWER
         self.to_move = (actor + 2) % PLAYERS
 
-    def _answer(self, action: int) -> None:
+    def _game_phase(self, action: int) -> None:
+        """The partner's answer (ANSWER)."""
         if action != YES and action != NO:
             self._illegal(action)
         self.log = (self.log, EV_ANSWER, self.to_move, int(action == YES))
@@ -703,20 +612,10 @@ class CanastaState(LoggedCore):
     def _withdraw(self) -> None:
         if not self.short:
             self._illegal(WITHDRAW)
-        actor = self.actor
-        side = actor & 1
-        melds = self.melds
-        back = [0] * NUM_KINDS
-        for slot in range(NUM_SLOTS):
-            b = 36 * side + 3 * slot
-            if slot != WILD_SLOT:
-                back[slot] += melds[b]
-            back[TWO] += melds[b + 1]
-            back[JOKER] += melds[b + 2]
-            melds[b] = melds[b + 1] = melds[b + 2] = 0
+        side = self.actor & 1
+        back = self._clear_open_melds(side)
         for slot, n, t, j in self.canastas[side]:
-            if slot != WILD_SLOT:
-                back[slot] += n
+            back[self.SLOT_KINDS[slot]] += n
             back[TWO] += t
             back[JOKER] += j
         self.canastas[side] = ()
@@ -725,21 +624,7 @@ class CanastaState(LoggedCore):
             for slot, n, t, j in self.canastas[s]:
                 if slot != WILD_SLOT and not t and not j:
                     self.closed |= 1 << slot
-        top = self.pickup_top
-        if top >= 0:
-            back[top] -= 1           # the pile's top card goes back to the pile
-        hand, known = self.hands[actor], self.known[actor]
-        for kind in range(NUM_KINDS):
-            hand[kind] += back[kind]
-            known[kind] += back[kind]
-        self.sizes[actor] += sum(back)
-        self.pending = False
-        self.short = False
-        self.withdrawn = True
-        self.log = (self.log, EV_WITHDRAW, actor, pack(back))
-        if top >= 0:
-            self.pile.append(top)
-            self.pickup_top = -1
+        if self._return_initial_meld(back):
             self.phase = DRAW_CARD    # the turn goes on with a draw from the stock
             self.to_move = CHANCE
 
@@ -755,107 +640,29 @@ class CanastaState(LoggedCore):
         self.phase = MELD
         self.fresh = True
 
-    def _finish(self, reason: int) -> None:
-        self.log = (self.log, EV_END, -1, reason)
+    def _score_sides(self, reason: int) -> tuple:
         out_side = self.actor & 1 if reason == END_OUT else -1
         scores = []
         for side in (0, 1):
-            b = 36 * side
-            opened = [tuple(self.melds[b + 3 * s: b + 3 * s + 3]) for s in range(NUM_SLOTS)]
-            scores.append(side_score(opened, self.canastas[side],
+            scores.append(side_score(self.open_melds(side), self.canastas[side],
                                      (self.threes[2 * side], self.threes[2 * side + 1]),
                                      (self.hands[side], self.hands[side + 2]), side == out_side))
-        self.scores = (scores[0], scores[1])
-        x = (scores[0].total - scores[1].total) / 1000.0
-        self.result = [x, -x, x, -x]
-        self.phase = OVER
-        self.to_move = TERMINAL
+        return tuple(scores)
 
     # ------------------------------------------------------------ information
-    def history(self) -> list[int]:
-        """Every action applied so far (chance outcomes included), as pyspiel records them."""
-        return [a for a in (event_action(k, v) for k, _, v in self.events()) if a is not None]
+    def table_melds(self, side: int) -> list[tuple[int, int, int, int]]:
+        """(slot, naturals, twos, jokers) of every meld the side has on the table:
+        the unfinished ones, then the canastas."""
+        return super().table_melds(side) + list(self.canastas[side])
 
-    def open_melds(self, side: int) -> list[tuple[int, int, int]]:
-        """(naturals, twos, jokers) of the side's unfinished meld of each slot."""
-        b = 36 * side
-        return [tuple(self.melds[b + 3 * s: b + 3 * s + 3]) for s in range(NUM_SLOTS)]
+    def _private_lines(self, player: int) -> list[str]:
+        lines = super()._private_lines(player)
+        if self.must_out and player == self.actor:
+            lines.append("must go out this turn")
+        return lines
 
-    def card_counts(self) -> list[int]:
-        """The cards of each kind the position holds wherever they lie (hands,
-        stock, pile, melds, canastas, red 3s down): cards.DECK unless a card was
-        lost or doubled. The soak and the tests check it at every step."""
-        total = [0] * NUM_KINDS
-        for hand in self.hands:
-            for k in range(NUM_KINDS):
-                total[k] += hand[k]
-        for k in range(NUM_KINDS):
-            total[k] += self.stock[k]
-        for k in self.pile:
-            total[k] += 1
-        for side in (0, 1):
-            melds = self.open_melds(side) + [m[1:] for m in self.canastas[side]]
-            slots = list(range(NUM_SLOTS)) + [m[0] for m in self.canastas[side]]
-            for slot, (n, t, j) in zip(slots, melds):
-                if slot != WILD_SLOT:
-                    total[slot] += n
-                total[TWO] += t
-                total[JOKER] += j
-            total[RED_THREE] += self.threes[2 * side]
-            total[RED_THREE + 1] += self.threes[2 * side + 1]
-        return total
-
-    def private_view(self, player: int) -> tuple:
-        """What `player` knows beyond the player actions and the number of chance
-        events since an earlier state: its hand, and the 3s laid down (a 3 drawn
-        is shown, the other draws are not). The search keys nodes with it
-        (games.protocol, search.keys)."""
-        return tuple(self.hands[player]), tuple(self.threes)
-
-    def information_state_string(self, player: int, private: bool = True) -> str:
-        """Everything `player` has seen, in order (perfect recall); with private
-        False, only what every player has seen."""
-        _check_seat(player)
-        viewer = player if private else -1
-        texts = []
-        cell = self.log
-        known = _EVENT_TEXT
-        while cell is not None:
-            cell, kind, seat, value = cell
-            if kind == EV_DISCARD or kind == EV_TAKE:
-                value &= 15
-            elif kind == EV_WITHDRAW or kind == EV_COMMIT:
-                value = 0
-            key = (kind, seat, value, seat == viewer)
-            text = known.get(key)
-            if text is None:
-                text = known[key] = _event_str(kind, seat, value, viewer)
-            if text:
-                texts.append(text)
-        texts.append(f"scores before the hand: {self.rules.score0} / {self.rules.score1}")
-        if private:
-            texts.append(f"p{player} hand: {counts_str(self.hands[player])}")
-        texts.reverse()
-        return "\n".join(texts)
-
-    def observation_string(self, player: int, private: bool = True) -> str:
-        """What `player` sees now: its hand (with private), the table, the pile,
-        counts and flags."""
-        _check_seat(player)
+    def _side_lines(self) -> list[str]:
         lines = []
-        if private:
-            lines.append(f"p{player} hand: {counts_str(self.hands[player])}")
-            if self.must_out and player == self.actor:
-                lines.append("must go out this turn")
-        lines += self._public_lines()
-        return "\n".join(lines)
-
-    def _public_lines(self) -> list[str]:
-        lines = [f"phase: {PHASE_NAMES[self.phase]}  p{self.actor}'s turn",
-                 f"scores before the hand: {self.rules.score0} / {self.rules.score1}",
-                 "hand sizes: " + " ".join(f"p{s}={self.sizes[s]}" for s in range(PLAYERS)),
-                 f"stock: {self.stock_size}",
-                 "pile: " + (" ".join(KIND_NAMES[k] for k in self.pile) or "-")]
         for side in (0, 1):
             melds = [f"{KIND_NAMES[s] if s != WILD_SLOT else 'wild'}:{n}+{t}x2+{j}xJk"
                      for s, (n, t, j) in enumerate(self.open_melds(side)) if n or t or j]
@@ -865,19 +672,16 @@ class CanastaState(LoggedCore):
             lines.append(f"side {side} ({flag}): 3s red {self.threes[2 * side]} black "
                          f"{self.threes[2 * side + 1]}; canastas {' '.join(canastas) or '-'}; "
                          f"melds {' '.join(melds) or '-'}")
-        known = [f"p{s}: {counts_str(self.known[s])}" for s in range(PLAYERS) if any(self.known[s])]
-        if known:
-            lines.append("known in hands: " + "; ".join(known))
+        return lines
+
+    def _turn_lines(self) -> list[str]:
         # Whether a player told "yes" must go out depends on its hand: only it sees that.
         may_ask = self.fresh and not self.asked >> self.actor & 1 and self.sizes[self.actor] >= 2
         flags = [name for name, on in (("may ask", may_ask),
                                        ("no going out", self.forbid_out),
                                        ("withdrawn", self.withdrawn)) if on]
-        lines.append("asked: " + (" ".join(f"p{s}" for s in range(PLAYERS) if self.asked >> s & 1) or "-")
-                     + ("  " + ", ".join(flags) if flags else ""))
-        if self.result is not None:
-            lines.append("result: " + " ".join(f"{r:+.3f}" for r in self.result))
-        return lines
+        return ["asked: " + (" ".join(f"p{s}" for s in range(PLAYERS) if self.asked >> s & 1) or "-")
+                + ("  " + ", ".join(flags) if flags else "")]
 
     def resample_from_infostate(self, player: int,
                                 probability_sampler: Callable[[], float]) -> "CanastaState":
@@ -888,80 +692,6 @@ class CanastaState(LoggedCore):
         from games.modern_canasta.belief import resample
         return resample(self, player, probability_sampler)
 
-    def hidden_cards(self, player: int) -> list[list[int]]:
-        """Where the cards `player` cannot see lie: per card kind, how many in each
-        other seat's hand (the seats after it in turn order; cards every seat knows
-        a hand holds are seen) and in the stock, one row a place (games.protocol)."""
-        from games.modern_canasta.belief import hidden_cards
-        return hidden_cards(self, player)
-
-    def __str__(self) -> str:
-        lines = [f"p{s}: {counts_str(self.hands[s])}" for s in range(PLAYERS)]
-        lines.append("stock: " + counts_str(self.stock))
-        return "\n".join(lines + self._public_lines())
-
-
-def _check_seat(player: int) -> None:
-    if not isinstance(player, int) or not 0 <= player < PLAYERS:
-        raise ValueError(f"player {player!r}: a view is for a seat 0..{PLAYERS - 1}")
-
-
-def event_action(kind: int, value: int) -> int | None:
-    """The action (or chance outcome) an event records; None for bookkeeping."""
-    if kind <= EV_DRAW or kind == EV_MELD:
-        return value
-    if kind == EV_DISCARD:
-        return DISCARD_BASE + (value & 15)
-    if kind == EV_ANSWER:
-        return YES if value else NO
-    return _FIXED_ACTIONS.get(kind)
-
-
-_FIXED_ACTIONS = {EV_STOCK: DRAW, EV_TAKE: TAKE, EV_ASK: ASK, EV_WITHDRAW: WITHDRAW, EV_COMMIT: COMMIT}
-
-
-# The text of an event, by (kind, seat, value with what the text ignores dropped,
-# whether the viewer is the seat): a few thousand keys at most.
-_EVENT_TEXT: dict[tuple[int, int, int, bool], str] = {}
-
-
-def _event_str(kind: int, seat: int, value: int, viewer: int) -> str:
-    if kind == EV_DEAL:
-        if value >= RED_THREE:
-            return f"p{seat} dealt {KIND_NAMES[value]}"
-        return f"dealt {KIND_NAMES[value]}" if seat == viewer else ""
-    if kind == EV_DRAW:
-        return f"p{seat} draws {KIND_NAMES[value]}" if seat == viewer or value >= RED_THREE \
-            else f"p{seat} draws"
-    if kind == EV_STOCK:
-        return f"p{seat} draws from the stock"
-    if kind == EV_TAKE:
-        return f"p{seat} takes the pile with a pair of {KIND_NAMES[value & 15]}"
-    if kind == EV_MELD:
-        return f"p{seat} {action_to_string(value)}"
-    if kind == EV_DISCARD:
-        return f"p{seat} discards {KIND_NAMES[value & 15]}"
-    if kind == EV_ASK:
-        return f"p{seat} asks to go out"
-    if kind == EV_ANSWER:
-        return f"p{seat} answers {'yes' if value else 'no'}"
-    if kind == EV_WITHDRAW:
-        return f"p{seat} withdraws its initial meld"
-    if kind == EV_COMMIT:
-        return f"p{seat} completes its initial meld and takes the pile"
-    return ("hand over: went out", "hand over: a 3 was the last card",
-            "hand over: the stock is exhausted")[value]
-
-
-def deal(state: CanastaState, hands: Sequence[Sequence[int]]) -> None:
-    """Applies the deal as chance outcomes: hands[s] lists the 13 kinds seat s gets,
-    in the order dealt (3s included: they are laid down and replaced afterwards)."""
-    if len(hands) != PLAYERS or any(len(h) != HAND_SIZE for h in hands):
-        raise ValueError(f"need {PLAYERS} hands of {HAND_SIZE} cards")
-    first = state.rules.first_player
-    for i in range(HAND_SIZE):
-        for k in range(PLAYERS):
-            state.apply_action(hands[(first + k) % PLAYERS][i])
 
 
 def set_up(hands: Sequence[Sequence[int]], *, actor: int = 0, phase: int = TURN,
@@ -971,54 +701,17 @@ def set_up(hands: Sequence[Sequence[int]], *, actor: int = 0, phase: int = TURN,
            stock: Sequence[int] | None = None, rules: CanastaRules = CanastaRules()) -> CanastaState:
     """A position set up directly, for puzzles and rule tests: hands[s] are seat
     s's counts per kind; melds[(side, slot)] = (naturals, twos, jokers) of an
-    unfinished meld; canastas[side] lists complete ones; `melded` defaults to the
-    sides with any meld; the stock holds every other card unless given. `actor`
-    is to move in `phase` (TURN: draw or take; MELD: right after drawing). The log
-    starts empty."""
+    unfinished meld; canastas[side] lists complete ones; threes are (red, black)
+    of side 0, then of side 1; `melded` defaults to the sides with any meld; the
+    stock holds every other card unless given. `actor` is to move in `phase`
+    (TURN: draw or take; MELD: right after drawing). The log starts empty."""
     s = CanastaState(rules)
-    melds = melds or {}
-    used = [0] * NUM_KINDS
-    for seat, hand in enumerate(hands):
-        s.hands[seat] = list(hand)
-        s.sizes[seat] = sum(hand)
-        for k in range(NUM_KINDS):
-            used[k] += hand[k]
-    for kind in pile:
-        used[kind] += 1
-    s.pile = list(pile)
-    for (side, slot), (n, t, j) in melds.items():
-        b = 36 * side + 3 * slot
-        s.melds[b:b + 3] = [n, t, j]
-        if slot != WILD_SLOT:
-            used[slot] += n
-        used[TWO] += t
-        used[JOKER] += j
     for side in (0, 1):
         s.canastas[side] = tuple(tuple(c) for c in canastas[side])
         for slot, n, t, j in s.canastas[side]:
-            if slot != WILD_SLOT:
-                used[slot] += n
-                if not t and not j:
-                    s.closed |= 1 << slot
-            used[TWO] += t
-            used[JOKER] += j
-    s.threes = list(threes)
-    used[RED_THREE] += threes[0] + threes[2]
-    used[RED_THREE + 1] += threes[1] + threes[3]
-    if stock is None:
-        stock = [DECK[k] - used[k] for k in range(NUM_KINDS)]
-    s.stock = list(stock)
-    s.stock_size = sum(stock)
-    if any(used[k] + s.stock[k] != DECK[k] for k in range(NUM_KINDS)):
-        raise ValueError(f"the position does not hold the 108-card deck: placed {used}, stock {list(stock)}")
-    if melded is None:
-        melded = sum(1 << side for side in (0, 1)
-                     if s.canastas[side] or any(s.melds[36 * side:36 * side + 36]))
-    s.melded = melded
-    s.dealt = PLAYERS * HAND_SIZE
-    s.actor = actor
-    s.phase = phase
-    s.to_move = actor
+            if slot != WILD_SLOT and not t and not j:
+                s.closed |= 1 << slot
+    place_cards(s, hands, pile, melds, threes, stock, melded, actor, phase)
     s.fresh = phase == MELD
     return s
 

@@ -9,17 +9,17 @@ seats 1 and 3, in thousands of points (docs/rules/modern_canasta.md).
 
 from __future__ import annotations
 
-import numpy as np
 import pyspiel
 
 from games import registry
 from games.modern_canasta.actions import NUM_ACTIONS
-from games.modern_canasta.cards import NUM_KINDS, NUM_NATURAL, NUM_SLOTS, WILD_SLOT
+from games.canasta_family.cards import NUM_KINDS, NUM_NATURAL, NUM_SLOTS, WILD_SLOT
 from games.modern_canasta.core import (ANSWER, DEFAULT_PARAMS, EV_ANSWER, EV_DISCARD, EV_TAKE,
                                        HAND_SIZE, MELD, PICKUP, PLAYERS, TURN, CanastaRules,
                                        CanastaState)
 from games.modern_canasta.match import DEAL_PARAMETERS, TARGETS, ModernCanastaMatch
 from games.modern_canasta.scoring import MAX_SWING
+from games.canasta_family.game import FamilyObserver, game_info, game_type
 from games.modern_canasta.view import modern_canasta_view
 from games.wrapper import CoreState, share_core_on_deepcopy, tensor_views
 
@@ -29,22 +29,8 @@ from games.wrapper import CoreState, share_core_on_deepcopy, tensor_views
 # and one meld per card held (at most 108).
 MAX_DECISIONS = (108 - PLAYERS * HAND_SIZE + 34) * (6 + 108)
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name="python_modern_canasta",
-    long_name="Modern American Canasta (four players, two partnerships)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=PLAYERS,
-    min_num_players=PLAYERS,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=DEFAULT_PARAMS,
-)
+_GAME_TYPE = game_type("python_modern_canasta", "Modern American Canasta (four players, two partnerships)",
+                       PLAYERS, PLAYERS, DEFAULT_PARAMS)
 
 
 class ModernCanastaGame(pyspiel.Game):
@@ -56,15 +42,7 @@ class ModernCanastaGame(pyspiel.Game):
     def __init__(self, params=None):
         params = dict(params or {})
         self.rules = CanastaRules.from_params(params)
-        info = pyspiel.GameInfo(
-            num_distinct_actions=NUM_ACTIONS,
-            max_chance_outcomes=NUM_KINDS,
-            num_players=PLAYERS,
-            min_utility=-MAX_SWING / 1000.0,
-            max_utility=MAX_SWING / 1000.0,
-            utility_sum=0.0,
-            max_game_length=MAX_DECISIONS)
-        super().__init__(_GAME_TYPE, info, params)
+        super().__init__(_GAME_TYPE, game_info(NUM_ACTIONS, PLAYERS, MAX_SWING, MAX_DECISIONS), params)
 
     def new_initial_state(self) -> "ModernCanastaGameState":
         return ModernCanastaGameState(self)
@@ -84,32 +62,24 @@ class ModernCanastaGameState(CoreState):
 share_core_on_deepcopy(CanastaState)
 
 
-class CanastaObserver:
+class CanastaObserver(FamilyObserver):
     """Observation and information-state tensors and strings.
 
     Seats are relative to the observer (index 0 is the observer, 2 its partner);
-    sides too (0 is the observer's side). Counts are divided by 8 (the most cards
-    of a kind), sizes by 108. The observation holds everything public now (the
-    whole pile, every meld, the known cards in each hand) and the observer's hand;
-    the information-state tensor adds what each seat has discarded and taken, and
-    the asking history; the information-state string keeps the whole history.
+    sides too (0 is the observer's side); counts and sizes are scaled as the
+    family's (games.canasta_family.game). The observation holds everything public
+    now (the whole pile, every meld, the known cards in each hand) and the
+    observer's hand; the information-state tensor adds what each seat has
+    discarded and taken, and the asking history; the information-state string
+    keeps the whole history.
     """
 
+    GAME_NAME = "Modern American Canasta"
+
     def __init__(self, iig_obs_type, params=None):
-        if params:
-            raise ValueError(f"observation parameters not supported; passed {params}")
-        if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
-            raise ValueError("Modern American Canasta has no all-players observer: hands are private")
-        self.perfect_recall = iig_obs_type.perfect_recall
-        self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
-        pieces = [("hand", NUM_KINDS if self.private else 0, (NUM_KINDS,)),
-                  ("must_go_out", 1 if self.private else 0, (1,)),
-                  ("known", PLAYERS * NUM_KINDS, (PLAYERS, NUM_KINDS)),
-                  ("hand_sizes", PLAYERS, (PLAYERS,)),
-                  ("stock_size", 1, (1,)),
-                  ("pile", NUM_KINDS, (NUM_KINDS,)),
-                  ("pile_top", NUM_KINDS, (NUM_KINDS,)),
-                  ("pile_size", 1, (1,)),
+        super().__init__(iig_obs_type, params)
+        table = self.table_pieces(PLAYERS)
+        pieces = table[:1] + [("must_go_out", 1 if self.private else 0, (1,))] + table[1:] + [
                   ("melds", 2 * NUM_SLOTS * 3, (2, NUM_SLOTS, 3)),
                   ("canastas", 2 * NUM_SLOTS * 2, (2, NUM_SLOTS, 2)),
                   ("wild_canastas", 2 * 3, (2, 3)),
@@ -133,20 +103,11 @@ class CanastaObserver:
         core: CanastaState = getattr(state, "core", state)
         d = self.dict
         self.tensor.fill(0.0)
+        self.set_table(core, player)
         if self.private:
-            d["hand"][:] = np.asarray(core.hands[player], np.float32) / 8.0
             d["must_go_out"][0] = float(core.must_out and core.actor == player)
         for seat in range(PLAYERS):
-            rel = (seat - player) % PLAYERS
-            d["known"][rel] = np.asarray(core.known[seat], np.float32) / 8.0
-            d["hand_sizes"][rel] = core.sizes[seat] / 108.0
-            d["asked"][rel] = float(core.asked >> seat & 1)
-        d["stock_size"][0] = core.stock_size / 108.0
-        for kind in core.pile:
-            d["pile"][kind] += 1.0 / 8.0
-        if core.pile:
-            d["pile_top"][core.pile[-1]] = 1.0
-        d["pile_size"][0] = len(core.pile) / 108.0
+            d["asked"][(seat - player) % PLAYERS] = float(core.asked >> seat & 1)
         for side in (0, 1):
             rel = (side - player) % 2
             for slot, (n, t, j) in enumerate(core.open_melds(side)):
@@ -185,12 +146,6 @@ class CanastaObserver:
             elif kind == EV_ANSWER:
                 asker = (seat + 2) % PLAYERS
                 d["answers"][(asker - player) % PLAYERS, 0 if value else 1] = 1.0
-
-    def string_from(self, state, player: int) -> str:
-        core: CanastaState = getattr(state, "core", state)
-        if self.perfect_recall:
-            return core.information_state_string(player, self.private)
-        return core.observation_string(player, self.private)
 
 
 pyspiel.register_game(_GAME_TYPE, ModernCanastaGame)

@@ -20,7 +20,7 @@ memoised.
 from __future__ import annotations
 
 from games.modern_canasta.actions import COMMIT, DISCARD_BASE, MELD_BASE, MELD_PARTS
-from games.modern_canasta.cards import JOKER, NUM_NATURAL, SEVEN, TWO, WILD_SLOT
+from games.canasta_family.cards import JOKER, NUM_NATURAL, SEVEN, TWO, WILD_SLOT
 from games.modern_canasta.core import MELD, PICKUP, CanastaState
 
 ORDER = (WILD_SLOT,) + tuple(range(NUM_NATURAL)) + (WILD_SLOT,)

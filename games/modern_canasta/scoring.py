@@ -14,16 +14,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from games.modern_canasta.cards import ACE, JOKER, NUM_SLOTS, SEVEN, TWO, VALUES, WILD_SLOT, value_of
+from games.canasta_family.cards import ACE, NUM_SLOTS, SEVEN, WILD_SLOT
+from games.canasta_family.scoring import (GOING_OUT, MIXED_CANASTA, NATURAL_CANASTA, cards_value,
+                                          left_in_hands)
 
-MIXED_CANASTA = 300
-NATURAL_CANASTA = 500
 NATURAL_SEVENS_OR_ACES = 2500
 WILD_CANASTA_TWOS = 3000          # seven 2s
 WILD_CANASTA_FOUR_JOKERS = 2500   # four Jokers and three 2s
 WILD_CANASTA = 2000               # any other wild-card canasta
 THREES_BONUS = (0, 100, 300, 500, 1000)   # by the count of one colour
-GOING_OUT = 100
 UNFINISHED_SEVENS_OR_ACES = 2500
 UNFINISHED_WILD = 2000
 UNFINISHED_WILD_FOUR_JOKERS = 2500
@@ -43,8 +42,9 @@ def canasta_bonus(slot: int, naturals: int, twos: int, jokers: int) -> int:
 
 
 def meld_value(slot: int, naturals: int, twos: int, jokers: int) -> int:
-    natural = VALUES[slot] * naturals if slot != WILD_SLOT else 0
-    return natural + VALUES[TWO] * twos + VALUES[JOKER] * jokers
+    """The point value of the cards of the meld of `slot` (the wild-card meld holds
+    no naturals: its value is its wild cards')."""
+    return cards_value(slot, naturals, twos, jokers)
 
 
 def unfinished_penalty(slot: int, naturals: int, twos: int, jokers: int) -> int:
@@ -99,7 +99,7 @@ def side_score(open_melds: Sequence[tuple[int, int, int]],
         canasta_bonuses=sum(canasta_bonus(*c) for c in canastas),
         threes=sign * (THREES_BONUS[threes[0]] + THREES_BONUS[threes[1]]),
         going_out=GOING_OUT if went_out else 0,
-        cards_in_hand=-sum(value_of(h) for h in hands),
+        cards_in_hand=left_in_hands(hands),
         unfinished_melds=unfinished,
         held_sets=held)
 
