@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from games import registry
+
 CHROMIUM = shutil.which("chromium")
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="no chromium on this machine (Debian: apt-get install -y chromium; .ci/run does it): "
@@ -182,8 +184,9 @@ def test_the_bot_list_offers_each_games_strongest_search_at_that_game_only(page)
     canasta = offered()
     page.select_option("[data-testid=game-select]", "python_page_one")
     page_one = offered()
-    strongest_canasta = [s for s in canasta if "python_modern_canasta_dmc" in s]
-    assert len(strongest_canasta) == 1 and strongest_canasta[0] not in page_one
+    canasta_entry = registry.lookup("python_modern_canasta")
+    strongest_canasta = canasta_entry.presets[canasta_entry.strongest]
+    assert strongest_canasta in canasta and strongest_canasta not in page_one
     assert "rules" in canasta and "rules" in page_one
     assert any("prior=shipped" in s for s in page_one) and not any("prior=shipped" in s for s in canasta)
 
