@@ -2,13 +2,14 @@
 each of the human's decisions checked by the analysis.
 
 A decision is flagged by `search.analysis.review_decision` (from the seat's information only,
-the same worlds and chance for every action): the analysis chooses another action, the played
-action's gap behind it on fresh worlds exceeds the game's `noticeable_loss` (its registry entry's), and a third, larger
-set of worlds confirms it (its paired gap's 95% interval above that loss). The hint asks the
-same evaluator at the same budget (`table_evaluator`), so a move the hint offered first is
-never flagged. A flag's cost is the third set's gap (the flags, picked among a deal's
-decisions by their gaps, would overstate it on the worlds that picked them), in the game's
-returns; the deal's `lost` is their sum. Records come from the table's own records or from any record or
+the same worlds and chance for every action): the analysis chooses another action, fresh worlds
+do not rule out that the played action loses more than the game's `noticeable_loss` (its
+registry entry's), and a third, larger set of worlds, grown until it decides, puts the paired
+gap's 95% interval above that loss. The hint asks the same evaluator at the same budget
+(`table_evaluator`), so a move the hint offered first is never flagged. A flag's cost is
+measured on a fourth set that decided nothing (the flags, picked among a deal's decisions by
+their gaps, would overstate it on the worlds that picked them), in the game's returns; the
+deal's `lost` is their sum. Records come from the table's own records or from any record or
 results file (`open_records`).
 """
 
