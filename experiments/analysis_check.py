@@ -8,7 +8,7 @@
     python -m experiments.analysis_check --combine a.json b.json --out all.json
 
 Over the hands of a results file (each game's decisions by the seats an agent played),
-every decision is analysed as the table's review does (play.review.table_evaluator),
+every decision is analysed as the table's review does (search.analysis.review_evaluator),
 with the seed 0 and again with the seed 1. Reported:
 * how many decisions were flagged (search.analysis.review_decision) with seed 0, and how
   many of those the seed-1 review flags too (and the other way round);
@@ -71,9 +71,8 @@ def review_hands(results: str, agent: str, hands: int, shard: int, shards: int, 
     hands it played, those of this shard: both reviews' verdicts, and for a seed-0 flag its
     cost, interval and the re-check."""
     from eval.results_records import records_from_results
-    from play.review import table_evaluator
     from records.record import game_of
-    from search.analysis import paired_gap, review_decision
+    from search.analysis import paired_gap, review_decision, review_evaluator
 
     rows = []
     for place, (gid, record) in enumerate(records_from_results(results, agent=agent)):
@@ -82,7 +81,7 @@ def review_hands(results: str, agent: str, hands: int, shard: int, shards: int, 
         if place % shards != shard:
             continue
         game = game_of(record)
-        evaluator = table_evaluator(game, worlds)
+        evaluator = review_evaluator(game, worlds)
         seats = {pl.seat for pl in record.players if pl.agent == agent}
         state = game.new_initial_state()
         for i, move in enumerate(tqdm(record.moves, desc=f"hand {gid}", unit="move", leave=False)):
@@ -93,7 +92,7 @@ def review_hands(results: str, agent: str, hands: int, shard: int, shards: int, 
                        "hint_first_choice": move.action == first.best.action}
                 if a is not None:
                     recheck = paired_gap(state.clone(), a.best, move.action,
-                                         evaluator=table_evaluator(game, recheck_worlds), seed=7)
+                                         evaluator=review_evaluator(game, recheck_worlds), seed=7)
                     row.update(cost=a.cost, interval=[a.low, a.high], confirm_worlds=a.worlds, recheck=list(recheck),
                                points_per_unit=first.points_per_unit)
                 rows.append(row)

@@ -219,6 +219,41 @@ def review_decision(state, played: int, *, evaluator: Evaluator, seed: int = 0,
     return result, Mistake(result.best.action, played, cost, low, high, confirm.worlds)
 
 
+REVIEW_WORLDS = 24        # the hint's and the review's worlds a stage at the table
+# Moves of rule-bot play after each action before the value network values the position: at
+# Canasta, actions valued by the network at once were too alike to tell apart (a flat search so
+# was no better than the rule bot), and after 12 to 24 moves of play it told them apart
+# (experiments/runs/i43-screen-*).
+VALUE_HORIZON = 24
+
+
+def review_evaluator(game: pyspiel.Game, worlds: int = REVIEW_WORLDS) -> Evaluator:
+    """The evaluator of the hint, the review and the lab at `game`: rule-bot play
+    on `worlds` uniform worlds a stage, for VALUE_HORIZON moves and then valued by the game's
+    shipped value network where one was learnt at these parameters (to the end where not).
+
+    Not weighed by the shipped belief networks: they know 1% to 6.5% more than the uniform
+    resampler (docs/networks.md), and their importance weights left a few worlds carrying most
+    of the weight, so that intervals came out too narrow (a screen's re-check fell inside a
+    flag's interval 64% of the time, experiments/runs/i43-analysis-check-screen.json)."""
+    from search.netfile import shipped_path
+    from search.value import value_network
+    value = "shipped" if shipped_path(game, "value").is_file() and \
+        _same_variant(value_network("shipped", game).net.game, game) else None
+    return Evaluator(policy="rules", worlds=worlds, value=value, horizon=VALUE_HORIZON if value else None,
+                     threshold=registry.lookup(game.get_type().short_name).noticeable_loss)
+
+
+def _same_variant(trained: str, game: pyspiel.Game) -> bool:
+    """Whether a network learnt at the game string `trained` plays `game`: the same parameters
+    but those a match sets for each deal (scores, first player, dealer)."""
+    from agents.neural.encoding import deal_parameters
+    skip = deal_parameters(game)
+    def rules(params: dict) -> dict:
+        return {k: v for k, v in params.items() if k not in skip}
+    return rules(pyspiel.load_game(trained).get_parameters()) == rules(game.get_parameters())
+
+
 def position_seed(state, player: int, seed: int) -> int:
     """A seed from the caller's and the mover's information state: the same
     question gets the same worlds whoever asks it, and nothing hidden enters."""
