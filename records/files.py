@@ -37,9 +37,11 @@ FIGURE = "a PNG figure"
 NETWORK = "a network file (value or belief)"
 CURVE_CSV = "a learning curve (.csv)"
 TRAINING_JSON = "a training report (.json)"
+DECISIONS_JSON = "a decisions report (.json)"
 ONNX_TWIN = "an ONNX twin of a network file"
 CURVE_CSV_HEADER = "epoch,"              # training.selfplay.write_curve
 TRAINING_REPORT_KEY = "cardarena_report"  # what a training report (training/) says it is
+DECISIONS_KEY = "cardarena_decisions"     # what a decisions report (eval.study.decisions) says it is
 EMPTY = "an empty file"
 OTHER = "a file cardarena did not write"
 
@@ -170,6 +172,8 @@ def kind_of(path: str | os.PathLike) -> str:
             return REPORT_JSON
         if first.startswith("{") and f'"{TRAINING_REPORT_KEY}":' in first[:4096]:
             return TRAINING_JSON
+        if first.startswith("{") and f'"{DECISIONS_KEY}":' in first[:4096]:
+            return DECISIONS_JSON
     return OTHER
 
 

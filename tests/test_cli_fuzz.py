@@ -356,6 +356,18 @@ def test_study_canasta(place, a, b, deals, seed, target, sprt, alpha, game, resu
     assert unchanged(place, argv) == 2           # every results file here stops a study before its first game
 
 
+@settings(FUZZ, max_examples=12)
+@given(results=st.sampled_from(["po.db", "apo.db"] + DAMAGED_FILES + OTHER_FILES),
+       agent=st.sampled_from(["random", "rules", "a", "x", ""]), hands=st.sampled_from(["1", "0", "-2", "x", "1e9"]),
+       worlds=st.sampled_from(["2", "0", "10001", "nan", "x"]), seed=st.sampled_from(["0", "-1", "x", "2"]),
+       out=st.one_of(st.none(), outputs))
+def test_study_decisions(place, results, agent, hands, worlds, seed, out):
+    # Small budgets on the short games: a valid command judges a hand's decisions for real.
+    argv = ["study", "decisions", results, "--agent", agent, "--hands", hands, "--worlds", worlds, "--seed", seed,
+            "--quiet"]
+    unchanged(place, argv + (["--json", out] if out is not None else []))
+
+
 @FUZZ
 @given(start=agent_specs, against=agent_specs, deals=small_counts, seed=number_text, passes=small_counts,
        min_gain=number_text, figure=st.one_of(st.none(), outputs), spec=agent_specs,

@@ -48,6 +48,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_canasta)
     add_stats_command(commands)
+    add_decisions_command(commands)
 
     p = commands.add_parser("requirement", help="what a higher initial-meld requirement costs the side facing it")
     p.add_argument("--spec", default="rules", help="the strategy on both sides (default rules)")
@@ -187,6 +188,49 @@ def _stats(args: argparse.Namespace) -> None:
     if args.figures:
         for path in plots(rows, args.figures, name):
             print(f"Figure: {path}")
+
+
+def add_decisions_command(commands: argparse._SubParsersAction) -> None:
+    from search.analysis import REVIEW_WORLDS
+    p = commands.add_parser("decisions", help="where an agent's decisions lose points, by the review's judgement",
+                            description="Judges every decision of one agent's seats in a results file's hands as "
+                                        "the table's review does, and reports the points its flagged moves cost "
+                                        "by kind of move, with 95%% intervals (eval/study/decisions.py). Slow: "
+                                        "seconds a decision.")
+    p.add_argument("results", help="a results file that keeps game records (cardarena study canasta, tournament)")
+    p.add_argument("--agent", required=True, help="the agent (its name in the results file) whose decisions are judged")
+    p.add_argument("--hands", type=cli_checks.integer(1, MAX_DEALS), default=4,
+                   help="the first this many finished hands with the agent in them (default %(default)s)")
+    p.add_argument("--worlds", type=cli_checks.integer(1, 10_000), default=REVIEW_WORLDS,
+                   help="the analysis's worlds a stage (default %(default)s, the table's)")
+    p.add_argument("--seed", type=cli_checks.integer(0, 2 ** 63 - 1), default=0, help="the review's seed")
+    p.add_argument("--json", metavar="FILE", help="also write every decision and the table as JSON")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_decisions)
+
+
+def _decisions(args: argparse.Namespace) -> None:
+    import json
+
+    from eval.study.decisions import judge_decisions, markdown, to_json
+    from records.files import DECISIONS_JSON, check_output, regular_input, write_whole
+    from records.record import RecordError
+    results = regular_input(args.results, "results file")
+    if args.json:
+        check_output(args.json, DECISIONS_JSON, inputs=[results], option="--json")
+    try:
+        decisions, points = judge_decisions(results, args.agent, hands=args.hands, worlds=args.worlds, seed=args.seed,
+                                    progress=not args.quiet)
+    except RecordError as e:
+        raise ValueError(str(e)) from None
+    if not decisions:
+        raise ValueError(f"{results}: no finished hand of agent {args.agent!r} with a decision to judge "
+                         f"(the agents are named as the results file's report names them)")
+    print(markdown(decisions, points, args.agent))
+    if args.json:
+        report = to_json(decisions, points)
+        write_whole(args.json, lambda tmp: tmp.write_text(json.dumps(report, indent=1)))
+        print(f"\nDecisions: {args.json}")
 
 
 def _requirement(args: argparse.Namespace) -> None:
