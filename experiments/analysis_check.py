@@ -19,8 +19,8 @@ with the seed 0 and again with the seed 1. Reported:
   combined interval (|cost - recheck| <= 1.96 sqrt(se_cost^2 + se_recheck^2): 95% of the
   time when both are unbiased; the first two fall short of 95% even then, by how much
   their sizes say, since neither figure is exact);
-* how many flagged moves were the analysis's own chosen action (the hint's first choice),
-  which the review rules out by construction.
+* how many seed-0 flags were the seed-0 analysis's own chosen action (the hint's first
+  choice at the same budget and seed), which the review rules out by construction.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seat-agent", help="the agent (by name) whose decisions are reviewed")
     p.add_argument("--hands", type=int, default=20, help="the first this many hands of the agent's")
     p.add_argument("--shard", default="0/1", help="K/N: only the hands whose place among them is K modulo N")
+    p.add_argument("--every", type=int, default=1, help="only every this many-th decision of a hand (the first, ...)")
     p.add_argument("--worlds", type=int, default=24)
     p.add_argument("--recheck", type=int, default=2000)
     p.add_argument("--combine", nargs="+", metavar="JSON", help="summarise these shards' outputs instead")
@@ -57,7 +58,8 @@ def main(argv: list[str] | None = None) -> int:
             p.error("--results and --seat-agent are needed (or --combine)")
         shard, shards = (int(x) for x in args.shard.split("/"))
         started = time.time()
-        rows = review_hands(args.results, args.seat_agent, args.hands, shard, shards, args.worlds, args.recheck)
+        rows = review_hands(args.results, args.seat_agent, args.hands, shard, shards, args.every, args.worlds,
+                            args.recheck)
         out = {"summary": summary(rows, args.worlds, args.recheck, round(time.time() - started, 1)), "rows": rows}
     with open(args.out, "w") as f:
         json.dump(out, f, indent=2)
@@ -65,11 +67,11 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def review_hands(results: str, agent: str, hands: int, shard: int, shards: int, worlds: int,
+def review_hands(results: str, agent: str, hands: int, shard: int, shards: int, every: int, worlds: int,
                  recheck_worlds: int) -> list[dict]:
-    """One row per decision of `agent`'s seats (more than one legal action) in the first `hands`
-    hands it played, those of this shard: both reviews' verdicts, and for a seed-0 flag its
-    cost, interval and the re-check."""
+    """One row per decision of `agent`'s seats (more than one legal action; every `every`-th of a
+    hand) in the first `hands` hands it played, those of this shard: both reviews' verdicts, and
+    for a seed-0 flag its cost, interval and the re-check."""
     from eval.results_records import records_from_results
     from records.record import game_of
     from search.analysis import paired_gap, review_decision, review_evaluator
@@ -84,8 +86,9 @@ def review_hands(results: str, agent: str, hands: int, shard: int, shards: int, 
         evaluator = review_evaluator(game, worlds)
         seats = {pl.seat for pl in record.players if pl.agent == agent}
         state = game.new_initial_state()
+        decisions = 0
         for i, move in enumerate(tqdm(record.moves, desc=f"hand {gid}", unit="move", leave=False)):
-            if move.actor in seats and len(state.legal_actions()) > 1:
+            if move.actor in seats and len(state.legal_actions()) > 1 and decisions % every == 0:
                 first, a = review_decision(state, move.action, evaluator=evaluator, seed=0)
                 _, b = review_decision(state, move.action, evaluator=evaluator, seed=1)
                 row = {"hand": gid, "move": i, "flag0": a is not None, "flag1": b is not None,
@@ -96,6 +99,7 @@ def review_hands(results: str, agent: str, hands: int, shard: int, shards: int, 
                     row.update(cost=a.cost, interval=[a.low, a.high], confirm_worlds=a.worlds, recheck=list(recheck),
                                points_per_unit=first.points_per_unit)
                 rows.append(row)
+            decisions += move.actor in seats and len(state.legal_actions()) > 1
             state.apply_action(move.action)
     return rows
 
@@ -122,7 +126,7 @@ def summary(rows: list[dict], worlds: int, recheck_worlds: int, seconds: float) 
                 half(r["interval"]), half(r["recheck"][1:])) + 1e-9),
             "mean_cost": sum(r["cost"] for r in flagged0) / max(1, len(flagged0)),
             "mean_recheck": sum(r["recheck"][0] for r in flagged0) / max(1, len(flagged0)),
-            "hint_first_choice_flagged": sum(1 for r in rows if r["hint_first_choice"] and (r["flag0"] or r["flag1"])),
+            "hint_first_choice_flagged": sum(1 for r in flagged0 if r["hint_first_choice"]),
             "worlds": worlds, "seconds": seconds}
 
 
