@@ -74,6 +74,24 @@ def row(record: dict) -> str:
             f"| [{record['name']}]({{runs}}/{record['name']}.json) |")
 
 
+def _slug(heading: str) -> str:
+    """A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces to hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def unsourced(record: dict) -> str | None:
+    """Where a transcribed record's `recorded_from` names no section of its log, what is wrong; else None."""
+    source = record.get("recorded_from")
+    if not source:
+        return None
+    path, _, anchor = source.partition("#")
+    log = ROOT / path
+    if not log.is_file():
+        return f"{record['name']}: {path} does not exist"
+    anchors = {_slug(line.lstrip("#")) for line in log.read_text().splitlines() if line.startswith("#")}
+    return None if anchor in anchors else f"{record['name']}: {path} has no section #{anchor}"
+
+
 def render(name: str, doc: Path) -> str:
     """Table NAME as it belongs in `doc` (record links relative to the doc's folder)."""
     runs = Path(os.path.relpath(RUNS, doc.parent)).as_posix()
@@ -113,6 +131,9 @@ def update(check: bool) -> list[str]:
             doc.write_text(new)
     # A table no doc shows is out of step too: its figures would be quoted nowhere.
     stale += [f"{name} (in no doc)" for name in TABLES if name not in seen]
+    # So is one whose transcribed figure points at a log section that is not there.
+    stale += [f"{name} ({problem})" for name in TABLES for record in TABLES[name]
+              if (problem := unsourced(load(record)))]
     return stale
 
 
