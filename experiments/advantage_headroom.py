@@ -29,7 +29,7 @@ Gains are measured with the baseline playing after the move, so they are one
 step's gains: a network that departs often also changes the positions that
 follow, which these figures do not see (a tournament does). They rate what a
 network of advantages learns, one step; they do not rank searches, which play
-the rest of the hand their own way (docs/search.md, curve S: a search 60 Elo
+the rest of the hand their own way (experiments/logs/search.md, curve S: a search 60 Elo
 above the network in play rated level with it here).
 """
 

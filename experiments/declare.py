@@ -9,6 +9,24 @@ command and adds its exit code, its time and the last lines of its output (the
 figures it prints), with `"status": "done"`; a tournament's report (.json, with
 --report) is folded in whole. Every figure a document quotes is one of these
 records: docs name the record, the record names the command that made it.
+
+A record's fields: `name`, `why`, `command` (a list of words; a string in
+records written by hand), `deals`, `seed`, `commit`, `declared` (UTC), `status`,
+then `exit_code`, `seconds` and `output`. A tournament's record also has
+`result`, the first agent's figure over the other, read from the harness's table:
+
+    {"agent": "cheat", "against": "rules", "elo": 217, "low": 179, "high": 257,
+     "games": 400, "ms_per_move": 78.13}
+
+`load` gives an older record, written before `result` existed, the same field
+from its `output`, so every record reads alike. Figures measured before this
+script existed are transcribed into records by hand: those carry
+`"recorded_from": "experiments/logs/FILE.md#section"` (the log they were read
+from, not re-run) and `documented_in` (the commit that first wrote the figure
+down), and may carry `game`, `agent` (the spec as measured), `preset` (the
+game's named preset with that spec, docs/search.md), `shipped_as` (the bot
+file that network is shipped as), `date` and `note`.
+`python -m experiments.tables` makes the docs' strength tables from `result`.
 """
 
 from __future__ import annotations
@@ -18,6 +36,7 @@ import datetime
 import json
 import subprocess
 import sys
+import re
 import time
 from pathlib import Path
 
@@ -30,6 +49,36 @@ def commit() -> str:
     dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"],
                            capture_output=True, text=True).stdout.strip()
     return done.stdout.strip() + ("+changes" if dirty else "")
+
+
+# A row of the harness's Elo table (eval/report.py): | agent | Elo | [low, high] | games | ... | ms/move |
+_ROW = re.compile(r"^\| (?P<agent>[^|]+?) \| (?P<elo>[+-]\d+) \| \[(?P<low>[+-]\d+), (?P<high>[+-]\d+)\] \| "
+                  r"(?P<games>\d+) \|.*\| (?P<ms>[\d.]+) \|$")
+
+
+def result_from_output(output: list[str]) -> dict | None:
+    """The first agent's Elo over the second, from a two-agent tournament's table.
+
+    The harness anchors its first agent at 0, so the second's figure, negated, is
+    the first's over it (the interval flipped); None where the output holds no
+    such table (a training run, a script's own report)."""
+    rows = [m for m in map(_ROW.match, output) if m]
+    if len(rows) != 2:
+        return None
+    first, second = (rows if rows[0]["elo"] == "+0" else rows[::-1])
+    return {"agent": first["agent"], "against": second["agent"], "elo": -int(second["elo"]),
+            "low": -int(second["high"]), "high": -int(second["low"]), "games": int(first["games"]),
+            "ms_per_move": float(first["ms"])}
+
+
+def load(name: str) -> dict:
+    """Record NAME, with `result` read from its output where it was written without one."""
+    record = json.loads((RUNS / f"{name}.json").read_text())
+    if "result" not in record and isinstance(record.get("output"), list):
+        found = result_from_output(record["output"])
+        if found:
+            record["result"] = found
+    return record
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -66,6 +115,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     record.update(status="done", exit_code=done.returncode, seconds=round(time.time() - start, 1),
                   output=(done.stdout.strip().splitlines() + done.stderr.strip().splitlines()[-5:])[-60:])
+    found = result_from_output(record["output"])
+    if found:
+        record["result"] = found
     if args.report and Path(args.report).is_file():
         record["report"] = json.loads(Path(args.report).read_text())
     path.write_text(json.dumps(record, indent=2) + "\n")

@@ -18,7 +18,7 @@ choices gain or lose, by kind of departure, before a tournament is spent on it.
 The cheating reference (a search reading the true hands) gains here by far:
 what decides is what the worlds a search draws say about the hidden hands.
 Any bot spec can be asked: the margin of American Page One's network of
-advantages (docs/neural.md) was chosen with it.
+advantages (experiments/logs/neural.md) was chosen with it.
 """
 
 from __future__ import annotations

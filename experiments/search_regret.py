@@ -9,7 +9,7 @@ a world resampled from the mover's information state, the action, then the rule
 bot in every seat to the end (the mover's return). A move's regret is the best
 action's value less its own. The rule bot's regret says how much a search whose
 rollouts are the rule bot could gain at most by one step of lookahead; the
-searching bot's regret, how much of it its budget finds (docs/search.md).
+searching bot's regret, how much of it its budget finds (experiments/logs/search.md).
 """
 
 from __future__ import annotations

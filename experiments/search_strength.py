@@ -1,4 +1,4 @@
-"""The strength figures of docs/search.md: one harness tournament per line below,
+"""The strength figures of experiments/logs/search.md: one harness tournament per line below,
 on duplicate deals with 95% bootstrap intervals (docs/tournament.md).
 
     python -m experiments.search_strength                  # list the tournaments
@@ -20,12 +20,12 @@ from pathlib import Path
 
 RESULTS = Path("results")
 HEARTS_PASS = ("hearts_fixed_pass", "search.references:make_hearts_fixed_pass")
-# The Canasta network shipped until expert iteration replaced it (docs/neural.md): the prior of the
+# The Canasta network shipped until expert iteration replaced it (experiments/logs/neural.md): the prior of the
 # Canasta lines below, which named it `prior=shipped` when they ran.
 CANASTA_DMC = "bots/earlier/python_modern_canasta_dmc.safetensors"
 # The strategy lab's tuned rule bot (docs/studies/canasta.md, round 7: `cardarena study tune`).
 CANASTA_TUNED = "rules(initial_meld=pile,new_meld_min=5,go_out=lead)"
-# Run J's network (docs/neural.md), shipped when the searches over it were measured; run L's since.
+# Run J's network (experiments/logs/neural.md), shipped when the searches over it were measured; run L's since.
 CANASTA_RUN_J = "neural(path=bots/earlier/python_modern_canasta_advantage_tuned.safetensors)"
 # Run L's network, shipped from 2026-12-02 until run AB's mean of five networks (2026-12-03).
 CANASTA_RUN_L = "neural(path=bots/earlier/python_modern_canasta_advantage_l.safetensors)"
@@ -69,7 +69,7 @@ TOURNAMENTS: dict[str, Tournament] = {
         "python_page_one(players=4)",
         ("pimc=pimc(worlds=40,iterations=25,rollout=rules,prior=shipped)", "rules"), 450,
         "the same on 450 other deals", seed=1),
-    # Issue 22: the shipped network as prior and as the rollouts' policy (docs/search.md).
+    # Issue 22: the shipped network as prior and as the rollouts' policy (experiments/logs/search.md).
     "page_one_pimc_neural_rollouts": Tournament(
         "python_page_one(players=4)",
         ("pnr=pimc(worlds=16,iterations=12,rollout=neural,prior=shipped)", "rules"), 150,
@@ -101,7 +101,7 @@ TOURNAMENTS: dict[str, Tournament] = {
         "python_american_page_one(players=4)",
         ("ismcts=ismcts(iterations=100,rollout=rules,prior=rules)", "rules"), 100,
         "ISMCTS with the rule bot as prior against the rule bot"),
-    # Two ways to make the search's estimates less noisy, each still losing (docs/search.md).
+    # Two ways to make the search's estimates less noisy, each still losing (experiments/logs/search.md).
     "american_page_one_observed": Tournament(
         "python_american_page_one(players=4)",
         ("obs=ismcts(iterations=100,rollout=rules,scale=observed)", "rules"), 40,
@@ -142,7 +142,7 @@ TOURNAMENTS: dict[str, Tournament] = {
         ("pa=pimc(worlds=96,flat=true,rollout=rules,baseline=rules,assume=rules,utility=placement,confidence=1)",
          "rules"), 600, "Flat PIMC assuming rule-bot opponents, leaving the rule bot's move on evidence", seed=5),
     # The same two searches leaving the shipped network's move instead (it plays the rule
-    # bot's move unless its learnt gain over it clears a margin, docs/neural.md).
+    # bot's move unless its learnt gain over it clears a margin, experiments/logs/neural.md).
     "american_page_one_pimc_over_neural": Tournament(
         "python_american_page_one(players=4)",
         ("pn=pimc(worlds=96,flat=true,rollout=rules,baseline=neural,assume=rules,utility=placement,confidence=1)",
@@ -222,7 +222,7 @@ TOURNAMENTS: dict[str, Tournament] = {
         "python_modern_canasta",
         (f"pimc=pimc(worlds=4,iterations=5,rollout=rules,prior={CANASTA_DMC},model=rules,candidates=32)", "rules"), 100,
         "PIMC with the shipped prior on the likeliest 4 of 32 worlds under the rule bot's play, the same 100 deals"),
-    # Expert iteration's network (docs/neural.md) as PIMC's prior, on the same 100 deals.
+    # Expert iteration's network (experiments/logs/neural.md) as PIMC's prior, on the same 100 deals.
     "canasta_pimc_expert": Tournament(
         "python_modern_canasta",
         ("pimc=pimc(worlds=4,iterations=5,rollout=rules,prior=bots/earlier/python_modern_canasta_expert.safetensors)", "rules"),
@@ -250,7 +250,7 @@ TOURNAMENTS: dict[str, Tournament] = {
         "python_modern_canasta",
         (f"cheat=cheat_mcts(iterations=20,rollout={CANASTA_TUNED},rollout_opponents=rules,prior={CANASTA_DMC})",
          "rules"), 100, "the cheating search with those per-side rollouts, the same deals"),
-    # PIMC leaving run J's network's move (shipped then, docs/neural.md) only on evidence.
+    # PIMC leaving run J's network's move (shipped then, experiments/logs/neural.md) only on evidence.
     "canasta_pimc_over_neural": Tournament(
         "python_modern_canasta",
         (f"pimc=pimc(worlds=4,iterations=5,rollout=rules,prior={CANASTA_DMC},"

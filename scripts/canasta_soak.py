@@ -21,23 +21,10 @@ import pyspiel
 
 import games  # noqa: F401  (registers the games)
 from agents import make_bot
-from games.modern_canasta.cards import DECK, RED_THREE
-from games.modern_canasta.core import EV_ANSWER, EV_ASK, EV_TAKE, EV_WITHDRAW, MELD, PICKUP
+from games.modern_canasta.core import EV_ANSWER, EV_ASK, EV_TAKE, EV_WITHDRAW
+from games.modern_canasta.invariants import violation
 
 END_NAMES = ("went out", "last card a 3", "stock exhausted")
-
-
-def violation(core) -> str | None:
-    """What is wrong with this state, or None."""
-    total = core.card_counts()
-    if total != list(DECK):
-        return f"cards not conserved: {total}"
-    if not core.is_terminal() and not core.is_chance_node() and not core.legal_actions():
-        return "a non-terminal decision node without legal actions"
-    if (core.phase == MELD or core.phase == PICKUP) and (core.hands[core.actor][RED_THREE]
-                                                         or core.hands[core.actor][RED_THREE + 1]):
-        return "a player melding holds a 3"
-    return None
 
 
 def soak(label: str, hands: int, choose, seed: int) -> Counter:

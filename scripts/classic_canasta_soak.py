@@ -22,22 +22,10 @@ from tqdm import tqdm
 
 import games  # noqa: F401  (registers the games)
 from agents import make_bot
-from games.classic_canasta.core import EV_TAKE, EV_WITHDRAW, ClassicState
-from games.modern_canasta.cards import DECK, RED_THREE
+from games.classic_canasta.core import EV_TAKE, EV_WITHDRAW
+from games.classic_canasta.invariants import violation
 
 END_NAMES = ("went out", "last card a red 3", "stock exhausted")
-
-
-def violation(core: ClassicState) -> str | None:
-    """What is wrong with this state, or None."""
-    total = core.card_counts()
-    if total != list(DECK):
-        return f"cards not conserved: {total}"
-    if not core.is_terminal() and not core.is_chance_node() and not core.legal_actions():
-        return "a non-terminal decision node without legal actions"
-    if any(hand[RED_THREE] for hand in core.hands):
-        return "a hand holds a red 3"
-    return None
 
 
 def soak(label: str, hands: int, players: int, bots: str, seed: int, quiet: bool = False) -> Counter:

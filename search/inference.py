@@ -16,7 +16,7 @@ seats on the searcher's own side are modelled by that bot instead: in a
 partnership the partner is often not the bot the opponents are (at Canasta
 the search's partner is the search itself, which mostly plays its baseline's
 move). experiments/belief_quality.py measures it (`--partner-model`); no search
-setting uses it, as it brought worlds no closer (docs/search.md, screen X).
+setting uses it, as it brought worlds no closer (experiments/logs/search.md, screen X).
 Everything it reads is the
 world, which holds only what the player saw and what the resampler drew, so it
 never reads the real hidden cards; it assumes the others play like the model,

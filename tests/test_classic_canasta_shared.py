@@ -4,7 +4,10 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pyspiel
 import pytest
@@ -15,9 +18,10 @@ from games.classic_canasta.actions import DRAW, TAKE_PAIR, discard_action
 from games.classic_canasta.core import EV_TAKE, EV_WITHDRAW, MELD, ClassicState, deal, set_up
 from games.modern_canasta.cards import (BLACK_THREE, DECK, EIGHT, FOUR, KING, NINE, NUM_KINDS,
                                         QUEEN, RED_THREE, counts_of)
-from scripts.classic_canasta_soak import soak, violation
+from games.classic_canasta.invariants import violation
 from tests import conformance
 
+ROOT = Path(__file__).resolve().parents[1]
 VARIANTS = ["python_classic_canasta(players=2)", "python_classic_canasta(players=3,first_player=2)",
             "python_classic_canasta(players=4)",
             "python_classic_canasta(players=4,score0=-200,score1=3100,first_player=1)"]
@@ -142,11 +146,22 @@ def test_resample_works_through_pyspiel_and_openspiel_ismcts():
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_small_soak_of_random_and_rule_bot_hands(players):
-    stats = soak("random", 60, players, "random", seed=players, quiet=True)
-    assert stats["went out"] + stats["last card a red 3"] + stats["stock exhausted"] == 60
-    stats = soak("rules", 20, players, "rules", seed=players, quiet=True)
-    assert stats["went out"] + stats["last card a red 3"] + stats["stock exhausted"] == 20
-    assert stats["went out"] and stats["piles taken"]
+    """The soak (scripts/classic_canasta_soak.py, a command: run, not imported) on a few hands."""
+    done = subprocess.run([sys.executable, "-m", "scripts.classic_canasta_soak", "--random", "60", "--rules", "20",
+                           "--players", str(players), "--seed", str(players)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    reports = [line for line in done.stdout.splitlines() if line.startswith("== ")]
+    assert reports == [f"== random hands, {players} players: 60 hands in {reports[0].split(' hands in ')[1]}",
+                       f"== rule-based bots, {players} players: 20 hands in {reports[1].split(' hands in ')[1]}"]
+    assert all(line.endswith("0 violations") for line in reports)
+    ended = [line for line in done.stdout.splitlines() if line.startswith("  ended: ")]
+    for line in ended:          # every hand ends one of the three ways
+        shares = [float(part.rsplit(" ", 1)[1].rstrip("%")) for part in line[len("  ended: "):].split(", ")]
+        assert sum(shares) == pytest.approx(100, abs=0.2)
+    rule_hands = done.stdout.split("== rule-based bots")[1]
+    assert not rule_hands.split("ended: went out ")[1].startswith("0.0%")          # rule bots go out
+    assert "piles taken 0.00" not in rule_hands                                     # and take the pile
 
 
 # ------------------------------------------------------------------ the rule bot

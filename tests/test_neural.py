@@ -125,7 +125,7 @@ def test_a_search_with_a_network_prior_never_reads_hidden_cards(search, tmp_path
 
 
 def test_the_strongest_canasta_search_never_reads_hidden_cards():
-    """PIMC leaving the shipped network's move only on evidence (docs/search.md, issue 22):
+    """PIMC leaving the shipped network's move only on evidence (experiments/logs/search.md, issue 22):
     its statistics and its move are the same on the true state and on a world redealt
     from the mover's information state."""
     game = pyspiel.load_game("python_modern_canasta")

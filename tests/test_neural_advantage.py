@@ -7,6 +7,9 @@ from __future__ import annotations
 import csv
 import dataclasses
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pyspiel
@@ -21,12 +24,12 @@ from agents.neural.config import NetworkConfig, TrainConfig
 from agents.neural.encoding import GameIdentity, InfoStateEncoder
 from agents.neural.network import PolicyValueNet
 from games.american_page_one.core import DRAW
-from experiments import neural_curve
 from search.rollout import BotRollout
 from tests import conformance
 from tests.test_american_page_one import FOUR, k, position, swap_hidden
 
 APO = "python_american_page_one(players=4)"
+ROOT = Path(__file__).resolve().parents[1]
 torch.set_num_threads(1)
 
 
@@ -226,7 +229,11 @@ def test_training_on_advantages_exports_a_bot_that_names_its_baseline(tmp_path):
     with pytest.raises(ValueError, match="margin=-1"):
         dmc.export(ckpt, tmp_path / "bad.safetensors", onnx=False, play={"margin": -1})
     assert not (tmp_path / "bad.safetensors").exists()
-    neural_curve.main([str(tmp_path / "run"), "--deals", "2", "--workers", "1", "--settings", "margin=0.01"])
+    # The lab's re-rating of a run's snapshots (experiments/neural_curve.py), run as the command it is.
+    done = subprocess.run([sys.executable, "-m", "experiments.neural_curve", str(tmp_path / "run"), "--deals", "2",
+                           "--workers", "1", "--settings", "margin=0.01"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
     with open(tmp_path / "run" / "rated_curve.csv") as f:
         rated = list(csv.DictReader(f))
     assert len(rated) == 1 and int(rated[0]["eval_games"]) >= 2 and float(rated[0]["cpu_minutes"]) > 0

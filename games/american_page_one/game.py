@@ -191,7 +191,7 @@ pyspiel.register_game(_GAME_TYPE, AmericanPageOneGame)
 # Short names for the measured bots (agents.presets), usable wherever a spec is.
 PRESETS = {
     # The strongest fair bot: +27 [+17, +37] over `rules` (1772 games, 600 deals, seed 8), 153 ms a move
-    # (docs/search.md).
+    # (experiments/runs/search-american-page-one-strong.json).
     "american-page-one-strong": ("ismcts(iterations=480,root=paired,rollout=rules,baseline=neural,assume=rules,"
                                  "utility=placement,confidence=1)"),
 }
@@ -259,7 +259,7 @@ registry.register(registry.GameEntry(
     # ismcts(iterations=300) takes 18 ms of CPU a move and pimc(worlds=10,iterations=30) 15 ms
     # (20 moves and 32 worlds: 28 and 21 ms; 60 and 52 ms of wall time in a two-worker
     # tournament on the loaded 2-core machine), where playing to the end with a fresh world
-    # every iteration took 840 and 760 ms (docs/search.md, Speed).
+    # every iteration took 840 and 760 ms (experiments/logs/search.md, Speed).
     search_defaults={"horizon": 10, "pool": 16},
     rule_bot="agents.rules.american_page_one:AmericanPageOneRulesBot",
     presets=PRESETS, strongest=STRONGEST,

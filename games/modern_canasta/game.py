@@ -157,13 +157,13 @@ _BASELINE = "neural(path=bots/python_modern_canasta.advantage.safetensors)"
 # Short names for the measured bots (agents.presets), usable wherever a spec is.
 PRESETS = {
     # The strongest fair bot: run R, +193 [+168, +218] over `rules` (1000 games, 500 deals, seed
-    # 170), 134 ms a move (docs/search.md).
+    # 170), 134 ms a move (experiments/runs/search-canasta-strong.json).
     "canasta-strong": f"pimc(worlds=8,iterations=20,rollout=rules,prior={_PRIOR},baseline={_BASELINE},confidence=1)",
     # The same networks under ISMCTS (run Y): +219 [+193, +244] over `rules` (1000 games, 500
-    # deals, seed 170), 151 ms a move.
+    # deals, seed 170), 151 ms a move (experiments/runs/search-canasta-strong-ismcts.json).
     "canasta-strong-ismcts": f"ismcts(iterations=160,rollout=rules,prior={_PRIOR},baseline={_BASELINE},confidence=1)",
     # A fast search, PIMC with the deep Monte-Carlo network as its prior: +115 [+100, +131] over
-    # `rules` (2000 games, 1000 deals, seed 60), 26 ms a move.
+    # `rules` (2000 games, 1000 deals, seed 60), 26 ms a move (experiments/runs/search-canasta-fast.json).
     "canasta-fast": f"pimc(worlds=4,iterations=5,rollout=rules,prior={_PRIOR})",
 }
 STRONGEST, FAST = "canasta-strong", "canasta-fast"
@@ -191,7 +191,7 @@ registry.register(registry.GameEntry(
                                        "rule bot), about 0.15 s a move")),
     # The generic searches are weak for their time here (100-170 ms a move with random rollouts) and
     # the strongest fair bot, at 134 ms, gains 1.6 thousand points a hand over the generic PIMC deal by
-    # deal (docs/search.md, runs V and V2): the default tournament has it and the fast search instead.
+    # deal (experiments/logs/search.md, runs V and V2): the default tournament has it and the fast search instead.
     default_field=("random", "rules", FAST, STRONGEST, "neural"),
     points_per_unit=1000.0,    # returns are in thousands of points
     noticeable_loss=0.05,      # 50 points: the least a move must lose for the review to call it a mistake

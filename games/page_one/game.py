@@ -190,7 +190,7 @@ pyspiel.register_game(_GAME_TYPE, PageOneGame)
 # Short names for the measured bots (agents.presets), usable wherever a spec is.
 PRESETS = {
     # The strongest fair bot: +30 [+19, +39] over `rules` (1330 games, 450 deals, seed 1), 179 ms a move
-    # (docs/search.md).
+    # (experiments/runs/search-page-one-strong.json).
     "page-one-strong": "pimc(worlds=40,iterations=25,rollout=rules,prior=shipped)",
 }
 STRONGEST = "page-one-strong"
