@@ -191,52 +191,82 @@ def _nullable(schema: dict) -> dict:
     return {"anyOf": [schema, {"type": "null"}]}
 
 
+def _doc(schema: dict, text: str) -> dict:
+    """`schema` with its meaning in words: the schema is the view's documentation (docs/play-api.md points here)."""
+    return {**schema, "description": text}
+
+
 def view_schema(game: Any) -> dict:
     """The JSON Schema (draft 2020-12) of a registered game's seat view, `seat_view`'s output:
     the structure every game shares, with the game's title, its player counts and the words
-    its `ViewShape` declares. A game that declares none gets the shared structure with free
-    words. The table's `View` (docs/play-api.md) is this plus the session's own fields."""
+    its `ViewShape` declares, each field described. A game that declares none gets the shared
+    structure with free words. The table's `View` (docs/play-api.md) is this plus the
+    session's own fields."""
     entry = registry.lookup(game_name(game))
     shape: ViewShape | None = entry.view_shape
     lo, hi = entry.players
     seat = {"type": "integer", "minimum": 0, "maximum": hi - 1}
     count_ = {"type": "integer", "minimum": 0}
-    number = {"type": "number"}
+    numbers = {"type": "array", "items": {"type": "number"}}
     ranks = shape.ranks if shape else None
     card_ref, cards = {"$ref": "#/$defs/Card"}, {"type": "array", "items": {"$ref": "#/$defs/Card"}}
     defs: dict[str, Any] = {
-        "Card": _object({"text": {"type": "string"}, "rank": _one_of(ranks), "suit": _nullable(_one_of(SUITS)),
-                         "color": _one_of(COLORS), "action": _nullable({"type": "integer"})},
-                        {"seat": seat}),
-        "Meld": _object({"rank": _one_of(ranks + ("wild",) if ranks else None), "cards": cards,
-                         "naturals": count_, "wilds": count_,
-                         "canasta": _nullable(_one_of(shape.canastas if shape else None))}),
-        "Zone": _object({"name": _matching(shape.zones if shape else None), "cards": cards,
-                         "text": _nullable({"type": "string"}), "side": _nullable(seat),
-                         "melds": _nullable({"type": "array", "items": {"$ref": "#/$defs/Meld"}})}),
-        "Action": _object({"action": {"type": "integer", "minimum": 0}, "label": {"type": "string"},
-                           "kind": _one_of(shape.kinds if shape else None), "card": _nullable(card_ref)},
-                          {"suit": _one_of(SUITS), "cards": cards}),
-        "Player": _object({"seat": seat, "name": {"type": "string"}, "agent": _nullable({"type": "string"}),
-                           "side": seat, "cards": count_, "to_move": {"type": "boolean"},
-                           "notes": {"type": "array", "items": _matching(shape.notes if shape else None)}},
-                          {"hand": cards}),
-        "LogLine": _object({"seat": _nullable(seat), "text": {"type": "string"}}),
-        "Score": _object({"lines": {"type": "array", "items": _object({
-                              "label": _one_of(shape.score_lines if shape else None),
-                              "values": {"type": "array", "items": number}})},
-                          "total": {"type": "array", "items": number},
-                          "returns": {"type": "array", "items": number}}),
+        "Card": _doc(_object(
+            {"text": _doc({"type": "string"}, "the card as shown: \"7♥\", \"Jk\""), "rank": _one_of(ranks),
+             "suit": _nullable(_one_of(SUITS)), "color": _one_of(COLORS),
+             "action": _doc(_nullable({"type": "integer"}), "on a hand card: the legal action that plays this "
+                                                           "card alone, where exactly one does (click to send)")},
+            {"seat": _doc(seat, "on a card of a trick: who played it")}), "One card."),
+        "Meld": _doc(_object({"rank": _one_of(ranks + ("wild",) if ranks else None), "cards": cards,
+                              "naturals": count_, "wilds": count_,
+                              "canasta": _doc(_nullable(_one_of(shape.canastas if shape else None)),
+                                              "the kind of canasta, once the meld is one")}),
+                     "A meld on the table (Canasta): a rank's natural and wild cards."),
+        "Zone": _doc(_object({"name": _matching(shape.zones if shape else None), "cards": cards,
+                              "text": _doc(_nullable({"type": "string"}), "the zone in words: \"23 cards\""),
+                              "side": _doc(_nullable(seat), "the side whose zone it is, if one's"),
+                              "melds": _nullable({"type": "array", "items": {"$ref": "#/$defs/Meld"}})}),
+                     "A named part of the table, in display order."),
+        "Action": _doc(_object(
+            {"action": _doc({"type": "integer", "minimum": 0}, "the action id to send"),
+             "label": _doc({"type": "string"}, "the action in words: \"draw\", \"meld K K K\", \"name ♥\""),
+             "kind": _one_of(shape.kinds if shape else None),
+             "card": _doc(_nullable(card_ref), "the card a card play plays")},
+            {"suit": _doc(_one_of(SUITS), "the suit a suit action names"),
+             "cards": _doc(cards, "the cards a meld action lays down")}), "One legal action of the seat now."),
+        "Player": _doc(_object(
+            {"seat": seat, "name": {"type": "string"},
+             "agent": _doc(_nullable({"type": "string"}), "who plays it (the table's bot spec, a record's agent), "
+                                                           "where the caller knows"),
+             "side": _doc(seat, "partners share a side"), "cards": _doc(count_, "cards in its hand"),
+             "to_move": {"type": "boolean"},
+             "notes": _doc({"type": "array", "items": _matching(shape.notes if shape else None)},
+                           "what else is public of it: \"dealer\", \"out 1\"")},
+            {"hand": _doc(cards, "its hand: only in a review's open view")}), "One seat at the table."),
+        "LogLine": _doc(_object({"seat": _doc(_nullable(seat), "whose move it tells, if a seat's"),
+                                 "text": {"type": "string"}}), "One thing the seat saw happen, in words."),
+        "Score": _doc(_object(
+            {"lines": {"type": "array", "items": _object({"label": _one_of(shape.score_lines if shape else None),
+                                                          "values": _doc(numbers, "by side")})},
+             "total": _doc(numbers, "by side"), "returns": _doc(numbers, "by seat: the game's returns")}),
+            "The deal's score, once it is over."),
     }
     top = _object({
-        "game": {"const": entry.name}, "title": {"const": entry.title}, "seat": seat, "turn": count_,
+        "game": _doc({"const": entry.name}, "the game's registered name"), "title": {"const": entry.title},
+        "seat": _doc(seat, "the seat this view is of"),
+        "turn": _doc(count_, "the number of actions applied so far (any player, chance too)"),
         "players": {"type": "array", "items": {"$ref": "#/$defs/Player"}, "minItems": lo, "maxItems": hi},
-        "hand": cards, "zones": {"type": "array", "items": {"$ref": "#/$defs/Zone"}},
-        "actions": {"type": "array", "items": {"$ref": "#/$defs/Action"}},
-        "log": {"type": "array", "items": {"$ref": "#/$defs/LogLine"}, "maxItems": LOG_LINES},
-        "score": _nullable({"$ref": "#/$defs/Score"})})
+        "hand": _doc(cards, "the seat's own cards, in display order"),
+        "zones": _doc({"type": "array", "items": {"$ref": "#/$defs/Zone"}}, "everything else on the table"),
+        "actions": _doc({"type": "array", "items": {"$ref": "#/$defs/Action"}},
+                        "every legal action of the seat now, card plays included; empty when not its turn"),
+        "log": _doc({"type": "array", "items": {"$ref": "#/$defs/LogLine"}, "maxItems": LOG_LINES},
+                    f"what the seat saw happen, the newest {LOG_LINES} lines"),
+        "score": _doc(_nullable({"$ref": "#/$defs/Score"}), "the score, when the deal is over")})
     return {"$schema": SCHEMA_DIALECT, "$id": f"urn:cardarena:view:{entry.name}",
             "title": f"{entry.title}: what one seat may see",
-            "description": "A seat's view (games/view.py seat_view): the table, the turn message's `view` "
-                           "(docs/engine_protocol.md) and each line of `cardarena show --view SEAT --json`.",
+            "description": "A seat's view (games/view.py seat_view), built from what the seat may see only: "
+                           "the table's View less its session's fields (docs/play-api.md), the engine "
+                           "protocol's turn `view` (docs/engine_protocol.md), each line's `view` of "
+                           "`cardarena show --view SEAT --json`.",
             **top, "$defs": defs}
