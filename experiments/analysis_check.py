@@ -2,19 +2,24 @@
 
     python -m experiments.analysis_check --results runs/hands.db --seat-agent neural --hands 20 \
         --worlds 24 --recheck 2000 --out experiments/runs/analysis_check.json
+    # or in shards, one process a core, then the summary of all:
+    python -m experiments.analysis_check ... --shard 0/2 --out a.json
+    python -m experiments.analysis_check ... --shard 1/2 --out b.json
+    python -m experiments.analysis_check --combine a.json b.json --out all.json
 
 Over the hands of a results file (each game's decisions by the seats an agent played),
-every decision is analysed as the table's review does (play.review.table_evaluator),
+every decision is analysed as the table's review does (search.analysis.review_evaluator),
 with the seed 0 and again with the seed 1. Reported:
-* how many decisions were flagged (search.analysis.review_decision: not the chosen
-  action, its gap above the game's noticeable loss on fresh worlds, confirmed by the
-  interval of a third, larger set) with seed 0, and how many of those the
-  seed-1 review flags too (and the other way round);
-* for each flag of seed 0, its cost as the review measures it (the confirming third
-  set of worlds) and the gap between the chosen action and the move
-  played on `--recheck` further worlds: whether that re-check's mean lies inside the cost's 95% interval
-  (coverage), and whether the cost lies inside the re-check's interval;
-* that no flagged move is the analysis's own chosen action (the hint's first choice),
+* how many decisions were flagged (search.analysis.review_decision) with seed 0, and how
+  many of those the seed-1 review flags too (and the other way round);
+* for each flag of seed 0, its cost as the review measures it (on worlds that decided
+  nothing) and the gap between the chosen action and the move played on `--recheck`
+  further worlds: whether the re-check's mean lies inside the cost's 95% interval, whether
+  the cost lies inside the re-check's interval, and whether the two agree within their
+  combined interval (|cost - recheck| <= 1.96 sqrt(se_cost^2 + se_recheck^2): 95% of the
+  time when both are unbiased; the first two fall short of 95% even then, by how much
+  their sizes say, since neither figure is exact);
+* how many flagged moves were the analysis's own chosen action (the hint's first choice),
   which the review rules out by construction.
 """
 
@@ -22,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 
@@ -29,63 +35,95 @@ from tqdm import tqdm
 
 
 def main(argv: list[str] | None = None) -> int:
-    from eval.results_records import records_from_results
-    from play.review import table_evaluator
-    from records.record import game_of
-    from search.analysis import paired_gap, review_decision
-
     p = argparse.ArgumentParser(prog="experiments.analysis_check", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--results", required=True)
-    p.add_argument("--seat-agent", required=True, help="the agent (by name) whose decisions are reviewed")
-    p.add_argument("--hands", type=int, default=20)
+    p.add_argument("--results", help="the results file whose hands are reviewed")
+    p.add_argument("--seat-agent", help="the agent (by name) whose decisions are reviewed")
+    p.add_argument("--hands", type=int, default=20, help="the first this many hands of the agent's")
+    p.add_argument("--shard", default="0/1", help="K/N: only the hands whose place among them is K modulo N")
     p.add_argument("--worlds", type=int, default=24)
     p.add_argument("--recheck", type=int, default=2000)
+    p.add_argument("--combine", nargs="+", metavar="JSON", help="summarise these shards' outputs instead")
     p.add_argument("--out", required=True)
     args = p.parse_args(argv)
-    started = time.time()
-    decisions, flags, rows = 0, [], []
-    hands = 0
-    for gid, record in records_from_results(args.results, agent=args.seat_agent):
-        if hands >= args.hands:
+    if args.combine:
+        parts = [json.load(open(path)) for path in args.combine]
+        rows = [r for part in parts for r in part["rows"]]
+        seconds = sum(part["summary"]["seconds"] for part in parts)
+        settings = parts[0]["summary"]
+        out = {"summary": summary(rows, settings["worlds"], settings["recheck_worlds"], seconds), "rows": rows}
+    else:
+        if not (args.results and args.seat_agent):
+            p.error("--results and --seat-agent are needed (or --combine)")
+        shard, shards = (int(x) for x in args.shard.split("/"))
+        started = time.time()
+        rows = review_hands(args.results, args.seat_agent, args.hands, shard, shards, args.worlds, args.recheck)
+        out = {"summary": summary(rows, args.worlds, args.recheck, round(time.time() - started, 1)), "rows": rows}
+    with open(args.out, "w") as f:
+        json.dump(out, f, indent=2)
+    print(json.dumps(out["summary"], indent=2))
+    return 0
+
+
+def review_hands(results: str, agent: str, hands: int, shard: int, shards: int, worlds: int,
+                 recheck_worlds: int) -> list[dict]:
+    """One row per decision of `agent`'s seats (more than one legal action) in the first `hands`
+    hands it played, those of this shard: both reviews' verdicts, and for a seed-0 flag its
+    cost, interval and the re-check."""
+    from eval.results_records import records_from_results
+    from records.record import game_of
+    from search.analysis import paired_gap, review_decision, review_evaluator
+
+    rows = []
+    for place, (gid, record) in enumerate(records_from_results(results, agent=agent)):
+        if place >= hands:
             break
-        hands += 1
+        if place % shards != shard:
+            continue
         game = game_of(record)
-        evaluator = table_evaluator(game, args.worlds)
-        seats = {pl.seat for pl in record.players if pl.agent == args.seat_agent}
+        evaluator = review_evaluator(game, worlds)
+        seats = {pl.seat for pl in record.players if pl.agent == agent}
         state = game.new_initial_state()
         for i, move in enumerate(tqdm(record.moves, desc=f"hand {gid}", unit="move", leave=False)):
             if move.actor in seats and len(state.legal_actions()) > 1:
-                decisions += 1
                 first, a = review_decision(state, move.action, evaluator=evaluator, seed=0)
                 _, b = review_decision(state, move.action, evaluator=evaluator, seed=1)
-                row = {"hand": gid, "move": i, "flag0": a is not None, "flag1": b is not None}
+                row = {"hand": gid, "move": i, "flag0": a is not None, "flag1": b is not None,
+                       "hint_first_choice": move.action == first.best.action}
                 if a is not None:
-                    assert first.best.action == a.best != move.action       # the hint's first choice is never flagged
                     recheck = paired_gap(state.clone(), a.best, move.action,
-                                         evaluator=table_evaluator(game, args.recheck), seed=7)
+                                         evaluator=review_evaluator(game, recheck_worlds), seed=7)
                     row.update(cost=a.cost, interval=[a.low, a.high], confirm_worlds=a.worlds, recheck=list(recheck),
-                               covered=_within(recheck[0], a.low, a.high),
-                               inside_recheck=_within(a.cost, recheck[1], recheck[2]),
                                points_per_unit=first.points_per_unit)
-                    flags.append(row)
                 rows.append(row)
             state.apply_action(move.action)
+    return rows
+
+
+def summary(rows: list[dict], worlds: int, recheck_worlds: int, seconds: float) -> dict:
+    """The check's figures over every decision row."""
     flagged0 = [r for r in rows if r["flag0"]]
     flagged1 = [r for r in rows if r["flag1"]]
-    summary = {"hands": hands, "decisions": decisions, "flagged_seed0": len(flagged0),
-               "flagged_seed1": len(flagged1),
-               "seed1_agrees_with_seed0": sum(r["flag1"] for r in flagged0) / max(1, len(flagged0)),
-               "seed0_agrees_with_seed1": sum(r["flag0"] for r in flagged1) / max(1, len(flagged1)),
-               "recheck_worlds": args.recheck,
-               "recheck_inside_flag_interval": sum(r["covered"] for r in flags) / max(1, len(flags)),
-               "flag_inside_recheck_interval": sum(r["inside_recheck"] for r in flags) / max(1, len(flags)),
-               "hint_first_choice_flagged": 0, "worlds": args.worlds,
-               "seconds": round(time.time() - started, 1)}
-    with open(args.out, "w") as f:
-        json.dump({"summary": summary, "flags": flags}, f, indent=2)
-    print(json.dumps(summary, indent=2))
-    return 0
+
+    def share(test) -> float:
+        return sum(1 for r in flagged0 if test(r)) / max(1, len(flagged0))
+
+    def half(interval: list[float]) -> float:
+        return (interval[1] - interval[0]) / 2
+
+    return {"hands": len({r["hand"] for r in rows}), "decisions": len(rows),
+            "flagged_seed0": len(flagged0), "flagged_seed1": len(flagged1),
+            "seed1_agrees_with_seed0": share(lambda r: r["flag1"]),
+            "seed0_agrees_with_seed1": sum(r["flag0"] for r in flagged1) / max(1, len(flagged1)),
+            "recheck_worlds": recheck_worlds,
+            "recheck_inside_flag_interval": share(lambda r: _within(r["recheck"][0], *r["interval"])),
+            "flag_inside_recheck_interval": share(lambda r: _within(r["cost"], *r["recheck"][1:])),
+            "flag_and_recheck_agree": share(lambda r: abs(r["cost"] - r["recheck"][0]) <= math.hypot(
+                half(r["interval"]), half(r["recheck"][1:])) + 1e-9),
+            "mean_cost": sum(r["cost"] for r in flagged0) / max(1, len(flagged0)),
+            "mean_recheck": sum(r["recheck"][0] for r in flagged0) / max(1, len(flagged0)),
+            "hint_first_choice_flagged": sum(1 for r in rows if r["hint_first_choice"] and (r["flag0"] or r["flag1"])),
+            "worlds": worlds, "seconds": seconds}
 
 
 def _within(x: float, low: float, high: float) -> bool:

@@ -2,13 +2,14 @@
 each of the human's decisions checked by the analysis.
 
 A decision is flagged by `search.analysis.review_decision` (from the seat's information only,
-the same worlds and chance for every action): the analysis chooses another action, the played
-action's gap behind it on fresh worlds exceeds the game's `noticeable_loss` (its registry entry's), and a third, larger
-set of worlds confirms it (its paired gap's 95% interval above that loss). The hint asks the
-same evaluator at the same budget (`table_evaluator`), so a move the hint offered first is
-never flagged. A flag's cost is the third set's gap (the flags, picked among a deal's
-decisions by their gaps, would overstate it on the worlds that picked them), in the game's
-returns; the deal's `lost` is their sum. Records come from the table's own records or from any record or
+the same worlds and chance for every action): the analysis chooses another action, fresh worlds
+do not rule out that the played action loses more than the game's `noticeable_loss` (its
+registry entry's), and a third, larger set of worlds, grown until it decides, puts the paired
+gap's 95% interval above that loss. The hint asks the same evaluator at the same budget
+(`search.analysis.review_evaluator`), so a move the hint offered first is never flagged. A flag's cost is
+measured on a fourth set that decided nothing (the flags, picked among a deal's decisions by
+their gaps, would overstate it on the worlds that picked them), in the game's returns; the
+deal's `lost` is their sum. Records come from the table's own records or from any record or
 results file (`open_records`).
 """
 
@@ -19,44 +20,7 @@ from typing import Any
 
 from games import registry
 from games.view import seat_view
-
-DEFAULT_ANALYSIS_WORLDS = 24
-# Moves of rule-bot play after each action before the value network values the position: at
-# Canasta, actions valued by the network at once were too alike to tell apart (a flat search so
-# was no better than the rule bot), and after 12 to 24 moves of play it told them apart
-# (experiments/runs/i43-screen-*).
-VALUE_HORIZON = 24
-
-
-def table_evaluator(game, worlds: int = DEFAULT_ANALYSIS_WORLDS):
-    """The evaluator of the table's hint and review at `game` (a pyspiel game): rule-bot play
-    on `worlds` uniform worlds a stage, for VALUE_HORIZON moves and then valued by the game's
-    shipped value network where one was learnt at these parameters (to the end where not).
-
-    Not weighed by the shipped belief networks: they know 1% to 6.5% more than the uniform
-    resampler (docs/networks.md), and their importance weights left a few worlds carrying most
-    of the weight, so that intervals came out too narrow (a screen's re-check fell inside a
-    flag's interval 64% of the time, experiments/runs/i43-analysis-check-screen.json)."""
-    from search.analysis import Evaluator
-    from search.netfile import shipped_path
-    from search.value import value_network
-    value = "shipped" if shipped_path(game, "value").is_file() and \
-        _same_variant(value_network("shipped", game).net.game, game) else None
-    return Evaluator(policy="rules", worlds=worlds, value=value, horizon=VALUE_HORIZON if value else None,
-                     threshold=registry.lookup(game.get_type().short_name).noticeable_loss)
-
-
-def _same_variant(trained: str, game) -> bool:
-    """Whether a network learnt at the game string `trained` plays `game`: the same parameters
-    but those a match sets for each deal (scores, first player, dealer)."""
-    import pyspiel
-
-    from agents.neural.encoding import deal_parameters
-    skip = deal_parameters(game)
-    def rules(params: dict) -> dict:
-        return {k: v for k, v in params.items() if k not in skip}
-    return rules(pyspiel.load_game(trained).get_parameters()) == rules(game.get_parameters())
-
+from search.analysis import REVIEW_WORLDS as DEFAULT_ANALYSIS_WORLDS, review_evaluator
 
 def human_seat(record) -> int:
     """The seat a person played in a record (the table's records say), else seat 0."""
@@ -101,7 +65,7 @@ def review_record(record, seat: int, *, deal: int = 0, names: list[str] | None =
                      "view": view, "open": seat_view(name, state, seat, names, agents, open_hands=True)
                      if opened else view, "mistake": None}
             if analyse_moves and m.actor == seat and len(state.legal_actions()) > 1:
-                entry["mistake"] = _mistake(state, seat, m.action, view, table_evaluator(game, worlds))
+                entry["mistake"] = _mistake(state, seat, m.action, view, review_evaluator(game, worlds))
                 if entry["mistake"] is not None:
                     lost += entry["mistake"]["cost"]
             moves.append(entry)

@@ -195,7 +195,7 @@ class Table:
             self.records_dir.mkdir(parents=True, exist_ok=True)
         self.pause = pause
         self.threaded = threaded
-        self.analysis_worlds = analysis_worlds   # the hint's and the review's budget (play.review.table_evaluator)
+        self.analysis_worlds = analysis_worlds   # the hint's and the review's budget (search.analysis.review_evaluator)
         self.allowed_files = tuple(Path(p).resolve() for p in allowed_files)
         self.engines = dict(engines or {})      # the operator's --engine NAME=CMD, said hello to
         self.idle_seconds = idle_seconds

@@ -477,7 +477,7 @@ class Session:
 
     def hint(self, worlds: Any = None) -> dict:
         """The analysis of the human's decision now, from its information only: the review's
-        evaluator (play.review.table_evaluator), at the table's budget unless `worlds` is given."""
+        evaluator (search.analysis.review_evaluator), at the table's budget unless `worlds` is given."""
         if worlds is not None and (isinstance(worlds, bool) or not isinstance(worlds, int)
                                    or not 0 < worlds <= MAX_HINT_WORLDS):
             raise SessionError(400, f"worlds={shown(worlds)}: must be a whole number in [1, {MAX_HINT_WORLDS}]")
@@ -485,10 +485,9 @@ class Session:
             if self.deal_over or self.state.current_player() != self.spec.seat:
                 raise SessionError(409, "a hint is for your own decision: it is not your turn")
             state = self.state.clone()
-        from play.review import table_evaluator
-        from search.analysis import analyse
+        from search.analysis import analyse, review_evaluator
         result = analyse(state, self.spec.seat,
-                         evaluator=table_evaluator(state.get_game(), worlds or self.analysis_worlds))
+                         evaluator=review_evaluator(state.get_game(), worlds or self.analysis_worlds))
         return hint_json(result, self.spec.game, state, self.spec.seat, self.names, self.agents)
 
     def review(self, deal: int | None = None) -> dict:

@@ -27,9 +27,10 @@ What makes it trustworthy:
 * **Points.** Values are in the game's returns; `points_per_unit` (declared in
   the game's registry entry, games.registry) turns them into points for people.
 
-* **Mistakes confirmed apart.** A review (`review_decision`) flags a move only
-  when a third, larger set of worlds confirms its gap; that set's measurement is
-  its cost.
+* **Mistakes decided apart and measured apart.** A review (`review_decision`)
+  flags a move only when a third, larger set of worlds (grown until it decides)
+  puts its gap above the game's noticeable loss, and measures its cost on a fourth
+  set that decided nothing.
 
 The web table's hint and review, `cardarena analyse` and the strategy lab's
 `study decisions` all call `analyse`; the review and the lab judge a decision
@@ -56,12 +57,12 @@ from games import registry
 DEFAULT_WORLDS = 50
 MAX_WORLDS = 100_000
 Z95 = 1.96
-_WORLD, _CONFIRM, _CHANCE, _BOTS, _REVIEW = 21, 24, 22, 23, 25     # seed domains
-# A review confirms a suspected mistake on this many times the evaluator's worlds (two actions
-# only, so it costs less than the analysis that raised the suspicion): the flag and its cost are
-# then decided by an estimate four times tighter than the one that chose, and a second review
-# with another seed flags the same moves (experiments/runs/i43-analysis-check.json).
+_WORLD, _CONFIRM, _CHANCE, _BOTS, _REVIEW, _COST = 21, 24, 22, 23, 25, 26     # seed domains
+# A review decides a suspected mistake on CONFIRM_FACTOR times the evaluator's worlds (two
+# actions only, so it costs about what the analysis that raised the suspicion cost), doubled
+# while undecided up to MAX_CONFIRM_FACTOR times (review_decision).
 CONFIRM_FACTOR = 16
+MAX_CONFIRM_FACTOR = 128
 
 
 @dataclass(frozen=True)
@@ -172,7 +173,7 @@ class Analysis:
 class Mistake:
     """A reviewed decision found a mistake: `played` loses `cost` (in returns) against `best`,
     the analysis's chosen action, with the 95% interval [low, high] of a paired measurement on
-    `worlds` worlds that neither chose `best` nor raised the suspicion."""
+    `worlds` worlds that neither chose `best`, nor raised the suspicion, nor decided the flag."""
     best: int
     played: int
     cost: float
@@ -186,24 +187,71 @@ def review_decision(state, played: int, *, evaluator: Evaluator, seed: int = 0,
     """The review's verdict on one decision: the analysis of the position (as the hint sees
     it), and the mistake if playing `played` was one.
 
-    Three sets of worlds, each fresh: the analysis chooses the best action on the first; on
-    the second, a move is suspect when it is not the chosen action and its gap behind it
-    exceeds the evaluator's threshold; a suspect move is a mistake only when, on a third set
-    CONFIRM_FACTOR times larger, the paired gap's 95% interval lies above the threshold, and
-    that measurement is its cost. Picking the best of many actions and the worst of many
-    decisions both flatter what the picking saw; the third set saw neither, so its figure
-    is unbiased, and a flag decided on it repeats under another seed. Following the hint (the
-    chosen action) is never a mistake."""
+    Four sets of worlds, each fresh. The analysis chooses the best action on the first. On
+    the second a move is suspect unless it is the chosen action or its gap's interval rules
+    out a loss above the evaluator's threshold: a loose screen, because a move the screen
+    drops can never be flagged, and a strict one made two reviews with different seeds
+    disagree on half their flags (experiments/runs/i43-analysis-check-screen.json). A suspect
+    is decided on a third set, CONFIRM_FACTOR times the evaluator's worlds, doubled while the
+    paired gap's 95% interval still straddles the threshold, up to MAX_CONFIRM_FACTOR times:
+    a mistake when the interval lies above it. Only moves whose loss sits within a few
+    standard errors of the threshold stay undecided, so a review with another seed flags the
+    same moves. The verdict picked its flags among many decisions, which flatters the gaps
+    that decided them; the cost is measured on a fourth set, as large as the third, that
+    decided nothing, so it is unbiased. Following the hint (the chosen action) is never a
+    mistake."""
     result = analyse(state.clone(), evaluator=evaluator, seed=seed, played=played, game=game)
     row = next((v for v in result.values if v.action == played), None)
-    if row is None or row.action == result.best.action or not row.gap > evaluator.threshold:
+    if row is None or row.action == result.best.action or not row.gap_high > evaluator.threshold:
         return result, None
-    confirm = replace(evaluator, worlds=min(MAX_WORLDS, evaluator.worlds * CONFIRM_FACTOR))
+    factor = CONFIRM_FACTOR
+    while True:
+        confirm = replace(evaluator, worlds=min(MAX_WORLDS, evaluator.worlds * factor))
+        _, low, high = paired_gap(state.clone(), result.best.action, played, evaluator=confirm,
+                                  seed=derive_seed(_REVIEW, seed), game=game)
+        if low > evaluator.threshold:
+            break
+        if high <= evaluator.threshold or factor >= MAX_CONFIRM_FACTOR or confirm.worlds == MAX_WORLDS:
+            return result, None
+        factor *= 2
     cost, low, high = paired_gap(state.clone(), result.best.action, played, evaluator=confirm,
-                                 seed=derive_seed(_REVIEW, seed), game=game)
-    if not low > evaluator.threshold:
-        return result, None
+                                 seed=derive_seed(_COST, seed), game=game)
     return result, Mistake(result.best.action, played, cost, low, high, confirm.worlds)
+
+
+REVIEW_WORLDS = 24        # the hint's and the review's worlds a stage at the table
+# Moves of rule-bot play after each action before the value network values the position: at
+# Canasta, actions valued by the network at once were too alike to tell apart (a flat search so
+# was no better than the rule bot), and after 12 to 24 moves of play it told them apart
+# (experiments/runs/i43-screen-*).
+VALUE_HORIZON = 24
+
+
+def review_evaluator(game: pyspiel.Game, worlds: int = REVIEW_WORLDS) -> Evaluator:
+    """The evaluator of the hint, the review and the lab at `game`: rule-bot play
+    on `worlds` uniform worlds a stage, for VALUE_HORIZON moves and then valued by the game's
+    shipped value network where one was learnt at these parameters (to the end where not).
+
+    Not weighed by the shipped belief networks: they know 1% to 6.5% more than the uniform
+    resampler (docs/networks.md), and their importance weights left a few worlds carrying most
+    of the weight, so that intervals came out too narrow (a screen's re-check fell inside a
+    flag's interval 64% of the time, experiments/runs/i43-analysis-check-screen.json)."""
+    from search.netfile import shipped_path
+    from search.value import value_network
+    value = "shipped" if shipped_path(game, "value").is_file() and \
+        _same_variant(value_network("shipped", game).net.game, game) else None
+    return Evaluator(policy="rules", worlds=worlds, value=value, horizon=VALUE_HORIZON if value else None,
+                     threshold=registry.lookup(game.get_type().short_name).noticeable_loss)
+
+
+def _same_variant(trained: str, game: pyspiel.Game) -> bool:
+    """Whether a network learnt at the game string `trained` plays `game`: the same parameters
+    but those a match sets for each deal (scores, first player, dealer)."""
+    from agents.neural.encoding import deal_parameters
+    skip = deal_parameters(game)
+    def rules(params: dict) -> dict:
+        return {k: v for k, v in params.items() if k not in skip}
+    return rules(pyspiel.load_game(trained).get_parameters()) == rules(game.get_parameters())
 
 
 def position_seed(state, player: int, seed: int) -> int:

@@ -13,7 +13,7 @@ import games  # noqa: F401
 from agents.base import rules_core
 from records.record import load_records, state_at
 from scripts.cli import main
-from search.analysis import analyse
+from search.analysis import CONFIRM_FACTOR, Evaluator, analyse, review_decision
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -144,3 +144,21 @@ def test_cardarena_analyse_marks_the_move_played(capsys):
     assert "before move 152" in out and "worlds continued by rules" in out
     marked = [line for line in out.splitlines() if line.startswith("* ") and "the move played" not in line]
     assert len(marked) == 1 and "6♦" in marked[0] and out.rstrip().endswith("* the move played")
+
+
+def test_the_review_flags_a_clear_mistake_under_any_seed_and_never_the_hints_choice():
+    # The go-out position above: discarding instead of going out loses over 500 points, so any
+    # review flags it on the first look of its deciding worlds; the hint's choice is never flagged;
+    # a loss the game would not notice (a threshold above the gap) is no mistake.
+    (record,) = load_records(DATA / "canasta_go_out.json")
+    state = state_at(record, len(record.moves))
+    evaluator = Evaluator(worlds=6, threshold=0.05)
+    hint = analyse(state.clone(), evaluator=evaluator)
+    discard = next(v for v in hint.values if v.text.startswith("discard"))
+    for seed in (0, 1):
+        result, mistake = review_decision(state, discard.action, evaluator=evaluator, seed=seed)
+        assert mistake is not None and mistake.played == discard.action and mistake.best == result.best.action
+        assert mistake.low > 0.05 and mistake.cost > 0.5 and mistake.worlds == CONFIRM_FACTOR * 6
+    chosen = analyse(state.clone(), evaluator=evaluator, seed=0).best.action
+    assert review_decision(state, chosen, evaluator=evaluator, seed=0)[1] is None
+    assert review_decision(state, discard.action, evaluator=Evaluator(worlds=6, threshold=5.0))[1] is None

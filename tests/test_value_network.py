@@ -190,6 +190,6 @@ def test_self_play_then_regression_writes_a_network_a_search_reads(tmp_path):
                                                ("python_american_page_one(players=4,dobon=true)", False)])
 def test_the_table_values_with_a_shipped_network_only_at_the_variant_it_learnt(game_string, used):
     # A match's later deals (scores, first player) are the same variant; other rules are not.
-    from play.review import table_evaluator
-    evaluator = table_evaluator(pyspiel.load_game(game_string))
+    from search.analysis import review_evaluator
+    evaluator = review_evaluator(pyspiel.load_game(game_string))
     assert (evaluator.value == "shipped") == used and (evaluator.horizon is not None) == used
