@@ -277,13 +277,13 @@ def transcript(record: Record, view: int | None = None) -> list[tuple[int, str]]
     return lines
 
 
-
 def seat_views(record: Record, seat: int) -> Iterator[tuple[int, dict[str, Any]]]:
     """(move index, what seat `seat` saw after that move) for every move: the seat view a table
     or an engine at that seat would have been given (games.view.seat_view; its game's schema is
     `cardarena schema`), built from what the seat may see only. The players are named p0, p1,
-    ... with the record's agents (null for a seat the record names no agent for). RecordError for a seat the game has not, a game with no seat
-    view (one of OpenSpiel's own) or a move that does not replay."""
+    ... with the record's agents (null for a seat the record names none for). RecordError for a
+    seat the game has not, a game with no seat view (one of OpenSpiel's own) or a move that
+    does not replay."""
     game = game_of(record)
     name = game.get_type().short_name
     if registry.find(name) is None:
