@@ -5,8 +5,10 @@ come from another program, in any language, that speaks one
 JSON object a line over its standard input and output. The harness starts the
 program, says hello, and at each turn sends what the seat may see: its
 information state, the legal actions with their words, the public moves since
-the engine's last turn, and (when the engine asks at hello) the information-state
-tensor and a world, one full history consistent with what the seat saw. Nothing
+the engine's last turn, the seat view (games.view.seat_view: the table's view of
+that seat, in its game's schema) and (when the engine asks at hello) the
+information-state tensor and a world, one full history consistent with what the
+seat saw. Nothing
 else reaches the engine: `turn_message` is built from the seat's view only
 (tests/test_engine.py checks it gives the same message on the true state and on
 a resampled world).
@@ -43,7 +45,9 @@ import pyspiel
 
 from agents.base import CardBot, current_harness_limit, rules_core
 from agents.faults import CRASHED, ILLEGAL, RAISED, TIMEOUT
+from games import registry
 from games.registry import Param
+from games.view import seat_view
 
 PROTOCOL = 1
 HELLO_SECONDS = 60.0        # an engine's start, to its hello (a Python engine imports torch; a loaded machine)
@@ -411,16 +415,21 @@ def turn_message(state: pyspiel.State, seat: int, cursor: SeatCursor, *, tensor:
     Built from the seat's view only: its information state (string and tensor),
     its legal actions, the player actions since its last turn (every player action
     of our games is public; tests/test_engine.py checks it), the information-state
-    lines added since then and, with `world_rng`, one world drawn from the seat's
-    information by the game's own resampler (None when only the seat's own moves
-    came since its last one: that world, extended by them, still is one)."""
+    lines added since then, the seat view the table would show that seat (null for a
+    game with no registered view: an engine that parses one format for every game
+    need not parse each game's information state) and, with `world_rng`, one world
+    drawn from the seat's information by the game's own resampler (None when only
+    the seat's own moves came since its last one: that world, extended by them,
+    still is one)."""
     info = state.information_state_string(seat)
     lines = info.split("\n")
     before = cursor.told
     moves = cursor.catch_up(state.history() if history is None else history)
     legal = [{"action": a, "text": state.action_to_string(seat, a)} for a in state.legal_actions(seat)]
+    game = state.get_game()
+    view = seat_view(game, state, seat) if registry.of_game(game) is not None else None
     message: dict[str, Any] = {"type": "turn", "info_state": info, "legal": legal, "moves": moves,
-                               "seen": lines[cursor.lines:], "time_left": time_left}
+                               "seen": lines[cursor.lines:], "time_left": time_left, "view": view}
     cursor.lines = max(1, len(lines))
     if tensor:
         message["tensor"] = [float(x) for x in state.information_state_tensor(seat)]

@@ -15,7 +15,10 @@ Bots declare their settings with the same `Param` type (agents.bot_settings).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+
+if TYPE_CHECKING:                # games.view imports this module: its ViewShape is named here for the type only
+    from games.view import ViewShape
 
 PARAM_TYPES = ("int", "float", "bool", "choice", "str", "spec")
 
@@ -132,6 +135,7 @@ class GameEntry:
     view: Callable[[Any, int, bool], dict]      # (core, seat, open_hands) -> the seat's view pieces (games.view)
     players: tuple[int, int]                    # the fewest and most players
     match: MatchOffer | None = None
+    view_shape: ViewShape | None = None         # the words its view uses, for its schema (games.view.view_schema)
     sides: Callable[[int], list[int]] = _own_sides   # players -> each seat's side (partners share one)
     core: type | None = None                    # the rules core's class, for search's static values
     leaf_value: Callable[[Any], Sequence[float]] | None = None   # a world's static value (search.rollout)

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from games import registry
-from play.views import table_view
+from games.view import seat_view
 from search.analysis import REVIEW_WORLDS as DEFAULT_ANALYSIS_WORLDS, review_evaluator
 
 def human_seat(record) -> int:
@@ -58,11 +58,11 @@ def review_record(record, seat: int, *, deal: int = 0, names: list[str] | None =
     moves, lost = [], 0.0
     for i, m in enumerate(record.moves):
         if m.actor >= 0 or i in seen:
-            view = table_view(name, state, seat, names, agents)
+            view = seat_view(name, state, seat, names, agents)
             text = "; ".join(seen.get(i, [])) or (f"p{m.actor} moves" if m.actor >= 0 else "")
             entry = {"index": i, "seat": m.actor if m.actor >= 0 else None, "text": text,
                      "open_text": f"{'chance' if m.actor < 0 else f'p{m.actor}'}: {m.text}" if opened else text,
-                     "view": view, "open": table_view(name, state, seat, names, agents, open_hands=True)
+                     "view": view, "open": seat_view(name, state, seat, names, agents, open_hands=True)
                      if opened else view, "mistake": None}
             if analyse_moves and m.actor == seat and len(state.legal_actions()) > 1:
                 entry["mistake"] = _mistake(state, seat, m.action, view, review_evaluator(game, worlds))
@@ -70,7 +70,7 @@ def review_record(record, seat: int, *, deal: int = 0, names: list[str] | None =
                     lost += entry["mistake"]["cost"]
             moves.append(entry)
         state.apply_action(m.action)
-    final = table_view(name, state, seat, names, agents, open_hands=opened)
+    final = seat_view(name, state, seat, names, agents, open_hands=opened)
     return {"deal": deal, "game": name, "seat": seat, "moves": moves, "lost": lost,
             "points_per_unit": registry.lookup(name).points_per_unit, "returns": record.returns, "fault": record.fault,
             "final": final, "analysed": analyse_moves}

@@ -15,7 +15,8 @@ the analysis, the strategy lab) walks a game the same way.
 
 Hidden information: `transcript(record, view=seat)` says only what a seat saw,
 built from its information state (the lines each move adds to it), so it names
-no card that seat cannot see.
+no card that seat cannot see; `seat_views(record, seat)` gives the seat's whole
+view after each move, the table's and the engine's (games.view.seat_view).
 
 A record needs the games only: the harness writes records and turns a results
 file's stored games into records (eval/results_records.py), the table saves and
@@ -35,7 +36,9 @@ from typing import Any, Iterable, Iterator, Sequence
 import pyspiel
 
 import games  # noqa: F401  (registers our games)
+from games import registry
 from games.load import load_game
+from games.view import seat_view
 from records.files import EMPTY, RECORDS, SQLITE_HEADER, kind_of, loads, read_text, write_whole
 
 FORMAT = "cardarena-record"
@@ -272,6 +275,28 @@ def transcript(record: Record, view: int | None = None) -> list[tuple[int, str]]
         lines.extend((i, text) for text in new[len(old):])
         old = new
     return lines
+
+
+def seat_views(record: Record, seat: int) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(move index, what seat `seat` saw after that move) for every move: the seat view a table
+    or an engine at that seat would have been given (games.view.seat_view; its game's schema is
+    `cardarena schema`), built from what the seat may see only. The players are named p0, p1,
+    ... with the record's agents (null for a seat the record names none for). RecordError for a
+    seat the game has not, a game with no seat view (one of OpenSpiel's own) or a move that
+    does not replay."""
+    game = game_of(record)
+    name = game.get_type().short_name
+    if registry.find(name) is None:
+        raise RecordError(f"game {name!r} is not registered here: it has no seat view (show it as text)")
+    if not isinstance(seat, int) or not 0 <= seat < game.num_players():
+        raise RecordError(f"seat {seat} is not a seat of {record.game} (0..{game.num_players() - 1})")
+    by_seat = {p.seat: p.agent for p in record.players}
+    agents = [by_seat.get(s) for s in range(game.num_players())]
+    state = game.new_initial_state()
+    for i, m in enumerate(record.moves):
+        _check_move(state, i, m)
+        state.apply_action(m.action)
+        yield i, seat_view(game, state, seat, agents=agents)
 
 
 # ------------------------------------------------------------------ files

@@ -1,7 +1,8 @@
 """`cardarena list`: what a spec can name, without reading the source: the registered
 games with every parameter, its default and range (games.registry); the bots with the
 settings each declares (agents.bot_settings); the shipped bot files (bots/) with what
-they were trained on."""
+they were trained on. `cardarena schema GAME`: the JSON Schema of what one seat of a
+game may see (games.view.view_schema), the format a page, a transcript and an engine read."""
 
 from __future__ import annotations
 
@@ -135,6 +136,19 @@ def _list(args: argparse.Namespace) -> None:
     print("\n\n".join(parts[name]() for name in (args.what or SECTIONS)))
 
 
+def registered_game(text: str) -> str:
+    """An argparse type: a registered game's name (a game string's parameters are ignored)."""
+    try:
+        return registry.lookup(text).name
+    except KeyError as e:
+        raise argparse.ArgumentTypeError(e.args[0]) from None
+
+
+def _schema(args: argparse.Namespace) -> None:
+    from games.view import view_schema
+    print(json.dumps(view_schema(args.game), indent=2, ensure_ascii=False))
+
+
 def add_commands(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("list", help="the games and their parameters, the bots and their settings, the bot files",
                        description="What a game string or bot spec can name: our games with every parameter, "
@@ -144,3 +158,10 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--game", default=registry.default_game(),
                    help="the game whose bot settings are shown (default %(default)s)")
     p.set_defaults(func=_list)
+
+    p = sub.add_parser("schema", help="the JSON Schema of what one seat of a game may see",
+                       description="Prints the JSON Schema (draft 2020-12) of a game's seat view: the table's "
+                                   "view less its session's fields, the engine protocol's turn `view`, each "
+                                   "line's `view` of `cardarena show --view SEAT --json` (docs/play-api.md).")
+    p.add_argument("game", type=registered_game, help="a registered game (`cardarena list games`)")
+    p.set_defaults(func=_schema)

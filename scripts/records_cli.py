@@ -1,5 +1,6 @@
 """`cardarena games`, `show`, `export-games` and `analyse`: the stored games of a
-results file (or a record file) listed, read, written out as records, and a
+results file (or a record file) listed, read (as text, or one seat's views as JSON
+Lines), written out as records, and a
 position valued from the mover's information (records/record.py, search/analysis.py,
 docs/records.md)."""
 
@@ -66,11 +67,16 @@ def _show(args: argparse.Namespace) -> None:
     from eval.results_records import open_game
     from records.record import check, transcript
     view = None if args.open else args.view
+    if args.json and view is None:
+        raise ValueError("--json prints one seat's views: give --view SEAT, not --open")
     damaged: list[str] = []
     found = open_game(args.source, args.game, damaged)
     for _, record in found:
         check(record)                   # a record whose moves or returns do not hold is refused, as analyse does
     _warn("show", damaged)
+    if args.json:
+        _show_views(found, view)
+        return
     for gid, record in found:
         print(_header(gid, record, view))
         for i, line in transcript(record, view):
@@ -83,6 +89,18 @@ def _show(args: argparse.Namespace) -> None:
         print("returns: " + (" ".join(f"p{s}={r:+.4g}" for s, r in enumerate(record.returns))
                              if record.returns is not None else "none (unfinished)"))
         print()
+
+
+def _show_views(found: list, seat: int) -> None:
+    """JSON Lines: {"game": id, "move": i, "view": the seat's view after move i} for every move of
+    every deal found, so a program reads what the seat saw in the format the table and the engine
+    protocol use (`cardarena schema GAME`), with no card the seat could not see."""
+    import json
+
+    from records.record import seat_views
+    for gid, record in found:
+        for i, seat_view in seat_views(record, seat):
+            print(json.dumps({"game": gid, "move": i, "view": seat_view}, ensure_ascii=False, separators=(",", ":")))
 
 
 def _header(gid: str, record, view: int | None) -> str:
@@ -168,6 +186,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     how.add_argument("--view", type=_MOVE, metavar="SEAT",
                      help="what this seat saw: its own cards, the public moves, no other hidden card")
     how.add_argument("--open", action="store_true", help="every card open")
+    p.add_argument("--json", action="store_true",
+                   help="with --view: the seat's whole view after every move, one JSON object a line "
+                        '({"game", "move", "view"}; the view\'s schema: cardarena schema GAME)')
     p.set_defaults(func=_show)
 
     p = sub.add_parser("export-games", help="write a results file's games as records (JSON Lines)",

@@ -111,9 +111,9 @@ def test_the_table_has_every_audit_command_and_more_than_400_cases():
                 for _, steps in CASES for step in steps}
     for command in [("match",), ("bench",), ("train",), ("export",), ("ensemble",), ("tournament",), ("report",),
                     ("sprt",), ("paired",), ("list",), ("games",), ("show",), ("export-games",), ("analyse",),
-                    ("play",), ("engine",), ("study", "canasta"), ("study", "stats"), ("study", "requirement"),
-                    ("study", "tune"), ("study", "plot"), ("study", "fingerprint"), ("selfplay",),
-                    ("train-value",), ("train-belief",)]:
+                    ("play",), ("engine",), ("schema",), ("study", "canasta"), ("study", "stats"),
+                    ("study", "requirement"), ("study", "tune"), ("study", "plot"), ("study", "fingerprint"),
+                    ("selfplay",), ("train-value",), ("train-belief",)]:
         assert command in commands, command
     assert len(CASES) > 400
     for game in GAMES:

@@ -282,10 +282,17 @@ move_numbers = st.one_of(st.integers(-1, 400).map(str), number_text)
 
 
 @MORE
-@given(source=any_file, game=game_ids, view=st.one_of(st.none(), st.integers(-1, 5).map(str), junk))
-def test_show(place, source, game, view):
+@given(source=any_file, game=game_ids, view=st.one_of(st.none(), st.integers(-1, 5).map(str), junk),
+       as_json=st.booleans())
+def test_show(place, source, game, view, as_json):
     argv = ["show", source] + ([game] if game is not None else []) + (["--open"] if view is None else ["--view", view])
-    unchanged(place, argv)
+    unchanged(place, argv + (["--json"] if as_json else []))
+
+
+@FUZZ
+@given(game=game_strings)
+def test_schema(place, game):
+    unchanged(place, ["schema", game])
 
 
 @FUZZ

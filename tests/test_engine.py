@@ -80,6 +80,7 @@ def test_a_turn_message_is_the_same_in_every_world_the_seat_cannot_tell_apart(ga
                     turn_message(earlier, seat, cursor)
                 messages.append(turn_message(s, seat, cursor, tensor=True, world_rng=random.Random(9),
                                              time_left=1.0))
+            assert messages[0]["view"] is not None      # the seat view too, compared with the rest
             assert messages[0] == messages[1], f"p{seat}'s message tells the true state from a world"
         checked += 1
     assert checked == 12 and differ >= 6, "the worlds compared should mostly differ from the true state"
@@ -100,6 +101,35 @@ def test_every_player_action_is_public(game_string):
         for p in range(game.num_players()):
             views = [seen[p] for seen in after]
             assert len(set(views)) == len(views), f"p{p} cannot tell apart p{mover}'s actions"
+
+
+@pytest.mark.parametrize("game_string", GAMES + ("python_classic_canasta(players=3)",))
+def test_an_engine_is_sent_the_tables_view_of_its_seat(game_string, tmp_path):
+    """The turn's `view` is the seat view the table builds for that seat (games.view.seat_view),
+    as the engine reads it, at every turn of a deal, valid against the game's schema."""
+    from jsonschema import Draft202012Validator
+    from games.view import seat_view, view_schema
+    log = tmp_path / "views.jsonl"
+    game = pyspiel.load_game(game_string)
+    n = game.num_players()
+    engine = make_bot(f"engine(cmd={sys.executable} {ROOT / 'tests' / 'data' / 'referee_engine.py'} "
+                      f"logs_views {log})", game, 1, 0)
+    bots = [make_bot("rules", game, s, s) for s in range(n)]
+    bots[1] = engine
+    final, decisions = play_deal(game, bots, DealChance(5), Moves(n), [0.0] * 4, 60.0)
+    sent = [json.loads(line) for line in log.read_text().splitlines()]
+    state, expected = game.new_initial_state(), []
+    for action in final.history():
+        if state.current_player() == 1:
+            expected.append(seat_view(game, state, 1))
+        state.apply_action(action)
+    assert decisions > 4 and len(sent) == len(expected) > 2
+    assert sent == json.loads(json.dumps(expected))
+    validator = Draft202012Validator(view_schema(game))
+    for view in sent:
+        validator.validate(view)
+    del engine, bots
+    close_engines()
 
 
 def test_the_c_engine_is_built_and_rated(tmp_path):

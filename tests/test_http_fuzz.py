@@ -26,7 +26,7 @@ import games  # noqa: F401
 from agents.base import rules_core
 from records.record import load_records
 from play.server import MAX_BODY, MAX_ERROR, Table, create_app
-from play.views import table_view
+from games.view import seat_view
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -235,14 +235,14 @@ def assert_nothing_hidden(session, view: dict, rng: random.Random, where: str) -
     a world resampled from the seat's information state: it shows no card the seat cannot see."""
     with session.lock:
         state, seat, game = session.state, session.spec.seat, session.spec.game
-        true = table_view(game, state, seat, session.names, session.agents)
+        true = seat_view(game, state, seat, session.names, session.agents)
         for key in ("turn", "players", "hand", "zones", "log"):
             assert view[key] == true[key], (where, key)
         core = rules_core(state)
         if core.is_terminal() or core.current_player() < 0:
             return
         world = core.resample_from_infostate(seat, rng.random)
-        seen = table_view(game, world, seat, session.names, session.agents)
+        seen = seat_view(game, world, seat, session.names, session.agents)
     assert json.dumps(seen) == json.dumps(true), where
 
 

@@ -19,7 +19,7 @@ from records.record import load_records
 from play.options import GameSpec
 from play.server import Table, create_app
 from play.session import Session
-from play.views import table_view
+from games.view import seat_view
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -403,8 +403,8 @@ def test_a_seat_view_is_the_same_in_every_world_it_cannot_tell_apart(game_string
                 seat = rng.randrange(n)
                 world = state.core.resample_from_infostate(seat, rng.random)
                 assert world.information_state_string(seat) == state.core.information_state_string(seat)
-                true_view = json.dumps(table_view(name, state, seat, names, agents))
-                assert true_view == json.dumps(table_view(name, world, seat, names, agents)), (seed, k, seat)
+                true_view = json.dumps(seat_view(name, state, seat, names, agents))
+                assert true_view == json.dumps(seat_view(name, world, seat, names, agents)), (seed, k, seat)
                 compared += 1
             seat = state.current_player()
             state.apply_action(bots[seat].step(state) if bots else rng.choice(state.legal_actions()))

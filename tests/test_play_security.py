@@ -60,8 +60,8 @@ def play_deal(client: TestClient, view: dict) -> dict:
 
 def hidden_cards(session, seat: int) -> list[str]:
     """The texts of the cards in every other seat's hand (Page One's cards are all different)."""
-    from play.views import table_view
-    open_view = table_view(session.spec.game, session.state, seat, session.names, session.agents, open_hands=True)
+    from games.view import seat_view
+    open_view = seat_view(session.spec.game, session.state, seat, session.names, session.agents, open_hands=True)
     return [c["text"] for p in open_view["players"] if p["seat"] != seat for c in p["hand"]]
 
 

@@ -17,8 +17,8 @@ import games  # noqa: F401
 from agents.base import rules_core
 from eval.config import TournamentConfig
 from eval.results_records import records_from_results
-from records.record import (FORMAT, VERSION, PlayerInfo, Record, RecordError, build, check, load_records, state_at,
-                            transcript, write_records)
+from records.record import (FORMAT, VERSION, PlayerInfo, Record, RecordError, build, check, load_records, seat_views,
+                            state_at, transcript, write_records)
 from eval.storage import ResultsDB, ResultsFileError
 from eval.tournament import load_summary, planned_games, run_tournament
 from scripts.cli import main
@@ -120,6 +120,7 @@ def test_a_view_shows_the_same_on_the_true_game_and_on_a_world_resampled_for_tha
             assert world.history() != list(state.history()) or name == "page_one"
             other = build(record.game, game, world.history(), record.players)
             assert transcript(other, seat) == transcript(truth, seat)
+            assert list(seat_views(other, seat)) == list(seat_views(truth, seat))    # show --view --json's
 
 
 def test_a_view_names_the_seats_own_cards_and_not_the_others(results):
@@ -200,6 +201,31 @@ def test_games_show_and_export_on_the_command_line(results, tmp_path, capsys):
     assert len(load_records(out)) == 3 * len(list(ResultsDB.read(db).games()))
     code, err = _run(["export-games", str(db), "--out", str(out)], capsys)
     assert code == 2 and "--force" in err
+
+
+def test_show_json_prints_the_seats_view_after_every_move_in_its_games_schema(results, capsys):
+    """`cardarena show --view SEAT --json`: a line a move, every deal of a match, each the seat's
+    view (the table's and the engine's) valid against its game's schema."""
+    from jsonschema import Draft202012Validator
+    from games.view import seat_view, view_schema
+    db = results["american_page_one_match"]
+    found = list(records_from_results(db))[:3]          # game 0-0's deals
+    assert len({r.match["deal"] for _, r in found}) == 3
+    main(["show", str(db), "0-0", "--view", "2", "--json"])
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(lines) == sum(len(r.moves) for _, r in found)
+    validator = Draft202012Validator(view_schema(found[0][1].game))
+    for line in lines:
+        assert set(line) == {"game", "move", "view"} and line["game"].startswith("0-0-")
+        validator.validate(line["view"])
+    for gid, record in found:
+        mine = [line for line in lines if line["game"] == gid]
+        assert [(line["move"], line["view"]) for line in mine] == [(i, v) for i, v in seat_views(record, 2)]
+        agents = [p.agent for p in sorted(record.players, key=lambda p: p.seat)]
+        final = seat_view(record.game, state_at(record, len(record.moves)), 2, agents=agents)
+        assert mine[-1]["view"] == final and final["score"] is not None
+    code, err = _run(["show", str(db), "0-0", "--open", "--json"], capsys)
+    assert code == 2 and "--view SEAT" in err
 
 
 # ------------------------------------------------------------------ results files

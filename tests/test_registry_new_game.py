@@ -26,7 +26,7 @@ import games
 from eval.results_records import records_from_results
 from records.record import replay, state_at, transcript
 from games import registry
-from play.views import table_view
+from games.view import seat_view
 from tests.test_play_api import client, play, settle  # noqa: F401  (the API's fixture and helpers)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -129,8 +129,8 @@ def test_a_seats_view_of_the_new_game_depends_only_on_what_it_sees(tiny):
         state.apply_action(rng.choice(state.legal_actions()))
         for seat in (0, 1):
             world = state.resample_from_infostate(seat, rng.random)
-            mine = table_view(tiny.NAME, state, seat, ["a", "b"], ["x", "y"])
-            assert table_view(tiny.NAME, world, seat, ["a", "b"], ["x", "y"]) == mine
+            mine = seat_view(tiny.NAME, state, seat, ["a", "b"], ["x", "y"])
+            assert seat_view(tiny.NAME, world, seat, ["a", "b"], ["x", "y"]) == mine
 
 
 # ------------------------------------------------------------ no generic floor names a game

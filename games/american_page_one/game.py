@@ -19,7 +19,7 @@ from games.american_page_one.core import (CHANCE_OUTCOMES, DEFAULT_PARAMS, NUM_A
 from games.american_page_one.belief import public_memory
 from games.american_page_one.leaf import american_page_one_value
 from games.american_page_one.match import DEAL_PARAMETERS, AmericanPageOneMatch
-from games.american_page_one.view import american_page_one_view
+from games.american_page_one.view import SHAPE as VIEW_SHAPE, american_page_one_view
 from games.wrapper import CoreState, share_core_on_deepcopy, tensor_views
 
 _GAME_TYPE = pyspiel.GameType(
@@ -249,7 +249,7 @@ registry.register(registry.GameEntry(
         registry.Param("deals_left", "int", min=0, max=1000000, default=0,
                        help="≥ 0: the deals of the match after this one, set by the match"),
     ),
-    rules=AmericanPageOneRules.from_params, view=american_page_one_view, players=(2, 7),
+    rules=AmericanPageOneRules.from_params, view=american_page_one_view, view_shape=VIEW_SHAPE, players=(2, 7),
     match=registry.MatchOffer(
         "deals", (1, 3, 5, 10), 3, sets=DEAL_PARAMETERS,
         table=lambda players, params, deals, seed: AmericanPageOneMatch(deals, params, first_dealer=seed % players)),

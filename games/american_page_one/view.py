@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from games.american_page_one import core as apo
 from games.cards import NUM_RANKS, SUIT_LETTERS, SUIT_SYMBOLS
-from games.view import action, count, french_card, with_hand_actions, zone
+from games.view import FRENCH_RANKS, ViewShape, action, count, french_card, with_hand_actions, zone
+
+SHAPE = ViewShape(ranks=FRENCH_RANKS, zones=("Up-card", "Stock", "Discards", "Direction", "Pending draw", "Match"),
+                  kinds=("card", "suit", "draw", "pass", "call"), score_lines=("cards left", "hand points"),
+                  notes=("dealer", r"out \d+"))
 
 def american_page_one_view(core: apo.AmericanPageOneState, seat: int, open_hands: bool) -> dict:
     """American Page One from `seat`: its hand, the up-card, stock, discards, direction and match standing."""

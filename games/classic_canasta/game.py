@@ -20,7 +20,7 @@ from games.classic_canasta.match import DEAL_PARAMETERS, TARGETS, ClassicCanasta
 from games.classic_canasta.scoring import MAX_SWING
 from games.canasta_family.cards import NUM_KINDS
 from games.canasta_family.game import FamilyObserver, game_info, game_type
-from games.classic_canasta.view import classic_canasta_view
+from games.classic_canasta.view import SHAPE as VIEW_SHAPE, classic_canasta_view
 from games.wrapper import CoreState, share_core_on_deepcopy, tensor_views
 
 
@@ -156,7 +156,7 @@ registry.register(registry.GameEntry(
                        help=("`meld`, `end`: a red 3 drawn as the stock's last card: its player may meld but not "
                              "discard, then the hand ends (`meld`, the standard rule); or the hand ends at once (`end`)")),
     ),
-    rules=ClassicRules.from_params, view=classic_canasta_view, players=(2, 4),
+    rules=ClassicRules.from_params, view=classic_canasta_view, view_shape=VIEW_SHAPE, players=(2, 4),
     match=registry.MatchOffer("target", TARGETS, 5000, defaults={3: 7500}, sets=DEAL_PARAMETERS,
                               table=lambda players, params, target, seed: ClassicCanastaMatch(players, target),
                               points=True),

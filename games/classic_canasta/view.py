@@ -7,12 +7,20 @@ from games.classic_canasta.actions import BLACK_SLOT
 from games.classic_canasta.core import DRAWS, ClassicState
 from games.classic_canasta.scoring import canasta_bonus
 from games.canasta_family.cards import BLACK_THREE, JOKER, KIND_NAMES, RED_THREE, TWO
-from games.modern_canasta.view import canasta_card, canasta_counts
-from games.view import action, count, with_hand_actions, zone
+from games.modern_canasta.view import CANASTA_RANKS, KNOWN_ZONE, canasta_card, canasta_counts
+from games.view import ViewShape, action, count, with_hand_actions, zone
 
 
 CLASSIC_SCORE_LINES = (("melded cards", "melded_cards"), ("canastas", "canasta_bonuses"),
                        ("red 3s", "red_threes"), ("going out", "going_out"), ("cards in hand", "cards_in_hand"))
+CLASSIC_CANASTAS = ("natural", "mixed")
+_WHO = r"(?:your side|their side|you|p\d+)"        # a partnership's row, or a player's in a game of two or three
+
+SHAPE = ViewShape(ranks=CANASTA_RANKS, zones=("Pile", "Stock", f"Melds: {_WHO}", f"Red 3s: {_WHO}", KNOWN_ZONE),
+                  kinds=("draw", "pile", "other", "card", "meld"),
+                  score_lines=tuple(label for label, field in CLASSIC_SCORE_LINES if field != "canasta_bonuses")
+                  + tuple(f"{kind} canastas" for kind in CLASSIC_CANASTAS),
+                  notes=(r"initial meld \d+ of \d+", "withdrew its meld"), canastas=CLASSIC_CANASTAS)
 
 
 def _classic_meld(slot: int, n: int, t: int, j: int) -> dict:
@@ -93,7 +101,7 @@ def classic_canasta_view(core: ClassicState, seat: int, open_hands: bool) -> dic
             if field != "canasta_bonuses":
                 lines.append({"label": label, "values": [getattr(core.scores[s], field) for s in range(sides)]})
                 continue
-            for kind in ("natural", "mixed"):       # the canasta bonuses, kind by kind
+            for kind in CLASSIC_CANASTAS:       # the canasta bonuses, kind by kind
                 per_side = [[m for m in core.open_melds(s) if sum(m) >= 7 and (kind == "mixed") == bool(m[1] or m[2])]
                             for s in range(sides)]
                 if any(per_side):

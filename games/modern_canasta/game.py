@@ -20,7 +20,7 @@ from games.modern_canasta.core import (ANSWER, DEFAULT_PARAMS, EV_ANSWER, EV_DIS
 from games.modern_canasta.match import DEAL_PARAMETERS, TARGETS, ModernCanastaMatch
 from games.modern_canasta.scoring import MAX_SWING
 from games.canasta_family.game import FamilyObserver, game_info, game_type
-from games.modern_canasta.view import modern_canasta_view
+from games.modern_canasta.view import SHAPE as VIEW_SHAPE, modern_canasta_view
 from games.wrapper import CoreState, share_core_on_deepcopy, tensor_views
 
 # A hand's decisions are bounded: at most 56 turns draw from the stock and at most
@@ -178,7 +178,7 @@ registry.register(registry.GameEntry(
         registry.Param("first_player", "int", min=0, max=3, default=0,
                        help="0-3: the seat on the dealer's left, who is dealt to and plays first"),
     ),
-    rules=CanastaRules.from_params, view=modern_canasta_view, players=(PLAYERS, PLAYERS),
+    rules=CanastaRules.from_params, view=modern_canasta_view, view_shape=VIEW_SHAPE, players=(PLAYERS, PLAYERS),
     match=registry.MatchOffer("target", TARGETS, 2500, sets=DEAL_PARAMETERS,
                               table=lambda players, params, target, seed: ModernCanastaMatch(target), points=True),
     sides=lambda players: [seat & 1 for seat in range(players)],     # 0 and 2 against 1 and 3

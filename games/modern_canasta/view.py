@@ -11,7 +11,7 @@ from games.modern_canasta.cards import (ACE, BLACK_THREE, JOKER, KIND_NAMES, NUM
                                         WILD_SLOT)
 from games.modern_canasta.core import CanastaState
 from games.modern_canasta.scoring import canasta_bonus
-from games.view import action, card, count, with_hand_actions, zone
+from games.view import ViewShape, action, card, count, with_hand_actions, zone
 
 
 def canasta_card(kind: int, action: int | None = None) -> dict:
@@ -50,6 +50,16 @@ CANASTA_KINDS = ("natural", "mixed", "wild", "sevens", "aces")
 SCORE_LINES = (("melded cards", "melded_cards"), ("canastas", "canasta_bonuses"), ("3s", "threes"),
                ("going out", "going_out"), ("cards in hand", "cards_in_hand"),
                ("unfinished melds", "unfinished_melds"), ("three Aces or 7s held", "held_sets"))
+CANASTA_RANKS = KIND_NAMES[:NUM_KINDS - 2] + ("3",)       # canasta_card's ranks: a 3 of either colour is "3"
+KNOWN_ZONE = r"Known in p\d+'s hand"
+
+SHAPE = ViewShape(ranks=CANASTA_RANKS, zones=("Pile", "Stock", "Melds: (?:your|their) side", "3s: (?:your|their) side",
+                                              KNOWN_ZONE),
+                  kinds=("draw", "pile", "ask", "answer", "other", "card", "meld"),
+                  score_lines=tuple(label for label, field in SCORE_LINES if field != "canasta_bonuses")
+                  + tuple(f"{kind} canastas" for kind in CANASTA_KINDS),
+                  notes=("asked", "may not go out this turn", "withdrew its meld", "must go out this turn"),
+                  canastas=CANASTA_KINDS)
 
 
 def modern_canasta_view(core: CanastaState, seat: int, open_hands: bool) -> dict:

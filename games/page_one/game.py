@@ -12,7 +12,7 @@ import pyspiel
 from games import registry
 from games.cards import DECK_SIZE, NUM_RANKS, suit_permuted
 from games.page_one.leaf import page_one_value
-from games.page_one.view import page_one_view
+from games.page_one.view import SHAPE as VIEW_SHAPE, page_one_view
 from games.page_one.core import (DEFAULT_PARAMS, EV_FOLLOW, EV_LEAD, EV_PASS, NUM_ACTIONS,
                                  PageOneRules, PageOneState, PublicMemory, played_card)
 from games.wrapper import CoreState, share_core_on_deepcopy, tensor_views
@@ -213,7 +213,7 @@ registry.register(registry.GameEntry(
         registry.Param("max_tricks", "int", min=1, max=1000000, default=3000,
                        help="1-1,000,000: 「3000回出し合っても終わらないゲームを「終わらなかった」としました」"),
     ),
-    rules=PageOneRules.from_params, view=page_one_view, players=(2, 6),
+    rules=PageOneRules.from_params, view=page_one_view, view_shape=VIEW_SHAPE, players=(2, 6),
     match=registry.MatchOffer("deals", (1, 2, 3, 5, 10), 1),
     core=PageOneState, leaf_value=page_one_value,
     rule_bot="agents.rules.page_one:PageOneRulesBot",

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from games.cards import SUIT_SYMBOLS, cards_of
 from games.page_one.core import EV_FOLLOW, EV_LEAD, OVER, PageOneState, played_card
-from games.view import action, count, french_card, with_hand_actions, zone
+from games.view import FRENCH_RANKS, ViewShape, action, count, french_card, with_hand_actions, zone
+
+SHAPE = ViewShape(ranks=FRENCH_RANKS, zones=("Trick", "Stock", "Discards", "Tricks"), kinds=("card",),
+                  score_lines=("cards left",), notes=("leader", r"out \d+"))
 
 def page_one_view(core: PageOneState, seat: int, open_hands: bool) -> dict:
     """Page One from `seat`: its hand, the trick on the table, the stock, discards and tricks."""

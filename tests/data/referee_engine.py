@@ -10,7 +10,9 @@ does one odd thing, as MODE says (python referee_engine.py MODE [ARG]):
 - `forks FILE`: at hello starts three child processes that sleep, and writes
   their pids to FILE, one a line; it plays on;
 - `logs_quit FILE`: appends "hello <pid>" to FILE at hello and "quit <pid>"
-  when told to quit.
+  when told to quit;
+- `logs_views FILE`: appends each turn's `view` to FILE, one JSON line a turn
+  (for tests/test_engine.py: the seat view it is sent is the table's).
 """
 
 import json
@@ -45,6 +47,9 @@ for line in sys.stdin:
         time.sleep(float(arg or 0))
         sys.exit(0)
     elif kind == "turn":
+        if mode == "logs_views":
+            with open(arg, "a") as f:
+                f.write(json.dumps(message["view"]) + "\n")
         answer = json.dumps({"action": message["legal"][0]["action"]})
         if mode == "tells_limit":
             answer = json.dumps({"told": [told_limit, message["time_left"]]})

@@ -21,7 +21,7 @@ import pyspiel
 from agents.base import CardBot
 from games import registry
 from games.params import int_param
-from games.view import action, card, zone
+from games.view import ViewShape, action, card, zone
 
 CARDS, PASS, BET = 6, 0, 1
 NAME = "tiny_high_card"
@@ -145,5 +145,7 @@ def view(state: TinyState, seat: int, open_hands: bool) -> dict:
 pyspiel.register_game(_TYPE, TinyGame)
 ENTRY = registry.register(registry.GameEntry(
     name=NAME, title="High card", example=NAME, players=(2, 3), rules=check, view=view,
+    view_shape=ViewShape(ranks=tuple(map(str, range(CARDS))), zones=("Bets",), kinds=("call", "pass"),
+                         score_lines=("card",)),
     params=(registry.Param("players", "int", 2, "2-3", min=2, max=3),),
     match=registry.MatchOffer("deals", (1, 3), 1), rule_bot=f"{__name__}:TinyRulesBot"))
