@@ -171,9 +171,8 @@ def check_params(game: str, params: Any) -> dict[str, Any]:
     try:
         registry.lookup(game).rules(out)
     except ValueError as e:
-        message = str(e)
-        m = re.match(r"^(\w+)=", message)
-        raise FieldError(f"params.{m.group(1)}" if m and m.group(1) in specs else "params", message) from None
+        param = getattr(e, "param", None)
+        raise FieldError(f"params.{param}" if param in specs else "params", str(e)) from None
     return out
 
 

@@ -228,40 +228,45 @@ def _parse_scores(text: Any, players: int) -> tuple[float, ...]:
     """The running match scores, one per seat, separated by ';' (a ',' would end
     the parameter in an OpenSpiel game string)."""
     if not isinstance(text, str):
-        raise GameParameterError(f"scores={text!r}: must be a string of {players} numbers, e.g. '0;-40;40;0'")
+        raise GameParameterError(f"scores={text!r}: must be a string of {players} numbers, e.g. '0;-40;40;0'",
+                                 param="scores")
     if not text.strip():
         return (0.0,) * players
     try:
         values = tuple(float(x) for x in text.split(";"))
     except ValueError:
-        raise GameParameterError(f"scores={text!r}: must be {players} numbers separated by ';'") from None
+        raise GameParameterError(f"scores={text!r}: must be {players} numbers separated by ';'",
+                                 param="scores") from None
     if len(values) != players:
-        raise GameParameterError(f"scores={text!r}: needs {players} numbers, one per player, got {len(values)}")
+        raise GameParameterError(f"scores={text!r}: needs {players} numbers, one per player, got {len(values)}",
+                                 param="scores")
     return values
 
 
 def _check_combination(r: dict) -> None:
     """Rejects combinations of local rules that contradict each other."""
     if r["skip"] != "none" and r["skip"] == r["reverse"]:
-        raise GameParameterError(f"skip={r['skip']} and reverse={r['reverse']}: one rank cannot both skip and reverse")
+        raise GameParameterError(f"skip={r['skip']} and reverse={r['reverse']}: one rank cannot both skip and reverse",
+                                 param="skip")
     if r["draw_until_playable"] and not r["play_drawn"]:
         raise GameParameterError("draw_until_playable=true needs play_drawn=true: one draws until a card "
-                                 "can be played, then plays it")
+                                 "can be played, then plays it", param="draw_until_playable")
     if r["dobon"] and r["until_last"]:
         raise GameParameterError("dobon=true and until_last=true: a Dobon ends the deal, the page does not "
-                                 "say how it mixes with playing on to the last player")
+                                 "say how it mixes with playing on to the last player", param="dobon")
     if r["dobon_gaeshi"] and not r["dobon"]:
-        raise GameParameterError("dobon_gaeshi=true needs dobon=true")
+        raise GameParameterError("dobon_gaeshi=true needs dobon=true", param="dobon_gaeshi")
     if r["no_special_finish"] and r["penalty"] == 0:
         raise GameParameterError("no_special_finish=true needs penalty >= 1: the penalty draw is what "
-                                 "keeps the player in the deal")
+                                 "keeps the player in the deal", param="no_special_finish")
     if r["challenge"] and not r["jokers"]:
-        raise GameParameterError("challenge=true needs jokers=true: only a joker can be challenged")
+        raise GameParameterError("challenge=true needs jokers=true: only a joker can be challenged", param="challenge")
     if r["linked_draws"] and r["unanswerable"]:
         raise GameParameterError("linked_draws=true and unanswerable=true: draw cards that cannot be "
-                                 "answered cannot be answered by suit either")
+                                 "answered cannot be answered by suit either", param="linked_draws")
     if r["players"] * r["hand_size"] + 1 > 104 + (4 if r["jokers"] else 0):
-        raise GameParameterError(f"players={r['players']}, hand_size={r['hand_size']}: not enough cards")
+        raise GameParameterError(f"players={r['players']}, hand_size={r['hand_size']}: not enough cards",
+                                 param="players")
 
 
 _TABLES: dict[tuple, "_Tables"] = {}

@@ -27,12 +27,13 @@ class AmericanPageOneMatch:
         params = dict(params or {})
         clash = sorted(set(params) & set(DEAL_PARAMETERS))
         if clash:
-            raise GameParameterError(f"{clash}: set by the match for each deal, not by its parameters")
+            raise GameParameterError(f"{clash}: set by the match for each deal, not by its parameters", param=clash)
         if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
-            raise GameParameterError(f"deals={deals!r}: must be a positive integer")
+            raise GameParameterError(f"deals={deals!r}: must be a positive integer", param="deals")
         self.rules = AmericanPageOneRules.from_params(params)     # validates the variant once
         if not 0 <= first_dealer < self.rules.players:
-            raise GameParameterError(f"first_dealer={first_dealer}: must be a seat in [0, {self.rules.players - 1}]")
+            raise GameParameterError(f"first_dealer={first_dealer}: must be a seat in [0, {self.rules.players - 1}]",
+                                     param="first_dealer")
         self.deals = deals
         self.params = params
         self.first_dealer = first_dealer

@@ -121,7 +121,8 @@ class ClassicRules:
                     first_player=int_param(p, "first_player", 0, players - 1),
                     last_red_three=choice_param(p, "last_red_three", LAST_RED_THREE_CHOICES))
         if players != 3 and rules.score2:
-            raise GameParameterError(f"score2={rules.score2}: only a three-player game has a third side")
+            raise GameParameterError(f"score2={rules.score2}: only a three-player game has a third side",
+                                     param="score2")
         return rules
 
     @property

@@ -13,6 +13,8 @@ nothing, ends the match there.
 
 from __future__ import annotations
 
+from games.params import GameParameterError
+
 from typing import Any, Sequence
 
 from games.classic_canasta.core import ClassicState
@@ -28,13 +30,13 @@ class ClassicCanastaMatch:
 
     def __init__(self, players: int = 4, target: int | None = None, max_hands: int = 200):
         if players not in (2, 3, 4):
-            raise ValueError(f"players={players!r}: classic Canasta is for 2, 3 or 4 players")
+            raise GameParameterError(f"players={players!r}: classic Canasta is for 2, 3 or 4 players", param="players")
         target = target if target is not None else (7500 if players == 3 else 5000)
         if target not in TARGETS:
-            raise ValueError(f"target={target}: a classic Canasta match is played to "
-                             f"one of {', '.join(map(str, TARGETS))}")
+            raise GameParameterError(f"target={target}: a classic Canasta match is played to "
+                             f"one of {', '.join(map(str, TARGETS))}", param="target")
         if not isinstance(max_hands, int) or max_hands < 1:
-            raise ValueError(f"max_hands={max_hands!r}: must be a positive integer")
+            raise GameParameterError(f"max_hands={max_hands!r}: must be a positive integer", param="max_hands")
         self.players = players
         self.sides = 2 if players == 4 else players
         self.target = target

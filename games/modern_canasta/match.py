@@ -12,6 +12,8 @@ wins. A cap on the number of hands, reached only by play that scores nothing
 
 from __future__ import annotations
 
+from games.params import GameParameterError
+
 from typing import Any, Sequence
 
 from games.modern_canasta.core import PLAYERS, CanastaState
@@ -26,10 +28,10 @@ class ModernCanastaMatch:
 
     def __init__(self, target: int = 8500, max_hands: int = 200):
         if target not in TARGETS:
-            raise ValueError(f"target={target}: a Modern American Canasta match is played to "
-                             f"one of {', '.join(map(str, TARGETS))}")
+            raise GameParameterError(f"target={target}: a Modern American Canasta match is played to "
+                             f"one of {', '.join(map(str, TARGETS))}", param="target")
         if not isinstance(max_hands, int) or max_hands < 1:
-            raise ValueError(f"max_hands={max_hands!r}: must be a positive integer")
+            raise GameParameterError(f"max_hands={max_hands!r}: must be a positive integer", param="max_hands")
         self.target = target
         self.max_hands = max_hands
 
