@@ -17,6 +17,7 @@ import games  # noqa: F401  (registers our games)
 from agents import BOT_FACTORIES, SHIPPED_BOTS, bot_file_location, make_bot, parse_spec
 from agents.presets import expand
 from eval.schedule import Sides, check_sides, format_sides
+from games import registry
 from games.load import error_line, load_game
 from games.protocol import MatchFormat
 
@@ -110,7 +111,7 @@ class TournamentConfig:
         if isinstance(teams, str):
             teams = parse_teams(teams)
         if teams is None:
-            teams = getattr(loaded, "teams", None)     # a partnership game declares its sides
+            teams = registry.partnerships(loaded)     # a partnership game declares its sides
         if teams is not None:
             teams = tuple(tuple(side) for side in teams)
             check_sides(loaded.num_players(), teams)

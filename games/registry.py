@@ -218,6 +218,21 @@ def of_core(world: Any) -> GameEntry | None:
     return _BY_CORE.get(type(world))
 
 
+def partnerships(game: Any) -> tuple[tuple[int, ...], ...] | None:
+    """The seats of each side of a pyspiel game where partners share a side (its entry's
+    `sides`), else None: the harness's teams, the search's allies."""
+    entry = of_game(game)
+    if entry is None:
+        return None
+    side_of_seat = entry.sides(game.num_players())
+    grouped: dict[int, list[int]] = {}
+    for seat, side in enumerate(side_of_seat):
+        grouped.setdefault(side, []).append(seat)
+    if all(len(seats) == 1 for seats in grouped.values()):
+        return None
+    return tuple(tuple(seats) for _, seats in sorted(grouped.items()))
+
+
 def default_game() -> str:
     """The game string commands default to: the first registered game's example."""
     return registered()[0].example

@@ -26,6 +26,7 @@ LeafValue = Callable[[object], Sequence[float]]
 import pyspiel
 
 from agents import make_bot
+from games import registry
 from games.protocol import CHANCE, GameState, chance_sampler
 from search.evaluation import leaf_value_for
 
@@ -110,9 +111,8 @@ class BotRollout:
 
 
 def sides(game: pyspiel.Game) -> tuple[tuple[int, ...], ...]:
-    """The game's sides: its partnerships where it declares them (`teams`), else each seat alone."""
-    teams = getattr(game, "teams", None) or [(seat,) for seat in range(game.num_players())]
-    return tuple(tuple(side) for side in teams)
+    """The game's sides: its partnerships where its registry entry declares them, else each seat alone."""
+    return registry.partnerships(game) or tuple((seat,) for seat in range(game.num_players()))
 
 
 def side_of(game: pyspiel.Game, player: int) -> set[int]:

@@ -8,6 +8,7 @@ import pyspiel
 import pytest
 
 import games  # noqa: F401  (registers the games)
+from games import registry
 from games.classic_canasta.actions import (BLACK_SLOT, COMMIT, DISCARD_BASE, DRAW, MELD_BASE,
                                            NUM_ACTIONS, TAKE_JOKER, TAKE_PAIR, TAKE_TWO, WITHDRAW,
                                            action_to_string, decode_meld, discard_action,
@@ -73,10 +74,10 @@ def full_position(hand0: str, pile: str, melds: dict, stock: str = "",
 # ------------------------------------------------------------------ players
 def test_four_play_in_two_partnerships_two_or_three_each_for_themselves():
     four = pyspiel.load_game("python_classic_canasta(players=4)")
-    assert four.num_players() == 4 and four.teams == ((0, 2), (1, 3))
+    assert four.num_players() == 4 and registry.partnerships(four) == ((0, 2), (1, 3))
     for n in (2, 3):
         game = pyspiel.load_game(f"python_classic_canasta(players={n})")
-        assert game.num_players() == n and game.teams is None
+        assert game.num_players() == n and registry.partnerships(game) is None
     # Four players: p0 goes out, seats 0 and 2 score together against 1 and 3.
     s = set_up(hands(4, "K", "Q Q", "", "J J"), phase=MELD, melds={(0, ACE): (7, 0, 0)})
     play(s, discard("K"))

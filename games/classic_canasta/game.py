@@ -45,8 +45,6 @@ class ClassicCanastaGame(pyspiel.Game):
         params = dict(params or {})
         self.rules = ClassicRules.from_params(params)
         players = self.rules.players
-        # The partnerships, for the tournament harness; two or three play alone.
-        self.teams = ((0, 2), (1, 3)) if players == 4 else None
         super().__init__(_GAME_TYPE, game_info(NUM_ACTIONS, players, MAX_SWING, max_decisions(players)), params)
 
     def new_initial_state(self) -> "ClassicCanastaGameState":

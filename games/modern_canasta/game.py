@@ -37,7 +37,6 @@ class ModernCanastaGame(pyspiel.Game):
     """One hand; zero-sum returns in thousands of points (see the module docstring)."""
 
 
-    teams = ((0, 2), (1, 3))   # the partnerships, for the tournament harness
 
     def __init__(self, params=None):
         params = dict(params or {})
