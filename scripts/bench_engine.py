@@ -37,7 +37,8 @@ from agents import make_bot
 from agents.base import CardBot
 from agents.engine import close_engines
 from games.chance import DealChance
-from eval.play import Moves, play_deal
+from eval.play import play_deal
+from eval.referee import Moves
 
 ROOT = Path(__file__).resolve().parents[1]
 RANKS = "23456789TJQKA"
