@@ -227,10 +227,6 @@ class Referee:
         self.bots = [None] * len(self.bots)
         self.listeners = []
 
-    def mover(self) -> int | None:
-        """The seat to move; None when the deal is over."""
-        return None if self.state.is_terminal() else self.state.current_player()
-
     def ask(self, seat: int, state: pyspiel.State | None = None) -> tuple[Any, float]:
         """The answer of `seat`'s bot on `state` (the referee's own by default; the
         table hands a copy, so its page can read the state meanwhile) and the seconds
