@@ -50,6 +50,7 @@ PROBE_SIZE = 4
 CALL_MAKE, CALL_MOVE, CALL_HOOK = 0.0, 1.0, 2.0
 
 AfterCall = Callable[[int], None]       # told the seat after each call into a bot (eval.workers' pipe check)
+_clock = time.monotonic
 
 
 class BotFault(Exception):
@@ -234,9 +235,13 @@ class Referee:
         if state is None:
             state = self.state
         probe, after_call = self.probe, self.after_call
-        seal = _seal(state)
+        core = getattr(state, "core", None)         # the seal (_Seal), read inline: this is every move's path
+        if core is not None:
+            log = core.log
+        else:
+            moves = state.move_number()
         probe[PROBE_CALL] = CALL_MOVE
-        probe[PROBE_SINCE] = start = time.monotonic()      # before the seat: the parent reads seat, then time
+        probe[PROBE_SINCE] = start = _clock()      # before the seat: the parent reads seat, then time
         probe[PROBE_SEAT] = seat
         try:
             answer = self.bots[seat].step(state)
@@ -248,9 +253,9 @@ class Referee:
             probe[PROBE_SEAT] = -1
             if after_call is not None:
                 after_call(seat)
-        elapsed = time.monotonic() - start
-        if not _unchanged(state, seal):
-            raise Tampered(seat, "step", state, seal)
+        elapsed = _clock() - start
+        if (state.core is not core or core.log is not log) if core is not None else state.move_number() != moves:
+            raise Tampered(seat, "step", state, _Seal(core, log, 0) if core is not None else _Seal(None, None, moves))
         return answer, elapsed
 
     def decide(self, seat: int, answer: Any, seconds: float) -> int:
@@ -302,9 +307,13 @@ class Referee:
     def run_until_human(self) -> int:
         """Plays bots' moves until a seat without a bot is to move or the deal is over;
         returns the decisions played so far."""
-        state, bots = self.state, self.bots
-        while not state.is_terminal() and bots[state.current_player()] is not None:
-            self.step()
+        state, bots, ask, decide = self.state, self.bots, self.ask, self.decide
+        while not state.is_terminal():
+            seat = state.current_player()
+            if bots[seat] is None:
+                break
+            answer, seconds = ask(seat)
+            decide(seat, answer, seconds)
         return self.decisions
 
 
