@@ -1,7 +1,7 @@
 """The engine protocol's benchmark section (`python -m scripts.bench --only engine`).
 
 What the protocol adds to a move (docs/engine_protocol.md): the same games
-played twice by the harness's own game loop (eval.play.play_deal), seat 0 once
+played twice by the harness's own game loop (eval.play.play_deal, the referee), seat 0 once
 through the protocol and once by an in-process bot that makes the same moves,
 the other seats by the rule bot. The figures are the differences per seat-0
 move in wall time (as the harness times a move) and in CPU time (the harness's

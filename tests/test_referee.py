@@ -184,3 +184,13 @@ def test_the_table_and_the_harness_advance_a_match_alike():
     table.finish(referee.state)
     assert table.next_params() is None and table.next_game() is None
     assert table.result() == table.format.result(table.history)
+
+
+def test_the_referee_imports_no_table_and_no_command_line():
+    """The table imports the referee, never the other way (docs/architecture.md)."""
+    import subprocess
+    import sys
+    code = ("import sys, eval.referee; print(sorted(m for m in sys.modules "
+            "if m.split('.')[0] in ('play', 'scripts', 'training', 'experiments')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]", done.stdout
