@@ -16,10 +16,10 @@ bot it is calling in `probe`, shared memory that the harness's parent process
 reads, so a bot that kills its whole process, or cuts its worker off from the
 parent, is blamed too (eval/workers.py).
 
-A `Match` holds what runs from one deal to the next: the deals' records, the next
-deal's parameters from the game's match format (games.protocol.MatchFormat, the one
-the game declares in games/registry.py or in its package's match.py) and each
-deal's chance seed.
+A `Match` holds what runs from one deal to the next: the deals' records and the next
+deal's parameters from the game's match format (games.protocol.MatchFormat: the table
+takes the one the game declares in games/registry.py, the harness the one `--match`
+names); `seat_seed` gives each deal's seed from the match's.
 
 This module imports no play/ and no scripts/: the table imports it, not the other way.
 """
@@ -298,15 +298,9 @@ class Referee:
         self.decisions += 1
         self.play_chance()
 
-    def step(self) -> int:
-        """One decision of the bot to move: asked, judged and played. Returns the action."""
-        seat = self.state.current_player()
-        answer, seconds = self.ask(seat)
-        return self.decide(seat, answer, seconds)
-
     def run_until_human(self) -> int:
-        """Plays bots' moves until a seat without a bot is to move or the deal is over;
-        returns the decisions played so far."""
+        """Plays bots' moves, each asked, judged and played (`ask`, `decide`), until a seat
+        without a bot is to move or the deal is over; returns the decisions played so far."""
         state, bots, ask, decide = self.state, self.bots, self.ask, self.decide
         while not state.is_terminal():
             seat = state.current_player()
