@@ -10,9 +10,9 @@ import pytest
 import games  # noqa: F401
 from agents import BOT_FACTORIES, make_bot
 from agents.faults import ILLEGAL, RAISED, TIMEOUT
-from eval.config import TournamentConfig
+from eval.config import TournamentConfig, match_format
 from eval.play import GamePlayer, Trace, play_deal
-from eval.referee import PROBE_SIZE, BotFault, Match, Moves, Referee, forfeit_returns
+from eval.referee import PROBE_SIZE, BotFault, Match, Moves, Referee, forfeit_returns, seat_seed
 from eval.tournament import planned_games
 from games import registry
 from games.chance import DealChance
@@ -169,21 +169,25 @@ def test_a_match_goes_on_to_the_deal_its_format_declares():
 
 
 def test_the_table_and_the_harness_advance_a_match_alike():
-    """The table's match (play.session.table_match, from the registry) and a Match of the
-    harness's shape give the same deals once the same deals are finished."""
+    """American Page One over two deals: the table's match (play.session.table_match, the
+    registry's offer; seed 4 makes seat 0 the first dealer) and the harness's (`--match
+    deals=2`, the game's match.py, as GamePlayer builds it) deal the same games, deal by deal."""
     spec = GameSpec("python_american_page_one", {"players": 2}, 0, {1: "rules"}, "deals=2", 4, 5.0, 0.0)
     table, deals, target = table_match(spec, [])
     assert (deals, target) == (2, None)
-    game = table.next_game()
-    referee = Referee(game, _bots(game, ["rules", "rules"], 1), DealChance(4))
-    referee.start()
-    referee.run_until_human()
-    table.finish(referee.state)
-    harness = Match(spec.game, spec.params, table.format, history=table.history)
-    assert table.next_params() == harness.next_params() != game.get_parameters()
-    table.finish(referee.state)
-    assert table.next_params() is None and table.next_game() is None
-    assert table.result() == table.format.result(table.history)
+    base = pyspiel.load_game("python_american_page_one(players=2)")
+    harness = Match(base.get_type().short_name, base.get_parameters(), match_format(base, "deals=2"), game=base)
+    for k in range(2):
+        game = table.next_game()
+        assert game.get_parameters() == harness.next_game().get_parameters()
+        assert game.get_parameters()["deals_left"] == 1 - k
+        referee = Referee(game, _bots(game, ["rules", "rules"], k), DealChance(seat_seed(4, k)))
+        referee.start()
+        referee.run_until_human()
+        table.finish(referee.state)
+        harness.finish(referee.state)
+    assert table.next_params() is None and harness.next_game() is None
+    assert table.result() == harness.result() == [sum(d[s] for d in table.history) for s in range(2)]
 
 
 def test_the_referee_imports_no_table_and_no_command_line():
