@@ -19,7 +19,7 @@ and the next bot of the same command takes it, so a tournament starts one proces
 per seat and worker, not one per game; one that ended after its deal is started
 again. Each runs in a session of its own, so that killing it kills whatever it
 started too. An engine that misbehaves raises an `EngineFault` carrying the
-harness's fault kind (eval/play.py: raised, illegal, timeout, crashed), the
+harness's fault kind (agents/faults.py: raised, illegal, timeout, crashed), the
 reason and the tail of its stderr; its process is killed.
 """
 

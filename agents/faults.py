@@ -1,6 +1,6 @@
 """The kinds of fault a bot can commit, by the names the harness records.
 
-The harness (eval/play.py) names a seat's fault by one of these, and an engine
+The referee (eval/referee.py) names a seat's fault by one of these, and an engine
 bot (agents/engine.py) raises its protocol breaches with the same names through
 an exception's `fault_kind`: they live here, under both, so that the bot runtime
 need not import the harness to speak its language.

@@ -14,7 +14,8 @@ import games  # noqa: F401  (registers our games)
 from agents import make_bot
 from agents.presets import expand
 from eval.config import bot_files, file_sha256
-from eval.play import PROBE_SIZE, Moves, Trace, play_deal
+from eval.play import Trace, play_deal
+from eval.referee import PROBE_SIZE, Moves
 from games.chance import DealChance
 from records.record import PlayerInfo, Record, append_record
 
@@ -29,7 +30,7 @@ def play_game(game: pyspiel.Game, bots: list[pyspiel.Bot], seed: int,
               trace: Trace | None = None) -> tuple[list[float], int]:
     """Plays one game, the deal fixed by `seed` (games.chance.DealChance), with the
     harness's game loop. Returns (returns, decisions); a bot's error is raised as
-    eval.play.BotFault naming its seat. A `trace` keeps the game's moves."""
+    eval.referee.BotFault naming its seat. A `trace` keeps the game's moves."""
     state, decisions = play_deal(game, bots, DealChance(seed), Moves(game.num_players()), [0.0] * PROBE_SIZE, None,
                                  trace)
     return state.returns(), decisions

@@ -15,7 +15,7 @@ from typing import Iterator
 import pyspiel
 
 from eval.config import match_format
-from eval.play import seat_seed
+from eval.referee import seat_seed
 from eval.storage import ResultsDB, ResultsFileError
 from records.files import SQLITE_HEADER, open_regular
 from records.record import (PlayerInfo, Record, RecordError, build, game_id, load_game_string,

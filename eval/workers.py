@@ -4,7 +4,7 @@ Each worker plays the tasks it is sent in order; tasks go out and records come
 back in small batches (cheap games would otherwise spend more time waking the
 parent than playing). The parent keeps enough tasks queued per worker for about
 QUEUE_SECONDS of play, so a worker never waits for it, and knows from the
-worker's probe (shared memory written by eval.play) which game and which seat's
+worker's probe (shared memory written by eval.referee) which game and which seat's
 bot is running. So when a worker dies (a bot called os._exit, or something
 outside killed it) the parent starts a new worker and plays the game it died in
 once more there, first; only if the worker dies in that game again is the game
@@ -45,8 +45,10 @@ from typing import Callable, Generator, Iterable, Iterator
 
 from agents import BOT_FACTORIES, parse_spec
 from eval.config import TournamentConfig
-from eval.play import (CALL_MAKE, CALL_MOVE, CRASHED, PROBE_CALL, PROBE_SEAT, PROBE_SINCE, PROBE_SIZE, PROBE_TASK,
-                       TIMEOUT, AfterCall, GamePlayer, GameRecord, forfeit_returns)
+from agents.faults import CRASHED, TIMEOUT
+from eval.play import GamePlayer, GameRecord
+from eval.referee import (CALL_MAKE, CALL_MOVE, PROBE_CALL, PROBE_SEAT, PROBE_SINCE, PROBE_SIZE, PROBE_TASK, AfterCall,
+                          forfeit_returns)
 from eval.schedule import GameTask
 
 QUEUE_SECONDS = 0.2          # tasks queued per worker: about this much play, 2 to 64 games
@@ -89,7 +91,7 @@ def _main_module_imports() -> list[str]:
 
 
 def hard_deadline(time_limit: float, call: float) -> float:
-    """Seconds after which a bot call (eval.play's CALL_* kind) is stopped by
+    """Seconds after which a bot call (eval.referee's CALL_* kind) is stopped by
     killing its worker: well past the limit, since a call that ends late is
     already forfeited by the worker; generous for making a bot (it may load a
     network or start an engine), which the limit does not bound."""
@@ -293,7 +295,7 @@ class LocalPool:
         now = time.monotonic()
         longest: tuple[float, GameTask, int, float] | None = None
         for w in workers:
-            seat = int(w.probe[PROBE_SEAT])         # read before the time: eval.play writes it after
+            seat = int(w.probe[PROBE_SEAT])         # read before the time: the referee writes it after
             since = now - w.probe[PROBE_SINCE]
             if seat < 0 or since < WAIT_SHOWN_SECONDS or (longest and since <= longest[0]):
                 continue

@@ -1,7 +1,9 @@
 """One game at the table: the human's seat, the bots, the match, the record of every deal.
 
-Chance comes from `games.chance.DealChance` with the harness's seeds, so a seed plays the same
-deal again. Bots move one at a time in a background thread, each after a short pause, with
+The game is played by the harness's referee (eval/referee.py), stepped a move at a time: the
+human's seat is the one without a bot, whose moves `act` feeds it, and the referee judges the
+bots' moves, their time and their faults as it does in a tournament. Chance comes from
+`games.chance.DealChance` with the harness's seeds, so a seed plays the same deal again. Bots move one at a time in a background thread, each after a short pause, with
 `thinking` naming the seat while it chooses; a bot that raises, returns an illegal action or
 takes longer than the per-move limit faults as docs/tournament.md says: its side forfeits, the
 deal is recorded with the fault and the match ends with a message that says why. An engine the
@@ -29,12 +31,12 @@ from typing import Any, Callable
 import pyspiel
 
 from agents import make_bot
-from agents.base import CardBot, rules_core
-from eval.play import ILLEGAL, RAISED, TIMEOUT, forfeit_returns
+from agents.base import rules_core
+from agents.faults import RAISED
+from eval.referee import BotFault, Match, Referee, forfeit_returns, seat_seed
 from games import registry
 from games.chance import DealChance
 from games.seeding import derive_seed
-from games.protocol import deal_record
 from play.options import FieldError, GameSpec, shown
 from play.review import DEFAULT_ANALYSIS_WORLDS
 from play.views import seat_log, table_view
@@ -57,44 +59,26 @@ def seat_sides(game: str, players: int) -> list[int]:
     return registry.lookup(game).sides(players)
 
 
-class MatchPlan:
-    """The deals of a game: one deal, several deals of the same game, or a MatchFormat's deals,
-    as the game's registered match offer makes them."""
-
-    def __init__(self, spec: GameSpec):
-        self.spec = spec
-        self.offer = registry.lookup(spec.game).match
-        self.format = None
-        self.deals: int | None = 1
-        self.target: int | None = None
-        if spec.match is not None and self.offer is not None:
-            kind, value = spec.match.split("=")
-            if self.offer.table is not None:
-                self.format = self.offer.table(spec.players, spec.params, int(value), spec.seed)
-            if kind == "target":
-                self.deals, self.target = None, int(value)
-            else:
-                self.deals = int(value)
-
-    def next_params(self, history: list[list[float]]) -> dict[str, Any] | None:
-        """The next deal's game parameters, or None when the match is over."""
-        if self.format is not None:
-            extra = self.format.next_deal(history)
-            return None if extra is None else {**self.spec.params, **extra}
-        return dict(self.spec.params) if len(history) < (self.deals or 1) else None
-
-    def record(self, state) -> list[float]:
-        """What the match keeps of a deal: a game that scores points (Canasta) its sides' points,
-        a match or not; else the match format's record, or the returns."""
-        fmt = self.format
-        if fmt is None and self.offer is not None and self.offer.points:
-            fmt = self.offer.table(self.spec.players, self.spec.params, self.offer.default_for(self.spec.players),
-                                   self.spec.seed)
-        return deal_record(fmt, state) if fmt is not None else list(state.returns())
-
-    def totals(self, history: list[list[float]]) -> list[float]:
-        """Each seat's running total (Canasta: each side's points)."""
-        return [sum(r[s] for r in history) for s in range(len(set(seat_sides(self.spec.game, self.spec.players))))]
+def table_match(spec: GameSpec, history: list[list[float]]) -> tuple[Match, int | None, int | None]:
+    """The deals of a game as the game's registered match offer makes them (games.registry):
+    the referee's Match (one deal, several deals of the same game, or a MatchFormat's deals,
+    with `history` the deals so far), its number of deals and its target (None where it has none).
+    A game that scores points (Canasta) keeps its sides' points of a deal, a match or not."""
+    offer = registry.lookup(spec.game).match
+    fmt = keeps = None
+    deals: int | None = 1
+    target: int | None = None
+    if spec.match is not None and offer is not None:
+        kind, value = spec.match.split("=")
+        if offer.table is not None:
+            fmt = offer.table(spec.players, spec.params, int(value), spec.seed)
+        if kind == "target":
+            deals, target = None, int(value)
+        else:
+            deals = int(value)
+    if fmt is None and offer is not None and offer.points:
+        keeps = offer.table(spec.players, spec.params, offer.default_for(spec.players), spec.seed)
+    return Match(spec.game, spec.params, fmt, deals=deals or 1, keeps=keeps, history=history), deals, target
 
 
 class Session:
@@ -114,9 +98,8 @@ class Session:
         self.threaded = threaded
         self.analysis_worlds = analysis_worlds     # the hint's and the review's budget: one evaluator
         self.lock = threading.RLock()
-        self.plan = MatchPlan(spec)
+        self.match, self.deals, self.target = table_match(spec, history or [])   # match.history: each finished deal's
         self.chance_seed = spec.seed if chance_seed is None else chance_seed
-        self.history: list[list[float]] = [list(r) for r in history or []]   # the match's record of each finished deal
         self.records: list = []                 # records.record.Record of each finished deal
         self.reviews: dict[int, dict] = {}
         self.thinking: int | None = None
@@ -139,68 +122,121 @@ class Session:
         self.names = ["You" if s == spec.seat else f"p{s}" for s in range(n)]
         self.agents = ["human" if s == spec.seat else spec.bots[s] for s in range(n)]
         self.deal_index = deal_index
+        self.referee: Referee                   # the deal in play (its state, chance, bots), from _start_deal
         with self.lock:
-            if replay is None:
-                self._start_deal()
-            else:
-                self._replay(*replay)
+            self._start_deal(replay)
 
     # ------------------------------------------------------------- deals
-    def _deal_seed(self, k: int) -> int:
-        return self.chance_seed if k == 0 else derive_seed(self.chance_seed, k)
+    @property
+    def state(self) -> pyspiel.State:
+        """The deal's state, the referee's: the page's view and the hint read it, only the referee plays on it."""
+        return self.referee.state
 
-    def _start_deal(self) -> None:
-        """Deals deal `self.deal_index`, its parameters from the match."""
-        params = self.plan.next_params(self.history)
-        if params is None:
-            raise SessionError(409, "the match is over: there is no next deal")
-        self.game = pyspiel.load_game(self.spec.game, params)
+    @property
+    def game(self) -> pyspiel.Game:
+        return self.referee.game
+
+    @property
+    def bots(self) -> list[pyspiel.Bot | None]:
+        """Each seat's bot in this deal (None: the human's seat, or a bot let go)."""
+        return self.referee.bots
+
+    @property
+    def times(self) -> list[float | None]:
+        """Each decision's seconds, in order (the record's; None where a replayed record had none)."""
+        return self.referee.seconds
+
+    def _start_deal(self, replay: tuple[Any, int] | None = None) -> None:
+        """Deals deal `self.deal_index`, its game and chance from the match; or, with `replay` =
+        (record, move), the record's deal with its first `move` moves replayed into the fresh
+        referee. Either way the deal's bots are made and told of its start the same way, and then
+        set going if one is to move."""
+        if replay is None:
+            game = self.match.next_game()
+            if game is None:
+                raise SessionError(409, "the match is over: there is no next deal")
+            self.seed = seat_seed(self.chance_seed, self.deal_index)
+        else:
+            record, move = replay
+            game = pyspiel.load_game(record.game)
+            self.seed = int(record.seed) if record.seed is not None else self.spec.seed
         self.generation += 1
-        k = self.deal_index
-        self.seed = self._deal_seed(k)
-        self.chance: Callable = DealChance(self.seed)
-        self.state = self.game.new_initial_state()
-        self.times: list[float | None] = []     # each decision's seconds, in order (the record's)
         self.fault = None
         self.error = None
-        self._make_bots()
-        self._chance_moves()
+        chance = DealChance(self.seed)
+        self.referee = Referee(game, self._make_bots(game), None if replay is not None else chance,
+                               time_limit=self.spec.time_limit)
+        try:
+            self.referee.start()
+            if replay is not None:
+                self._replay(*replay, chance)
+        except BotFault as fault:       # a bot that cannot start the deal (or hear it replayed) names its seat
+            cause = fault.__cause__
+            raise FieldError(f"bots.{fault.seat}", f"bot {self.spec.bots[fault.seat]!r} for p{fault.seat}: "
+                                                   f"{cause if cause is not None else fault.reason}") from None
         self.turn_started = time.monotonic()
-        self.message = f"deal {k + 1}" + (f" of {self.plan.deals}" if self.plan.deals else "") + " dealt"
+        if replay is None:
+            self.message = (f"deal {self.deal_index + 1}" + (f" of {self.deals}" if self.deals else "")
+                            + " dealt")
+        else:
+            self.message = f"continued from move {replay[1]} of the record"
         self._after_move()
 
-    def _make_bots(self) -> None:
-        """The deal's bots, told of its start; a bot that cannot be made names its seat."""
-        self.bots: list[pyspiel.Bot | None] = [None] * self.spec.players
+    def _replay(self, record, move: int, chance: Callable[[pyspiel.State], int]) -> None:
+        """Replays the record's first `move` moves, chance included, into the referee; then its
+        chance is the deal's own (`chance`), or fresh chance if the record did not deal this seed's
+        cards (a taken-over game never deals what the game it came from deals next)."""
+        referee = self.referee
+        in_step = True
+        for m in record.moves[:move]:
+            state = referee.state
+            if state.is_chance_node():
+                if m.action not in dict(state.chance_outcomes()):
+                    raise SessionError(400, f"the record's chance move {m.text!r} is not possible in turn")
+                if in_step and chance(state) != m.action:
+                    in_step = False      # the recorded deal is not this seed's: fresh chance from here
+                referee.apply_chance(m.action)
+            else:
+                if m.action not in state.legal_actions():
+                    raise SessionError(400, f"the record's move {m.text!r} is not legal in turn")
+                referee.apply(state.current_player(), m.action, m.seconds)
+        referee.chance = chance if in_step else DealChance(derive_seed(_RESUMED, self.seed, move))
+        referee.play_chance()
+
+    def _make_bots(self, game: pyspiel.Game) -> list[pyspiel.Bot | None]:
+        """The deal's bots (None at the human's seat); a bot that cannot be made names its seat."""
+        bots: list[pyspiel.Bot | None] = [None] * self.spec.players
         for s, spec in sorted(self.spec.bots.items()):
             seed = derive_seed(_BOT_SEED, self.spec.seed, s, self.deal_index)
             try:
                 if spec in self.spec.engines:
                     from agents.engine import make_engine_bot
-                    self.bots[s] = make_engine_bot(self.game, s, seed, cmd=self.spec.engines[spec],
-                                                   time_limit=self.spec.time_limit)
+                    bots[s] = make_engine_bot(game, s, seed, cmd=self.spec.engines[spec],
+                                              time_limit=self.spec.time_limit)
                 else:
-                    self.bots[s] = make_bot(spec, self.game, s, seed)
-                self.bots[s].restart_at(self.state)
+                    bots[s] = make_bot(spec, game, s, seed)
             except (ValueError, OSError) as e:
                 raise FieldError(f"bots.{s}", f"bot {spec!r} for p{s}: {e}") from None
-        self.listeners = [(s, b) for s, b in enumerate(self.bots)
-                          if b is not None and type(b).inform_action is not CardBot.inform_action]
+        return bots
 
-    def _chance_moves(self) -> None:
-        while self.state.is_chance_node():
-            self.state.apply_action(self.chance(self.state))
-
-    def _apply(self, seat: int, action: int, seconds: float) -> None:
-        """Applies a legal decision of `seat`, tells the bots that listen, then chance."""
-        for s, bot in self.listeners:
-            if s != seat:
-                bot.inform_action(self.state, seat, action)
-        self.state.apply_action(action)
-        self.times.append(seconds)
+    def _moved(self, seat: int, action: int) -> None:
+        """After the referee played `seat`'s decision: whose it was, what it said, the next turn's clock."""
         self.last_actor = seat
-        self._chance_moves()
         self.turn_started = time.monotonic()
+        self.message = self._said(seat, action)
+
+    def _fault_json(self, fault: BotFault) -> dict:
+        """A bot's fault as the page and the record show it, the bot named by its seat and agent."""
+        cause = fault.__cause__
+        kind = getattr(cause, "fault_kind", None)         # an engine's fault names its own kind
+        if kind:
+            reason = f"faulted ({kind}): {cause}"
+        elif cause is not None and fault.kind == RAISED:
+            reason = f"raised {type(cause).__name__}: {cause}"
+        else:
+            reason = fault.reason
+        return {"seat": fault.seat, "kind": fault.kind,
+                "error": f"p{fault.seat}'s bot ({self.agents[fault.seat]}) {reason}"}
 
     def _after_move(self) -> None:
         """Ends the deal if it is over; else sets the bots going if one is to move."""
@@ -220,7 +256,7 @@ class Session:
         self.unfinished_due = True              # the deal's unfinished file goes once the record is saved
         self._save()
         if fault is None:
-            self.history.append(self.plan.record(self.state))
+            self.match.finish(self.state)
             self.message = self._deal_summary(returns)
         else:
             self.message = f"{fault['error']}: p{fault['seat']}'s side forfeits the game"
@@ -228,16 +264,16 @@ class Session:
     def _let_bots_go(self) -> None:
         """Drops the deal's bots (the next deal makes its own): an engine's process is
         told the deal ended and goes back to its pool, a finished game keeps none."""
-        self.bots = [None] * self.spec.players
-        self.listeners = []
+        self.referee.release()
 
     def _sides(self) -> list[int]:
         return seat_sides(self.spec.game, self.spec.players)
 
     def _deal_summary(self, returns: list[float]) -> str:
         me = self.spec.seat
-        if self.plan.offer is not None and self.plan.offer.points:       # a hand's points, side by side
-            points = [int(v) if float(v).is_integer() else v for v in self.plan.record(self.state)]
+        offer = registry.lookup(self.spec.game).match
+        if offer is not None and offer.points:       # a hand's points, side by side
+            points = [int(v) if float(v).is_integer() else v for v in self.match.record(self.state)]
             sides = self._sides()
             if len(points) == 2 and len(set(sides)) < len(sides):          # two partnerships
                 mine = sides[me]
@@ -254,7 +290,7 @@ class Session:
 
     @property
     def match_over(self) -> bool:
-        return self.deal_over and (self.fault is not None or self.plan.next_params(self.history) is None)
+        return self.deal_over and (self.fault is not None or self.match.next_params() is None)
 
     # ------------------------------------------------------------ records
     def _players_info(self) -> list:
@@ -267,8 +303,12 @@ class Session:
                 for s in range(self.spec.players)]
 
     def _match_info(self) -> dict:
-        return {"format": self.spec.match, "deal": self.deal_index, "scores": self.plan.totals(self.history),
-                "history": [list(r) for r in self.history]}
+        return {"format": self.spec.match, "deal": self.deal_index, "scores": self._totals(),
+                "history": [list(r) for r in self.match.history]}
+
+    def _totals(self) -> list[float]:
+        """Each side's running total over the finished deals (Canasta: its points)."""
+        return [sum(r[s] for r in self.match.history) for s in range(len(set(self._sides())))]
 
     def _record(self, returns: list[float] | None, finished: bool):
         from records.record import Record
@@ -335,7 +375,9 @@ class Session:
         self.driver.start()
 
     def run_bots(self, pause: float | None = None) -> None:
-        """Plays bot moves until the human is to move or the deal ends."""
+        """Plays bot moves until the human is to move or the deal ends: each bot asked on a copy
+        of the state outside the lock (the page reads the game meanwhile), its answer judged and
+        played by the referee under the lock."""
         pause = self.spec.pause if pause is None else pause
         while not self.closed:
             with self.lock:
@@ -343,26 +385,27 @@ class Session:
                     return
                 seat = self.state.current_player()
                 generation = self.generation
+                referee = self.referee
                 state = self.state.clone()
-                bot = self.bots[seat]
             if pause > 0:     # a shorter pause within one bot's turn (Canasta: draw, melds, discard)
                 time.sleep(pause if seat != self.last_actor else pause / 3)
             with self.lock:
                 self.thinking = seat
-            action, elapsed, fault = self._bot_step(bot, state, seat)
+            answer, elapsed, fault = self._bot_step(referee, state, seat)
             with self.lock:
                 self.thinking = None
                 if generation != self.generation or self.closed:
                     return
-                if fault is None and action not in self.state.legal_actions():
-                    fault = {"seat": seat, "kind": ILLEGAL,
-                             "error": f"p{seat}'s bot ({self.agents[seat]}) played illegal action {action!r}"}
                 try:
+                    if fault is None:
+                        try:
+                            action = referee.decide(seat, answer, elapsed)
+                        except BotFault as caught:
+                            fault = caught
                     if fault is not None:
-                        self._finish_deal(fault)
+                        self._finish_deal(self._fault_json(fault))
                         return
-                    self._apply(seat, action, elapsed)
-                    self.message = self._said(seat, action)
+                    self._moved(seat, action)
                     if self.state.is_terminal():
                         self._finish_deal()
                         return
@@ -375,31 +418,27 @@ class Session:
         log = seat_log(rules_core(self.state), self.spec.seat)
         return log[-1]["text"] if log else f"p{seat} moved"
 
-    def _bot_step(self, bot: pyspiel.Bot, state, seat: int) -> tuple[int | None, float, dict | None]:
-        """The bot's move on a copy of the state, under the per-move limit and its watchdog."""
-        limit = self.spec.time_limit
+    def _bot_step(self, referee: Referee, state, seat: int) -> tuple[Any, float, BotFault | None]:
+        """The bot's answer on a copy of the state (the referee's `ask`) in a thread of its own,
+        watched: a move still running at WATCHDOG_FACTOR x the limit + 1 s is abandoned, and
+        the referee, handed no answer after that long, rules it a timeout."""
         box: dict[str, Any] = {}
 
         def call() -> None:
             try:
-                box["action"] = bot.step(state)
-            except Exception as e:       # the bot's fault, reported, never the server's
-                kind = getattr(e, "fault_kind", None)      # an engine's fault names its own kind
-                box["kind"] = kind or RAISED
-                box["error"] = f"faulted ({kind}): {e}" if kind else f"raised {type(e).__name__}: {e}"
+                box["answer"], box["elapsed"] = referee.ask(seat, state)
+            except BotFault as fault:   # the bot's fault, reported, never the server's
+                box["fault"] = fault
 
         start = time.monotonic()
         worker = threading.Thread(target=call, name=f"bot-{seat}", daemon=True)
         worker.start()
-        worker.join(WATCHDOG_FACTOR * limit + 1.0)
-        elapsed = time.monotonic() - start
-        who = f"p{seat}'s bot ({self.agents[seat]})"
-        if "error" in box:
-            return None, elapsed, {"seat": seat, "kind": box["kind"], "error": f"{who} {box['error']}"}
-        if worker.is_alive() or elapsed > limit:
-            return None, elapsed, {"seat": seat, "kind": TIMEOUT,
-                                   "error": f"{who} took {elapsed:.2f} s over a move (limit {limit:g} s)"}
-        return box.get("action"), elapsed, None
+        worker.join(WATCHDOG_FACTOR * self.spec.time_limit + 1.0)
+        if "fault" in box:
+            return None, time.monotonic() - start, box["fault"]
+        if "answer" in box:
+            return box["answer"], box["elapsed"], None
+        return None, time.monotonic() - start, None
 
     # ----------------------------------------------------------- requests
     def view(self) -> dict:
@@ -415,9 +454,9 @@ class Session:
                 status = "error"
             else:
                 status = "your_turn" if self.state.current_player() == self.spec.seat else "bot_turn"
-            totals = self.plan.totals(self.history)
+            totals = self._totals()
             v.update(id=self.id, status=status, thinking=self.thinking, message=self.message,
-                     match={"deal": self.deal_index + 1, "deals": self.plan.deals, "target": self.plan.target,
+                     match={"deal": self.deal_index + 1, "deals": self.deals, "target": self.target,
                             "totals": totals, "over": self.match_over, "format": self.spec.match},
                      fault=self.fault, save_error=self.save_error)
             if self.fault is not None:
@@ -444,10 +483,15 @@ class Session:
             if action not in legal:
                 raise SessionError(400, self._why_illegal(action, legal))
             elapsed = time.monotonic() - self.turn_started
-            self._apply(self.spec.seat, action, elapsed)
-            self.message = self._said(self.spec.seat, action)
-            self.unfinished_due = True
-            self._after_move()          # a deal it ends is recorded (and saved) first
+            try:
+                self.referee.apply(self.spec.seat, action, elapsed)
+            except BotFault as fault:   # a bot told of the move faulted
+                self.unfinished_due = True
+                self._finish_deal(self._fault_json(fault))
+            else:
+                self._moved(self.spec.seat, action)
+                self.unfinished_due = True
+                self._after_move()      # a deal it ends is recorded (and saved) first
             self._save()
         if not self.threaded:
             self.run_bots()
@@ -593,39 +637,6 @@ class Session:
                       replay=(record, move))
         session.unfinished_due = continuing      # the continued deal's file, written at once (`save`)
         return session
-
-    def _replay(self, record, move: int) -> None:
-        """Starts the record's deal and replays its first `move` moves, then plays on."""
-        self.game = pyspiel.load_game(record.game)
-        self.generation += 1
-        self.seed = int(record.seed) if record.seed is not None else self.spec.seed
-        self.chance = DealChance(self.seed)
-        self.state = self.game.new_initial_state()
-        self.times = []
-        self._make_bots()
-        in_step = True
-        for m in record.moves[:move]:
-            if self.state.is_chance_node():
-                if m.action not in dict(self.state.chance_outcomes()):
-                    raise SessionError(400, f"the record's chance move {m.text!r} is not possible in turn")
-                if in_step and self.chance(self.state) != m.action:
-                    in_step = False      # the recorded deal is not this seed's: fresh chance from here
-                self.state.apply_action(m.action)
-            else:
-                seat = self.state.current_player()
-                if m.action not in self.state.legal_actions():
-                    raise SessionError(400, f"the record's move {m.text!r} is not legal in turn")
-                for s, bot in self.listeners:
-                    if s != seat:
-                        bot.inform_action(self.state, seat, m.action)
-                self.state.apply_action(m.action)
-                self.times.append(m.seconds)
-        if not in_step:
-            self.chance = DealChance(derive_seed(_RESUMED, self.seed, move))
-        self._chance_moves()
-        self.turn_started = time.monotonic()
-        self.message = f"continued from move {move} of the record"
-        self._after_move()
 
 
 def _match_so_far(match_info: dict, sides: int) -> tuple[list[list[float]], int]:

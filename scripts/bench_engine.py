@@ -1,7 +1,7 @@
 """The engine protocol's benchmark section (`python -m scripts.bench --only engine`).
 
 What the protocol adds to a move (docs/engine_protocol.md): the same games
-played twice by the harness's own game loop (eval.play.play_deal), seat 0 once
+played twice by the harness's own game loop (eval.play.play_deal, the referee), seat 0 once
 through the protocol and once by an in-process bot that makes the same moves,
 the other seats by the rule bot. The figures are the differences per seat-0
 move in wall time (as the harness times a move) and in CPU time (the harness's
@@ -37,7 +37,8 @@ from agents import make_bot
 from agents.base import CardBot
 from agents.engine import close_engines
 from games.chance import DealChance
-from eval.play import Moves, play_deal
+from eval.play import play_deal
+from eval.referee import Moves
 
 ROOT = Path(__file__).resolve().parents[1]
 RANKS = "23456789TJQKA"

@@ -22,7 +22,8 @@ import games  # noqa: F401  (registers our games)
 from agents import make_bot
 from games.chance import DealChance
 from eval.config import TournamentConfig
-from eval.play import PROBE_SIZE, GamePlayer
+from eval.play import GamePlayer
+from eval.referee import PROBE_SIZE
 from eval.ratings import summarize
 from eval.storage import ResultsDB
 from eval.tournament import planned_games, play

@@ -16,7 +16,9 @@ import numpy as np
 import pytest
 
 from eval.config import TournamentConfig
-from eval.play import PROBE_SIZE, RAISED, GamePlayer
+from agents.faults import RAISED
+from eval.play import GamePlayer
+from eval.referee import PROBE_SIZE
 from eval.ratings import summarize
 from eval.report import markdown, plot, to_json
 from eval.tournament import planned_games

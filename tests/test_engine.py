@@ -20,9 +20,10 @@ import pytest
 import games  # noqa: F401
 from agents import make_bot
 from agents.engine import SeatCursor, close_engines, turn_message
-from eval import play as harness
+from agents import faults as harness
 from games.chance import DealChance
-from eval.play import BotFault, Moves, play_deal
+from eval.play import play_deal
+from eval.referee import BotFault, Moves
 from eval.tournament import TournamentConfig, run_tournament
 from scripts.bench_engine import LongSuit
 from scripts.engine_cli import serve

@@ -23,7 +23,9 @@ from agents.base import harness_limit
 from agents.engine import SeatCursor, close_engines, deal_message, turn_message
 from games.chance import DealChance
 from eval.config import TournamentConfig
-from eval.play import PROBE_SIZE, RAISED, BotFault, GamePlayer, Moves, decode_history, play_deal
+from agents.faults import RAISED
+from eval.play import GamePlayer, decode_history, play_deal
+from eval.referee import PROBE_SIZE, BotFault, Moves
 from eval.storage import ResultsDB
 from eval.tournament import planned_games, run_tournament
 from scripts.engine_cli import EngineServer, serve

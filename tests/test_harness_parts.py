@@ -20,7 +20,9 @@ import games  # noqa: F401
 from agents import make_bot
 from games.chance import DealChance
 from eval.config import TournamentConfig, parse_agents
-from eval.play import ILLEGAL, GamePlayer, PROBE_SIZE, forfeit_returns, play_deal, Moves
+from agents.faults import ILLEGAL
+from eval.play import GamePlayer, play_deal
+from eval.referee import PROBE_SIZE, Moves, forfeit_returns
 from eval.ratings import fit_elo, game_points, summarize
 from eval.schedule import distinct_rotations, lineups, plan_games
 from eval.sprt import H0, H1, bounds, expected_score, log_likelihood_ratio, SprtTracker

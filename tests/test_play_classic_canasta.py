@@ -106,7 +106,7 @@ def test_a_whole_classic_hand_through_the_api_against_rule_bots(client, tmp_path
     assert view["status"] == "deal_over"       # no side has 5,000 after one hand of these deals
     # The next hand starts from the running scores.
     session = client.table.sessions[game_id]
-    params = session.plan.next_params(session.history)
+    params = session.match.next_params()
     assert [params[f"score{s}"] for s in range(sides)] == score["total"] and params["first_player"] == 1
     client.post(f"/api/games/{game_id}/next", json={})
     second = settle(client, game_id)

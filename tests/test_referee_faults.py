@@ -1,4 +1,4 @@
-"""The referee (eval/play.py, eval/workers.py) pins every fault on the seat whose
+"""The referee (eval/referee.py, driven by eval/play.py; eval/workers.py) pins every fault on the seat whose
 bot caused it: an answer that is not an action id, sys.exit anywhere in a bot's
 code, a bot that closes its worker's file descriptors, one that plays on the
 state it is handed, and calls other than moves held to the time limit."""
@@ -13,8 +13,9 @@ from agents import make_bot
 from agents.base import CardBot
 from games.chance import DealChance
 from eval.config import TournamentConfig
-from eval.play import (CRASHED, ILLEGAL, PROBE_SIZE, RAISED, TIMEOUT, BotFault, GamePlayer, Moves, Trace,
-                       decode_history, play_deal)
+from agents.faults import CRASHED, ILLEGAL, RAISED, TIMEOUT
+from eval.play import GamePlayer, Trace, decode_history, play_deal
+from eval.referee import PROBE_SIZE, BotFault, Moves
 from eval.storage import ResultsDB
 from eval.tournament import planned_games, run_tournament
 from tests.harness_bots import TEST_BOTS, FloatBot, SlowHookBot, TamperingBot

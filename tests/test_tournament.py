@@ -17,7 +17,9 @@ from pathlib import Path
 import pytest
 
 from eval.config import TournamentConfig
-from eval.play import CRASHED, ILLEGAL, PROBE_SIZE, RAISED, TIMEOUT, GamePlayer
+from agents.faults import CRASHED, ILLEGAL, RAISED, TIMEOUT
+from eval.play import GamePlayer
+from eval.referee import PROBE_SIZE
 from eval.sprt import H1, run_sprt
 from eval.storage import ResultsDB
 from eval.tournament import load_summary, planned_games, run_tournament
