@@ -39,7 +39,7 @@ from games.chance import DealChance
 from games.seeding import derive_seed
 from play.options import FieldError, GameSpec, shown
 from play.review import DEFAULT_ANALYSIS_WORLDS
-from play.views import seat_log, table_view
+from games.view import seat_log, seat_view
 
 MAX_HINT_WORLDS = 2000      # the most worlds a hint may ask for (a stage; the analysis confirms on as many)
 WATCHDOG_FACTOR = 2.0       # a move still running at 2 x limit + 1 s is abandoned (docs/tournament.md)
@@ -445,7 +445,7 @@ class Session:
         with self.lock:
             if self.save_error and time.monotonic() - self.save_tried >= self.save_retry_seconds:
                 self._save()
-            v = table_view(self.spec.game, self.state, self.spec.seat, self.names, self.agents)
+            v = seat_view(self.spec.game, self.state, self.spec.seat, self.names, self.agents)
             if self.fault is not None:
                 v["actions"] = []
             if self.deal_over:
@@ -655,7 +655,7 @@ def _match_so_far(match_info: dict, sides: int) -> tuple[list[list[float]], int]
 
 def hint_json(result, game: str, state, seat: int, names: list[str], agents: list[str]) -> dict:
     """The contract's Hint from a search.analysis.Analysis, each value with its action's label."""
-    labels = {a["action"]: a["label"] for a in table_view(game, state, seat, names, agents)["actions"]}
+    labels = {a["action"]: a["label"] for a in seat_view(game, state, seat, names, agents)["actions"]}
     return {"player": result.player, "worlds": result.worlds, "policy": result.policy,
             "seconds": round(result.seconds, 3), "evaluator": result.evaluator,
             "points_per_unit": result.points_per_unit,
