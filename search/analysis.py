@@ -17,8 +17,9 @@ What makes it trustworthy:
   answer, on any machine.
 * **Selection, then confirmation.** The best of many actions looks better than
   it is on the worlds that chose it (the winner's curse): so the best action is
-  chosen on the first `worlds` worlds (the best few of many raced on more worlds,
-  so that the choice holds under another seed), and every action is then valued again on
+  chosen on the first `worlds` worlds (the best few raced on more worlds until
+  the leader is within the noticeable loss of each, so that the choice holds under
+  another seed), and every action is then valued again on
   as many fresh worlds. The values, the gaps behind the chosen action and their
   95% intervals are the fresh worlds' (unbiased for the chosen action); a move
   is a mistake only when it is not the chosen action and its fresh gap's interval
@@ -59,9 +60,9 @@ DEFAULT_WORLDS = 50
 MAX_WORLDS = 100_000
 Z95 = 1.96
 _WORLD, _CONFIRM, _CHANCE, _BOTS, _REVIEW, _COST, _RACE = 21, 24, 22, 23, 25, 26, 27     # seed domains
-# With more legal actions than this, the first set's best few are raced on RACE_FACTOR times its
-# worlds more before one is chosen (_race).
-FINALISTS, RACE_FACTOR = 4, 4
+# The first set's best few actions are raced on RACE_FACTOR times its worlds more, doubled up to
+# MAX_RACE_FACTOR times while undecided, before one is chosen (_race).
+FINALISTS, RACE_FACTOR, MAX_RACE_FACTOR = 4, 4, 32
 # A review decides a suspected mistake on CONFIRM_FACTOR times the evaluator's worlds (two
 # actions only, so it costs about what the analysis that raised the suspicion cost), doubled
 # while undecided up to MAX_CONFIRM_FACTOR times (review_decision).
@@ -310,21 +311,32 @@ def analyse(state, player: int | None = None, *, evaluator: Evaluator | None = N
 
 def _race(core, mover: int, legal: list[int], means: list[float], game: pyspiel.Game, evaluator: Evaluator,
           value, belief, seed: int) -> int:
-    """The chosen action's place in `legal`: the best by the first set's `means`, or where there
-    are more than FINALISTS actions, the best of the first set's FINALISTS best on RACE_FACTOR
-    times the evaluator's worlds more. Among thirty Canasta actions on 24 worlds the noise alone
-    made a move 500 points worse look best often enough that two reviews with different seeds
-    disagreed on a fifth of their flags (experiments/runs/i43-analysis-check-screen3.json): the
-    hint's first choice is never flagged, so the choice must be as steady as the flags."""
-    def best(candidates: list[int], values: list[float]) -> int:
-        return max(candidates, key=lambda i: (values[i], -legal[i]))
-    if len(legal) <= FINALISTS:
-        return best(list(range(len(legal))), means)
+    """The chosen action's place in `legal`: of the first set's FINALISTS best, the best on
+    further worlds, RACE_FACTOR times the evaluator's, doubled (up to MAX_RACE_FACTOR times)
+    until the leader is, by every paired 95% interval, no more than the evaluator's threshold
+    behind any other finalist. The hint's first choice is never flagged, so the choice must be
+    as steady as the flags: chosen on the 24 worlds of the first set, two reviews with different
+    seeds chose differently often enough to disagree on a fifth of their flags, and with the four
+    best raced once on four times the worlds, on one flag in eight, where the two best were 100
+    points apart or the only two actions were (experiments/runs/i43-analysis-check-screen3.json,
+    i43-analysis-check.json)."""
+    if len(legal) == 1:
+        return 0
     finalists = sorted(range(len(legal)), key=lambda i: (-means[i], legal[i]))[:FINALISTS]
-    race = replace(evaluator, worlds=min(MAX_WORLDS, evaluator.worlds * RACE_FACTOR))
-    rows, weights = _stage(core, mover, [legal[i] for i in finalists], game, race, value, belief, seed)
-    raced = dict(zip(finalists, (_mean(column, weights) for column in zip(*rows))))
-    return best(finalists, raced)
+    factor = RACE_FACTOR
+    while True:
+        race = replace(evaluator, worlds=min(MAX_WORLDS, evaluator.worlds * factor))
+        rows, weights = _stage(core, mover, [legal[i] for i in finalists], game, race, value, belief, seed)
+        columns = list(zip(*rows))
+        raced = [_mean(column, weights) for column in columns]
+        leader = max(range(len(finalists)), key=lambda j: (raced[j], -legal[finalists[j]]))
+        def within(other: int) -> bool:
+            diffs = [a - b for a, b in zip(columns[leader], columns[other])]
+            return _mean(diffs, weights) - Z95 * _se(diffs, weights) > -evaluator.threshold
+        if all(within(j) for j in range(len(finalists)) if j != leader) or factor >= MAX_RACE_FACTOR \
+                or race.worlds == MAX_WORLDS:
+            return finalists[leader]
+        factor *= 2
 
 
 def _points_per_unit(game: pyspiel.Game) -> float | None:

@@ -13,7 +13,7 @@ import games  # noqa: F401
 from agents.base import rules_core
 from records.record import load_records, state_at
 from scripts.cli import main
-from search.analysis import CONFIRM_FACTOR, Evaluator, analyse, review_decision
+from search.analysis import CONFIRM_FACTOR, FINALISTS, Evaluator, analyse, review_decision
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -64,13 +64,15 @@ def test_the_analysis_is_deterministic_for_a_seed_and_its_differences_are_paired
 
 
 def test_the_best_action_is_chosen_on_some_worlds_and_measured_on_others():
-    # The selection's means choose the first action; the figures shown are the fresh worlds'.
+    # The first set's best few are raced on more worlds and one chosen; the figures shown are the
+    # fresh worlds'. Without confirmation the first set's figures are shown, the choice the same.
     state = _decision(GAMES[0], seed=3, skip=6)
     two = analyse(state, worlds=8, seed=2)
     one = analyse(state, worlds=8, seed=2, confirm=False)
-    assert two.selection[0] == max(two.selection) and two.best.action == one.best.action
-    assert one.stages == 1 and [v.mean for v in one.values][0] == max(v.mean for v in one.values)
-    assert two.selection == [v.mean for v in one.values]       # the same first stage
+    assert two.best.action == one.best.action
+    finalists = sorted(two.selection, reverse=True)[:FINALISTS]
+    assert two.selection[0] in finalists                        # chosen among the first set's best few
+    assert one.stages == 1 and sorted(two.selection) == sorted(v.mean for v in one.values)   # the same first set
     assert [v.mean for v in two.values] != two.selection        # measured again, on other worlds
 
 
