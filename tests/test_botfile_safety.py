@@ -485,3 +485,19 @@ def test_train_refuses_a_device_it_cannot_use_in_one_line(tmp_path, capsys):
         err = capsys.readouterr().err
         assert ended.value.code == 2 and len(err.strip().splitlines()) == 1 and fragment in err, (device, err)
     assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize("low_byte", [0x80, 0x50])
+def test_a_bot_file_whose_header_length_looks_like_a_pickle_still_loads(tmp_path, low_byte):
+    # A safetensors file opens with its header's length; a length ending in the byte 0x80 (a
+    # pickle's first byte) once got a valid ensemble refused as "a Python pickle", depending on
+    # how long its metadata's paths were. The header is padded with spaces (as the format allows)
+    # to such a length.
+    data = PAGE_ONE.read_bytes()
+    length = int.from_bytes(data[:8], "little")
+    header = data[8:8 + length]
+    pad = (low_byte - len(header)) % 256
+    path = tmp_path / "padded.safetensors"
+    path.write_bytes(header_replaced(data, header + b" " * pad))
+    assert path.read_bytes()[0] == low_byte
+    assert load_bot(path).net.config == load_bot(PAGE_ONE).net.config

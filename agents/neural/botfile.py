@@ -335,7 +335,12 @@ def _copy(source: Path, copy: Path) -> None:
 # ----------------------------------------------------------------------------- reading
 def _refuse_code_formats(path: Path) -> None:
     with open(path, "rb") as f:
-        head = f.read(8)
+        head = f.read(9)
+    # A safetensors file opens with its header's length (8 bytes, little-endian) and then the
+    # header's "{"; a length whose low byte is 0x80 looks like a pickle's first byte, so the
+    # safetensors shape is told apart first (safe_open, which reads it, runs no code either way).
+    if head[8:9] == b"{":
+        return
     if head.startswith(_ZIP_MAGIC) or head.startswith(_PICKLE_MAGIC):
         kind = "a torch.save zip archive" if head.startswith(_ZIP_MAGIC) else "a Python pickle"
         raise BotFileError(f"{path} is {kind}, not a cardarena bot file: loading it could run "
