@@ -212,10 +212,9 @@ def check_bot(spec: str, game: pyspiel.Game, seat: int = 0) -> None:
 def match_format(game: pyspiel.Game, spec: str) -> MatchFormat:
     """The MatchFormat (games.protocol) that `spec` names for `game`.
 
-    `spec` is `key=value,...` settings for the game's own format in
-    games/<game>/match.py: its `match_format(game, **settings)` factory, or else
-    the one MatchFormat class it defines, called with the settings. Or it is
-    `module:factory(key=value,...)`, called as factory(game, **settings).
+    `spec` is `key=value,...` settings for the format the game declares (its registry entry's
+    `match.harness`, called as harness(game, **settings)), or `module:factory(key=value,...)`,
+    called as factory(game, **settings).
     """
     head, _, rest = spec.partition("(")
     try:
@@ -223,34 +222,21 @@ def match_format(game: pyspiel.Game, spec: str) -> MatchFormat:
             module, attr = head.strip().split(":", 1)
             _, settings = parse_spec(f"{attr}({rest}" if rest else attr)
             return _import(module, attr, game)(game, **settings)
-        package = type(game).__module__.rpartition(".")[0]
-        if not package:
-            raise ValueError(f"{game}: not one of our Python games, so name a match format "
+        entry = registry.of_game(game)
+        declared = entry.match.harness if entry is not None and entry.match is not None else None
+        if declared is None:
+            raise ValueError(f"{game.get_type().short_name} declares no match format of its own: name one "
                              f"as module:factory(...)")
         _, settings = parse_spec(f"match({spec})")
-        module = _import(f"{package}.match", None, game)
-        if hasattr(module, "match_format"):
-            return module.match_format(game, **settings)
-        return _format_class(module)(**settings)
+        return declared(game, **settings)
     except ValueError:
         raise
     except Exception as e:     # a format's factory may raise anything: a bad setting, at the command line
         raise ValueError(f"bad match format settings {spec!r}: {error_line(e)}") from None
 
 
-def _format_class(module) -> type:
-    classes = [c for c in vars(module).values() if isinstance(c, type) and c.__module__ == module.__name__
-               and callable(getattr(c, "next_deal", None)) and callable(getattr(c, "result", None))]
-    if len(classes) != 1:
-        raise ValueError(f"{module.__name__} should define match_format(game, **settings) or one "
-                         f"MatchFormat class; found {len(classes)}")
-    return classes[0]
-
-
-def _import(module: str, attr: str | None, game: pyspiel.Game):
+def _import(module: str, attr: str, game: pyspiel.Game):
     try:
-        found = importlib.import_module(module)
-        return getattr(found, attr) if attr else found
+        return getattr(importlib.import_module(module), attr)
     except (ImportError, AttributeError):
-        where = f"{module}:{attr}" if attr else module
-        raise ValueError(f"no match format {where} for {game.get_type().short_name}") from None
+        raise ValueError(f"no match format {module}:{attr} for {game.get_type().short_name}") from None

@@ -79,7 +79,9 @@ class MatchOffer:
     parameters a match sets for each deal (not the player's to choose). `table(players,
     params, value, seed)` is the MatchFormat (games.protocol) of a match of `value`, or None
     where the deals are simply repeated. `points`: a deal's record is its sides' points
-    (read through the default match's format) even when no match is played."""
+    (read through the default match's format) even when no match is played. `harness(game,
+    **settings)` is the MatchFormat the harness plays for `--match key=value,...` (None: the
+    game has none of its own; a format can still be named as module:factory(...))."""
 
     kind: str
     choices: tuple[int, ...]
@@ -88,6 +90,7 @@ class MatchOffer:
     sets: tuple[str, ...] = ()
     table: Callable[[int, dict[str, Any], int, int], Any] | None = None
     points: bool = False
+    harness: Callable[..., Any] | None = None
 
     def default_for(self, players: int) -> int:
         return self.defaults.get(players, self.default)

@@ -226,7 +226,7 @@ def _common(p: argparse.ArgumentParser, results: str) -> None:
     p.add_argument("--mixed-partners", action="store_true",
                    help="seat agents one per seat, so partners may differ (default: an agent fills a side)")
     p.add_argument("--match", nargs="?", const="", metavar="SETTINGS",
-                   help="rate matches, not deals: the game's match format (games/<game>/match.py) with "
+                   help="rate matches, not deals: the match format the game declares (its registry entry) with "
                         "optional key=value settings, or module:factory(key=value,...)")
     p.add_argument("--register", action="append", metavar="NAME=MODULE:FACTORY",
                    help="make a bot from outside the toolkit available by name (repeatable)")

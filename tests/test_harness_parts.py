@@ -411,15 +411,15 @@ def test_bad_agents_and_settings_get_clear_errors():
     assert parse_agents(["b=rules", "fast=rules(seed_offset=1)", "random"])[0] == ("b", "rules")
 
 
-def test_a_games_match_format_is_found_as_a_factory_or_its_one_class():
-    import tests.harness_bots as module
-    from eval.config import _format_class, match_format
-    assert _format_class(module) is module.FixedDeals
+def test_a_games_match_format_is_the_one_its_registry_entry_declares_or_a_named_factory():
+    from eval.config import match_format
+    canasta = pyspiel.load_game("python_classic_canasta(players=3)")
+    assert match_format(canasta, "target=5000").target == 5000          # the game's declared format
     game = pyspiel.load_game(PAGE_ONE)
     assert match_format(game, "tests.harness_bots:fixed_deals(deals=2)").deals == 2
     with pytest.raises(ValueError, match="bad match format settings"):
         match_format(game, "tests.harness_bots:fixed_deals(rounds=2)")
-    with pytest.raises(ValueError, match="no match format games.page_one.match"):
+    with pytest.raises(ValueError, match="python_page_one declares no match format of its own"):
         match_format(game, "")
 
 

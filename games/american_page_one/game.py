@@ -18,7 +18,7 @@ from games.american_page_one.core import (CHANCE_OUTCOMES, DEFAULT_PARAMS, NUM_A
                                           AmericanPageOneState, count_of, hand_size)
 from games.american_page_one.belief import public_memory
 from games.american_page_one.leaf import american_page_one_value
-from games.american_page_one.match import DEAL_PARAMETERS, AmericanPageOneMatch
+from games.american_page_one.match import DEAL_PARAMETERS, AmericanPageOneMatch, match_format
 from games.american_page_one.view import SHAPE as VIEW_SHAPE, american_page_one_view
 from games.wrapper import CoreState, share_core_on_deepcopy, tensor_views
 
@@ -252,7 +252,8 @@ registry.register(registry.GameEntry(
     rules=AmericanPageOneRules.from_params, view=american_page_one_view, view_shape=VIEW_SHAPE, players=(2, 7),
     match=registry.MatchOffer(
         "deals", (1, 3, 5, 10), 3, sets=DEAL_PARAMETERS,
-        table=lambda players, params, deals, seed: AmericanPageOneMatch(deals, params, first_dealer=seed % players)),
+        table=lambda players, params, deals, seed: AmericanPageOneMatch(deals, params, first_dealer=seed % players),
+        harness=match_format),
     core=AmericanPageOneState, leaf_value=american_page_one_value,
     # What search's `auto` stands for with random rollouts (a bot's rollouts end a deal, and the
     # specs measured with them keep their meaning): with 10 moves and 16 worlds,

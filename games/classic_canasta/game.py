@@ -16,7 +16,7 @@ from games import registry
 from games.classic_canasta.actions import NUM_ACTIONS
 from games.classic_canasta.core import (DEFAULT_PARAMS, EV_DISCARD, EV_TAKE, HAND_SIZES, MELD,
                                         NUM_MELD_SLOTS, PICKUP, TURN, ClassicRules, ClassicState)
-from games.classic_canasta.match import DEAL_PARAMETERS, TARGETS, ClassicCanastaMatch
+from games.classic_canasta.match import DEAL_PARAMETERS, TARGETS, ClassicCanastaMatch, match_format
 from games.classic_canasta.scoring import MAX_SWING
 from games.canasta_family.cards import NUM_KINDS
 from games.canasta_family.game import FamilyObserver, game_info, game_type
@@ -157,7 +157,7 @@ registry.register(registry.GameEntry(
     rules=ClassicRules.from_params, view=classic_canasta_view, view_shape=VIEW_SHAPE, players=(2, 4),
     match=registry.MatchOffer("target", TARGETS, 5000, defaults={3: 7500}, sets=DEAL_PARAMETERS,
                               table=lambda players, params, target, seed: ClassicCanastaMatch(players, target),
-                              points=True),
+                              points=True, harness=match_format),
     # four players as two partnerships (0 and 2 against 1 and 3), two or three each alone
     sides=lambda players: [seat & 1 for seat in range(players)] if players == 4 else list(range(players)),
     rule_bot="agents.rules.classic_canasta:ClassicCanastaRulesBot",

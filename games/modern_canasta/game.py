@@ -17,7 +17,7 @@ from games.canasta_family.cards import NUM_KINDS, NUM_NATURAL, NUM_SLOTS, WILD_S
 from games.modern_canasta.core import (ANSWER, DEFAULT_PARAMS, EV_ANSWER, EV_DISCARD, EV_TAKE,
                                        HAND_SIZE, MELD, PICKUP, PLAYERS, TURN, CanastaRules,
                                        CanastaState)
-from games.modern_canasta.match import DEAL_PARAMETERS, TARGETS, ModernCanastaMatch
+from games.modern_canasta.match import DEAL_PARAMETERS, TARGETS, ModernCanastaMatch, match_format
 from games.modern_canasta.scoring import MAX_SWING
 from games.canasta_family.game import FamilyObserver, game_info, game_type
 from games.modern_canasta.view import SHAPE as VIEW_SHAPE, modern_canasta_view
@@ -179,7 +179,8 @@ registry.register(registry.GameEntry(
     ),
     rules=CanastaRules.from_params, view=modern_canasta_view, view_shape=VIEW_SHAPE, players=(PLAYERS, PLAYERS),
     match=registry.MatchOffer("target", TARGETS, 2500, sets=DEAL_PARAMETERS,
-                              table=lambda players, params, target, seed: ModernCanastaMatch(target), points=True),
+                              table=lambda players, params, target, seed: ModernCanastaMatch(target), points=True,
+                              harness=match_format),
     sides=lambda players: [seat & 1 for seat in range(players)],     # 0 and 2 against 1 and 3
     rule_bot="agents.rules.modern_canasta:ModernCanastaRulesBot",
     presets=PRESETS, strongest=STRONGEST,

@@ -23,6 +23,11 @@ TARGETS = (2500, 5000, 7500, 8500, 10000)
 DEAL_PARAMETERS = ("score0", "score1", "first_player")
 
 
+def match_format(game: Any, target: int = 8500, max_hands: int = 200) -> "ModernCanastaMatch":
+    """The harness's match (`--match target=...,max_hands=...`)."""
+    return ModernCanastaMatch(target, max_hands)
+
+
 class ModernCanastaMatch:
     """Satisfies games.protocol.MatchFormat; 8500 points unless told otherwise."""
 
