@@ -88,7 +88,8 @@ def review_hands(results: str, agent: str, hands: int, shard: int, shards: int, 
         state = game.new_initial_state()
         decisions = 0
         for i, move in enumerate(tqdm(record.moves, desc=f"hand {gid}", unit="move", leave=False)):
-            if move.actor in seats and len(state.legal_actions()) > 1 and decisions % every == 0:
+            decides = move.actor in seats and len(state.legal_actions()) > 1
+            if decides and decisions % every == 0:
                 first, a = review_decision(state, move.action, evaluator=evaluator, seed=0)
                 _, b = review_decision(state, move.action, evaluator=evaluator, seed=1)
                 row = {"hand": gid, "move": i, "flag0": a is not None, "flag1": b is not None,
@@ -99,7 +100,7 @@ def review_hands(results: str, agent: str, hands: int, shard: int, shards: int, 
                     row.update(cost=a.cost, interval=[a.low, a.high], confirm_worlds=a.worlds, recheck=list(recheck),
                                points_per_unit=first.points_per_unit)
                 rows.append(row)
-            decisions += move.actor in seats and len(state.legal_actions()) > 1
+            decisions += decides
             state.apply_action(move.action)
     return rows
 
