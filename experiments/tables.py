@@ -33,6 +33,13 @@ TABLES: dict[str, tuple[str, ...]] = {
     ),
     # docs/neural.md: the shipped networks alone.
     "neural-strength": ("neural-page-one", "neural-american-page-one", "neural-canasta", "neural-canasta-vs-run-l"),
+    # README.md: each game's strongest search preset and its shipped network, and the hearts check.
+    "readme-strength": (
+        "search-page-one-strong", "neural-page-one",
+        "search-american-page-one-strong", "neural-american-page-one",
+        "search-canasta-strong-ismcts", "search-canasta-fast", "neural-canasta",
+        "search-hearts-openspiel",
+    ),
 }
 DOCS = ("README.md", "docs")
 _BLOCK = re.compile(r"(<!-- table:(?P<name>[\w-]+) -->\n)(?P<body>.*?)(<!-- /table -->)", re.S)
