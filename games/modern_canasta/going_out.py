@@ -20,11 +20,19 @@ memoised.
 from __future__ import annotations
 
 from games.modern_canasta.actions import COMMIT, DISCARD_BASE, MELD_BASE, MELD_PARTS
-from games.canasta_family.cards import JOKER, NUM_NATURAL, SEVEN, TWO, WILD_SLOT
+from games.canasta_family.cards import JOKER, NUM_KINDS, NUM_NATURAL, SEVEN, TWO, WILD_SLOT
 from games.modern_canasta.core import MELD, PICKUP, CanastaState
 
 ORDER = (WILD_SLOT,) + tuple(range(NUM_NATURAL)) + (WILD_SLOT,)
-
+# For each place `at` in ORDER, what melds from there on can still change or read: the
+# side's meld-table entries, the hand's kinds and the closed ranks, less the naturals
+# ORDER[1:at] that the order has passed.
+_OPEN_INDICES = tuple(tuple(3 * slot + i for slot in range(WILD_SLOT + 1) if slot not in ORDER[1:at]
+                            for i in range(3))
+                      for at in range(len(ORDER)))
+_OPEN_KINDS = tuple(tuple(k for k in range(NUM_KINDS) if k not in ORDER[1:at]) for at in range(len(ORDER)))
+_OPEN_MASK = tuple(sum(1 << slot for slot in range(WILD_SLOT + 1) if slot not in ORDER[1:at])
+                   for at in range(len(ORDER)))
 
 def can_go_out(state: CanastaState) -> bool:
     """Whether the player to move (in the meld phase) can go out this turn."""
@@ -70,9 +78,24 @@ def _search(state: CanastaState, at: int, memo: dict) -> bool:
         return False
     actor = state.actor
     side = actor & 1
-    key = (state.phase, at, tuple(state.hands[actor]),
-           tuple(state.melds[36 * side:36 * side + 36]), state.canastas[side], state.closed,
-           state.pending, state.melded, len(state.pile), state.forbid_out, state.withdrawn)
+    hand = state.hands[actor]
+    melds = state.melds
+    if state.phase == MELD and state.melded >> side & 1:
+        # Once the side has melded, the ranks the order has passed can take no more cards
+        # this turn and nothing that follows reads their melds, the card a passed rank
+        # left in hand (at most one: the discard) nor which wild cards made a canasta,
+        # only how many canastas there are. Keying them out merges the positions that
+        # differ only in how the wild cards were spread over the passed ranks, which
+        # otherwise multiply with every rank passed.
+        kept = _OPEN_INDICES[at]
+        key = (at, tuple(hand[k] for k in _OPEN_KINDS[at]), sum(hand[k] for k in ORDER[1:at]),
+               tuple(melds[36 * side + i] for i in kept), len(state.canastas[side]),
+               state.closed & _OPEN_MASK[at], state.pending, len(state.pile), state.forbid_out,
+               state.withdrawn)
+    else:
+        key = (state.phase, at, tuple(hand), tuple(melds[36 * side:36 * side + 36]),
+               state.canastas[side], state.closed, state.pending, state.melded, len(state.pile),
+               state.forbid_out, state.withdrawn)
     hit = memo.get(key)
     if hit is not None:
         return hit
