@@ -143,8 +143,14 @@ class BeliefSampler:
         self._cumulative: list[float] = []
         self.last_effective_size = 0.0
 
+    def new_decision(self) -> None:
+        """Forget the last decision's candidates. A referee plays its moves on one
+        state object, so the root of the next decision may be the same object as
+        the last one's: only the bot knows a new decision has begun."""
+        self._root = None
+
     def draw(self, root: GameState, player: int, resample: Callable[[], GameState], rand) -> GameState:
-        """A world for `player` at `root`: the first call at a root draws and
+        """A world for `player` at `root`: the first call of a decision draws and
         weighs the candidates; each call returns a copy of one, chosen by weight."""
         if self._root is not root:
             self._root = root

@@ -116,6 +116,8 @@ class SearchBot(CardBot):
         legal = root.legal_actions()
         if len(legal) == 1:
             return legal[0]
+        if self.belief is not None:
+            self.belief.new_decision()
         return self.choose(root, legal)
 
     def choose(self, root: GameState, legal: list[int]) -> int:

@@ -126,6 +126,28 @@ def test_a_search_with_a_belief_never_reads_hidden_cards(tmp_path, spec):
         assert make_bot(spec, game, me, 7).search(core) == make_bot(spec, game, me, 7).search(world)
 
 
+def test_a_search_with_a_belief_draws_new_worlds_at_each_decision_of_a_game_played_in_place(tmp_path):
+    """A referee applies every move to one state object: the belief's worlds of the last
+    decision (another phase, other hands) must not be reused for the next one."""
+    game = pyspiel.load_game("python_modern_canasta")
+    spec = f"pimc(worlds=2,flat=true,rollout=random,belief={write_belief(tmp_path / 'b.safetensors', game)})"
+    bots = [make_bot(spec, game, seat, seat) for seat in range(4)]
+    rng = random.Random(5)
+    state = game.new_initial_state()
+    decisions = 0
+    while not state.is_terminal() and decisions < 60:
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+            continue
+        legal = state.legal_actions()
+        action = bots[state.current_player()].step(state)
+        assert action in legal
+        decisions += len(legal) > 1
+        state.apply_action(action)
+    assert decisions == 60
+
+
 @pytest.mark.parametrize("setting, message", [("belief=shipped", "does not say where hidden cards lie"),
                                               ("belief_candidates=1", "at least 2"),
                                               ("belief_power=nan", "belief_power")])
