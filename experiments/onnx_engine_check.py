@@ -8,6 +8,7 @@ goes on with `neural`'s move, and every decision where the two differ is listed.
 seat turns round the table from deal to deal. Exit 1 when any move differs.
 
     python -m experiments.onnx_engine_check --deals 100 --seed 1 [--game GAME ...]
+        [--neural SPEC --engine CMD]     (other settings on both sides: policy=sample, say)
 """
 
 from __future__ import annotations
@@ -69,7 +70,8 @@ def shipped_games() -> list[str]:
             for e in registry.registered() if (SHIPPED_BOTS / f"{e.name}.onnx").is_file()]
 
 
-def check(game_string: str, deals: int, seed: int, engine: str) -> tuple[int, int, list, list[float]]:
+def check(game_string: str, deals: int, seed: int, engine: str,
+          neural: str = "neural") -> tuple[int, int, list, list[float]]:
     """(deals, decisions, differences, [neural seconds, engine seconds]) over `deals` deals."""
     game = load_game(game_string)
     n = game.num_players()
@@ -77,7 +79,7 @@ def check(game_string: str, deals: int, seed: int, engine: str) -> tuple[int, in
     for i in tqdm(range(deals), desc=game.get_type().short_name, file=sys.stderr):
         deal_seed = seed + i
         seat = i % n
-        twin = Twin(seat, make_bot("neural", game, seat, deal_seed),
+        twin = Twin(seat, make_bot(neural, game, seat, deal_seed),
                     make_bot(f"engine(cmd={engine},cwd={ROOT},time_limit=60)", game, seat, deal_seed))
         bots = [twin if s == seat else make_bot("rules", game, s, deal_seed + s) for s in range(n)]
         play_deal(game, bots, DealChance(deal_seed), Moves(n), [0.0] * n, 120.0)
@@ -94,13 +96,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--game", action="append", help="a game string (default: every game with a shipped .onnx)")
     parser.add_argument("--engine", default=ENGINE, help="the engine's command line")
+    parser.add_argument("--neural", default="neural", help="the in-process bot's spec")
     args = parser.parse_args(argv)
     if args.deals < 1:
         parser.error("--deals must be at least 1")
     failed = False
     try:
         for game_string in args.game or shipped_games():
-            deals, decisions, differ, seconds = check(game_string, args.deals, args.seed, args.engine)
+            deals, decisions, differ, seconds = check(game_string, args.deals, args.seed, args.engine, args.neural)
             same = decisions - len(differ)
             print(f"{game_string.split('(')[0]}: {deals} deals, {decisions} decisions of the network's seat, "
                   f"{same} the same ({100.0 * same / max(decisions, 1):.2f}%); ms a decision: neural "

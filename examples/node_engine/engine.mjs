@@ -17,7 +17,9 @@
 //     Python: the one part that is not JavaScript) spoken to over the same protocol.
 // Logs go to stderr; stdout carries protocol lines only.
 //
-//   node examples/node_engine/engine.mjs [--bots DIR]
+//   node examples/node_engine/engine.mjs [--bots DIR] [--policy greedy|sample] [--temperature T]
+//                                        [--symmetric true|false] [--margin M]
+// (a setting given overrides the bot file's, as a setting of `neural(...)` does).
 
 import { spawn } from "node:child_process";
 import { readFileSync, existsSync } from "node:fs";
@@ -219,7 +221,7 @@ class Baseline {
 // --- the network ---
 
 class Player {
-  static async load(hello, botsDir) {
+  static async load(hello, botsDir, overrides) {
     const short = hello.game.split("(")[0].trim();
     const path = join(botsDir, `${short}.onnx`);
     if (!existsSync(path)) refuse(`no shipped network for game ${short} (${path} does not exist)`);
@@ -231,7 +233,7 @@ class Player {
       refuse(`the network ${path} is made for ${params.players} players, not ${hello.players}`);
     }
     const training = JSON.parse(meta.training || "{}");
-    const play = { ...PLAY_DEFAULTS, ...(training.play || {}) };
+    const play = { ...PLAY_DEFAULTS, ...(training.play || {}), ...overrides };
     const session = await ort.InferenceSession.create(bytes, {
       intraOpNumThreads: 1, interOpNumThreads: 1, executionProviders: ["cpu"],
     });
@@ -319,17 +321,28 @@ function draw(legal, scores, temperature, rng) {
 async function main() {
   const args = process.argv.slice(2);
   let botsDir = join(ROOT, "bots");
+  const overrides = {};
+  const usage = (why) => {
+    process.stderr.write(`usage: node engine.mjs [--bots DIR] [--policy greedy|sample] [--temperature T] ` +
+                         `[--symmetric true|false] [--margin M]: ${why}\n`);
+    process.exit(2);
+  };
   for (let i = 0; i < args.length; i++) {
-    if (args[i] === "--bots" && i + 1 < args.length) botsDir = resolve(args[++i]);
-    else {
-      process.stderr.write(`usage: node engine.mjs [--bots DIR] (unknown argument ${args[i]})\n`);
-      process.exit(2);
-    }
+    const [flag, value] = [args[i], args[i + 1]];
+    if (value === undefined) usage(`${flag} needs a value`);
+    i++;
+    if (flag === "--bots") botsDir = resolve(value);
+    else if (flag === "--policy" && (value === "greedy" || value === "sample")) overrides.policy = value;
+    else if (flag === "--symmetric" && (value === "true" || value === "false")) overrides.symmetric = value === "true";
+    else if ((flag === "--temperature" && Number(value) > 0) || (flag === "--margin" && Number(value) >= 0)) {
+      overrides[flag.slice(2)] = Number(value);
+    } else usage(`bad argument ${flag} ${value}`);
   }
   let player = null;
   let baseline = null;
   let rng = null;
   let world = null;         // the world the harness holds us to have (docs/engine_protocol.md, `world`)
+  let skipped = false;      // a turn since the baseline's last that it was not asked about
   const input = createInterface({ input: process.stdin, crlfDelay: Infinity });
   for await (const line of input) {
     if (!line.trim()) continue;
@@ -341,7 +354,7 @@ async function main() {
       continue;
     }
     if (message.type === "hello") {
-      player = await Player.load(message, botsDir);
+      player = await Player.load(message, botsDir, overrides);
       if (player.baselineSpec !== null) {
         baseline = new Baseline(player.baselineSpec, message);
         const reply = await baseline.ask(message);
@@ -351,14 +364,16 @@ async function main() {
     } else if (message.type === "deal") {
       rng = new PythonRandom(message.seed);
       world = null;
+      skipped = false;
       if (baseline) baseline.send(message);
     } else if (message.type === "turn") {
       if (baseline) {
         world = message.world != null ? message.world : world.concat(message.moves.map((m) => m.action));
       }
       const legal = message.legal.map((l) => l.action);
-      if (legal.length === 1) {
+      if (legal.length === 1) {       // as neural: the network and the baseline are not asked
         send({ action: legal[0] });
+        skipped = true;
         continue;
       }
       if (!Array.isArray(message.tensor) || message.tensor.length !== player.size) {
@@ -372,7 +387,11 @@ async function main() {
         continue;
       }
       // NeuralBot._over_baseline: the baseline's move unless another gains more than the margin.
-      const reply = await baseline.ask({ ...message, world });
+      // The baseline engine extends its last world when the turn's world is null, as a rule bot
+      // that remembers its plan along the game needs (its memory is of the state it played); a
+      // turn it was not asked (one legal move) leaves that world behind: then it gets the whole one.
+      const reply = await baseline.ask(skipped ? { ...message, world } : message);
+      skipped = false;
       const move = reply.action;
       const at = legal.indexOf(move);
       if (at < 0) throw new Error(`baseline answered ${JSON.stringify(reply)}`);
