@@ -103,11 +103,17 @@ def main(argv: list[str] | None = None) -> int:
     failed = False
     try:
         for game_string in args.game or shipped_games():
-            deals, decisions, differ, seconds = check(game_string, args.deals, args.seed, args.engine, args.neural)
+            try:
+                deals, decisions, differ, seconds = check(game_string, args.deals, args.seed, args.engine,
+                                                          args.neural)
+            except ValueError as e:            # a bad game string or spec, an engine that refused the game
+                print(f"onnx_engine_check: {e}", file=sys.stderr)
+                return 2
             same = decisions - len(differ)
             print(f"{game_string.split('(')[0]}: {deals} deals, {decisions} decisions of the network's seat, "
                   f"{same} the same ({100.0 * same / max(decisions, 1):.2f}%); ms a decision: neural "
-                  f"{1000 * seconds[0] / max(decisions, 1):.2f}, node engine {1000 * seconds[1] / max(decisions, 1):.2f}")
+                  f"{1000 * seconds[0] / max(decisions, 1):.2f}, "
+                  f"node engine {1000 * seconds[1] / max(decisions, 1):.2f}")
             for deal, seat, move, a, b in differ[:10]:
                 print(f"  differs: deal seed {deal}, seat {seat}, move {move}: neural {a}, engine {b}")
             failed |= bool(differ) or decisions == 0

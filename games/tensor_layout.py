@@ -20,6 +20,7 @@ import argparse
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -51,7 +52,7 @@ class Segment:
         return self.start + self.size
 
 
-def observer_of(game: pyspiel.Game):
+def observer_of(game: pyspiel.Game) -> Any:
     """The perfect-recall observer whose tensor the networks read (agents.neural.encoding)."""
     return observation.make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
 

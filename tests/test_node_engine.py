@@ -80,3 +80,33 @@ def test_the_symmetry_tables_are_the_games_own():
     done = subprocess.run([sys.executable, str(FOLDER / "tables.py"), "--check"], cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("game_string", ["python_page_one(players=4)", "python_modern_canasta"])
+def test_the_engine_moves_alike_in_every_world_the_seat_cannot_tell_apart(game_string):
+    """The engine reads only what its seat may see: on random states with a choice, it answers
+    the true state and a world resampled from the seat's information (other hidden cards) alike."""
+    import random
+
+    import pyspiel
+
+    import games  # noqa: F401
+    from agents import make_bot
+    from agents.engine import close_engines
+    from tests import conformance
+
+    game = pyspiel.load_game(game_string)
+    rng = random.Random(5)
+    cmd = f"engine(cmd=node {FOLDER / 'engine.mjs'},cwd={ROOT},time_limit=60)"
+    differ = checked = 0
+    for state in conformance.random_states(game, 12, 6):
+        if len(state.legal_actions()) < 2:
+            continue
+        seat = state.current_player()
+        world = state.resample_from_infostate(seat, rng.random)
+        differ += world.history() != state.history()
+        moves = [make_bot(cmd, game, seat, 4).step(s) for s in (state, world)]
+        assert moves[0] == moves[1], f"p{seat} moved otherwise in a world it cannot tell from the true state"
+        checked += 1
+    close_engines()
+    assert checked >= 4 and differ >= 2
