@@ -13,7 +13,11 @@ process and the engine's, Linux schedstat), medians over interleaved rounds
   (the message built and parsed, two pipe hops, two process switches);
 * `cardarena engine rules` against the rule bot in process, on each game: what
   one of our bots pays as an engine, the world drawn for it at every move
-  and replayed on the other side included.
+  and replayed on the other side included;
+* the Node.js ONNX engine (examples/node_engine/engine.mjs) against the `neural` bot in
+  process, on each game with a shipped .onnx: what a network costs a move run outside
+  Python (onnxruntime-node, the tensor sent as JSON; where the network plays over a baseline
+  bot, that bot's `cardarena engine` too), as a ratio to the in-process network.
 
 Both sides play identical games (checked: the same histories), so the
 difference is the protocol's alone.
@@ -87,10 +91,11 @@ def _per_move(game: pyspiel.Game, seat0, deals: range, pid: int | None) -> tuple
     return moves.seconds[0] / moves.counts[0], cpu / moves.counts[0], moves.counts[0], histories
 
 
-def compare(label: str, game: pyspiel.Game, engine_spec: str, inside, deals: int, repeats: int) -> None:
+def compare(label: str, game: pyspiel.Game, engine_spec: str, inside, deals: int, repeats: int) -> dict[str, float]:
     """Prints the in-process and protocol µs per move and their difference, in wall
     time (seat 0's moves, as the harness times them) and in CPU time (the whole
-    game's, this process and the engine's, over seat 0's moves): medians of rounds."""
+    game's, this process and the engine's, over seat 0's moves): medians of rounds.
+    Returns the wall medians (µs a move): `engine`, `inside`, `diff`."""
     # One engine bot for the whole run: a tournament keeps the process too (one per seat and worker).
     engine_bot = make_bot(engine_spec, game, 0, 0)
     pid = engine_bot.proc.proc.pid
@@ -117,6 +122,7 @@ def compare(label: str, game: pyspiel.Game, engine_spec: str, inside, deals: int
           f"+{med['diff']:.1f} us a move wall (rounds {min(wall['diff']):.1f} to {max(wall['diff']):.1f}), "
           f"+{statistics.median(cpu):.1f} us CPU (rounds {min(cpu):.1f} to {max(cpu):.1f}); "
           f"{count} moves a round")
+    return med
 
 
 def section_engine(seconds: float, repeats: int) -> None:
@@ -143,6 +149,30 @@ def section_engine(seconds: float, repeats: int) -> None:
         name = game_string.split("(")[0].removeprefix("python_")
         compare(f"{name}, cardarena engine rules", game, f"engine(cmd={cmd},cwd={ROOT},time_limit=none)",
                 lambda d, g=game: make_bot("rules", g, 0, 0), max(2, int(deals * scale)), repeats)
+    onnx_engine(deals, repeats)
+
+
+def onnx_engine(deals: int, repeats: int) -> None:
+    """The Node.js engine playing each shipped .onnx network against `neural` in process
+    (the same moves: the histories are checked), as a ratio of wall time a move."""
+    from agents.neural.botfile import load_bot
+    from games import registry
+
+    node = shutil.which("node")
+    folder = ROOT / "examples" / "node_engine"
+    if node is None or not (folder / "node_modules" / "onnxruntime-node").is_dir():
+        print("  (node or examples/node_engine/node_modules is missing, `npm ci --prefix examples/node_engine`: "
+              "the ONNX engine is left out)")
+        return
+    for entry in registry.registered():
+        bots = ROOT / "bots"
+        if not (bots / f"{entry.name}.onnx").is_file():
+            continue
+        game = pyspiel.load_game(load_bot(bots / f"{entry.name}.safetensors").identity.game_string)
+        med = compare(f"{entry.name.removeprefix('python_')}, node ONNX engine against neural",
+                      game, f"engine(cmd={node} {folder / 'engine.mjs'},cwd={ROOT},time_limit=none)",
+                      lambda d, g=game: make_bot("neural", g, 0, 0), max(2, deals // 10), repeats)
+        print(f"    ratio {med['engine'] / med['inside']:.1f}x the in-process network's wall time a move")
 
 
 if __name__ == "__main__":

@@ -87,6 +87,36 @@ class AmericanPageOneObserver:
     the string keeps the whole history.
     """
 
+    # The index map of the information-state tensor (games/tensor_layout.py, docs/protocol/tensors.md):
+    # each view's indexing words and what it holds.
+    TENSOR_AXES = {"kind": "0-51: suit * 13 + rank (suits ♠ ♥ ♦ ♣, ranks 2..A); 52: the joker",
+                   "seat": "seat counted from the observer: 0 itself, k the seat k numbers above it (mod players)",
+                   "suit": "0-3: ♠ ♥ ♦ ♣", "rank": "0-12: 2..A; 13: no rank (a named suit or a joker on top)",
+                   "phase": "0-10: choose dealer, deal, starter, play, draw, after draw, same rank, "
+                            "name suit, answer, dobon, over",
+                   "one": "a single number"}
+    TENSOR_SEGMENTS = {
+        "hand": ("kind", "own hand: copies of each kind held / copies in the deck"),
+        "top": ("kind", "the discard pile's top card, one-hot"),
+        "suit": ("suit", "the suit to follow (named or the top card's), one-hot"),
+        "rank": ("rank", "the rank to match, one-hot"),
+        "clockwise": ("one", "1 while play goes clockwise"),
+        "pending": ("one", "cards a run of draw-cards has piled up for the next seat / 64"),
+        "challenge": ("one", "1 while a challenge is open"),
+        "phase": ("phase", "the deal's phase, one-hot"),
+        "to_move": ("seat", "the seat to move, one-hot"),
+        "dealer": ("seat", "the dealer, one-hot"),
+        "hand_sizes": ("seat", "each hand's number of cards / deck size"),
+        "stock_size": ("one", "cards in the stock / deck size"),
+        "discard_size": ("one", "cards in the discard pile / deck size"),
+        "out": ("seat", "1 for each seat that has gone out"),
+        "scores": ("seat", "each seat's running match score / the deck's points"),
+        "last_deal": ("one", "1 in a match's last deal"),
+        "played": ("seat x kind", "copies of each kind each seat has played / (2 x copies in the deck)"),
+        "known": ("seat x kind", "copies of each kind known to be in each other seat's hand / copies"),
+        "lacks": ("seat x kind", "kinds each other seat is known to lack now"),
+    }
+
     def __init__(self, iig_obs_type, rules: AmericanPageOneRules, params=None):
         if params:
             raise ValueError(f"observation parameters not supported; passed {params}")

@@ -75,6 +75,48 @@ class CanastaObserver(FamilyObserver):
 
     GAME_NAME = "Modern American Canasta"
 
+    # The index map of the information-state tensor (games/tensor_layout.py, docs/protocol/tensors.md):
+    # each view's indexing words and what it holds (the table's first pieces are the family's).
+    TENSOR_AXES = {"kind": "0-10: the natural ranks 4 5 6 7 8 9 10 J Q K A; 11: 2; 12: Joker; 13: red 3; 14: black 3",
+                   "seat": "seat counted from the observer: 0 itself, k the seat k numbers above it (mod players)",
+                   "side": "0: the observer's side, then the others in seat order",
+                   "slot": "meld slot: 0-10 the natural ranks 4..A, 11 the wild-card meld",
+                   "one": "a single number",
+                   "count": "0: natural cards, 1: 2s, 2: Jokers",
+                   "canasta": "0: mixed (with wild cards), 1: natural",
+                   "wild canasta": "0: seven 2s, 1: four Jokers and three 2s, 2: other wild-card canastas",
+                   "threshold": "the side's score: 0 below 3000, 1 from 3000, 2 from 5000",
+                   "threes": "0: red 3s laid down, 1: black 3s (each / 4)",
+                   "phase": "0: turn, 1: meld, 2: answer, 3: pickup",
+                   "flag": "0: fresh (just drew: may ask), 1: forbid_out (partner said no), 2: withdrawn, 3: pending",
+                   "answer": "0: the partner said yes, 1: no"}
+    TENSOR_SEGMENTS = {
+        "hand": ("kind", "own hand: cards of each kind / 8"),
+        "known": ("seat x kind", "cards of each kind known to be in each hand (taken from the pile in sight) / 8"),
+        "hand_sizes": ("seat", "each hand's number of cards / 108"),
+        "stock_size": ("one", "cards in the stock / 108"),
+        "pile": ("kind", "cards of each kind in the discard pile / 8"),
+        "pile_top": ("kind", "the pile's top card, one-hot"),
+        "pile_size": ("one", "cards in the pile / 108"),
+        "must_go_out": ("one", "1 when the partner said yes and the observer, to move, must go out"),
+        "melds": ("side x slot x count", "each side's open melds: naturals / 8, 2s / 8, Jokers / 4"),
+        "canastas": ("side x slot x canasta", "each side's closed canastas by rank and kind"),
+        "wild_canastas": ("side x wild canasta", "each side's wild-card canastas by kind"),
+        "closed": ("kind", "1 for each natural rank (kinds 0-10) whose canasta exists"),
+        "threes": ("side x threes", "each side's 3s laid down / 4"),
+        "initial_meld_done": ("side", "1 for each side that has made its initial meld"),
+        "threshold": ("side x threshold", "each side's initial-meld bracket, one-hot"),
+        "scores": ("side", "each side's score before this hand / 10000"),
+        "to_move": ("seat", "the seat to move, one-hot"),
+        "turn_of": ("seat", "the seat whose turn it is, one-hot (in turn, meld, answer or pickup phase)"),
+        "phase": ("phase", "the turn's phase, one-hot"),
+        "turn_flags": ("flag", "the turn's flags (the rules core's names)"),
+        "asked": ("seat", "1 for each seat that has asked its partner this hand"),
+        "discarded": ("seat x kind", "cards of each kind each seat has discarded this hand / 8"),
+        "pile_takes": ("seat", "times each seat took the pile x 0.1"),
+        "answers": ("seat x answer", "the answers each asking seat got from its partner"),
+    }
+
     def __init__(self, iig_obs_type, params=None):
         super().__init__(iig_obs_type, params)
         table = self.table_pieces(PLAYERS)

@@ -81,6 +81,29 @@ class PageOneObserver:
     suits each seat is known to lack); the string keeps the whole history.
     """
 
+    # The index map of the information-state tensor (games/tensor_layout.py, docs/protocol/tensors.md):
+    # each view's indexing words and what it holds.
+    TENSOR_AXES = {"card": "0-51: suit * 13 + rank (suits ♠ ♥ ♦ ♣, ranks 2..A); 52, 53: the jokers",
+                   "seat": "seat counted from the observer: 0 itself, k the seat k numbers above it (mod players)",
+                   "suit": "0-3: ♠ ♥ ♦ ♣", "suit+joker": "0-3: ♠ ♥ ♦ ♣; 4: jokers",
+                   "one": "a single number"}
+    TENSOR_SEGMENTS = {
+        "hand": ("card", "own hand: 1 for each card held"),
+        "trick": ("seat x card", "the card each seat has put on the current trick"),
+        "led_suit": ("suit", "the current trick's suit, one-hot"),
+        "passed": ("seat", "1 for each seat that passed on the current trick"),
+        "leader": ("seat", "the seat that led the current trick, one-hot"),
+        "to_move": ("seat", "the seat to move, one-hot"),
+        "hand_sizes": ("seat", "each hand's number of cards / deck size"),
+        "stock_size": ("one", "cards in the stock / deck size"),
+        "discard_size": ("one", "cards in the discard pile / deck size"),
+        "out": ("seat", "1 for each seat that has gone out"),
+        "tricks": ("one", "tricks played / the max_tricks parameter"),
+        "played": ("seat x card", "every card each seat has played this deal"),
+        "known": ("seat x card", "cards known to be in each other seat's hand (drawn in sight, taken up)"),
+        "void": ("seat x suit+joker", "suits (and jokers) each seat is known to lack now"),
+    }
+
     def __init__(self, iig_obs_type, rules: PageOneRules, params=None):
         if params:
             raise ValueError(f"observation parameters not supported; passed {params}")
