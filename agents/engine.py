@@ -31,6 +31,7 @@ import json
 import math
 import os
 import random
+import re
 import selectors
 import shlex
 import signal
@@ -49,7 +50,9 @@ from games import registry
 from games.registry import Param
 from games.view import seat_view
 
-PROTOCOL = 1
+PROTOCOL = 2               # the newest version this harness speaks
+VERSIONS = (1, 2)          # every version it speaks: offered at hello, the engine picks one
+MARGIN = 0.05              # seconds of a move's limit kept for the pipes: a v2 engine is told the rest
 HELLO_SECONDS = 60.0        # an engine's start, to its hello (a Python engine imports torch; a loaded machine)
 GOODBYE_SECONDS = 2.0       # a quitting engine's time to exit before it is killed
 STDERR_TAIL = 600           # characters of the engine's stderr in a fault report
@@ -127,10 +130,19 @@ class EngineProcess:
             self.kill()
             raise ValueError(f"engine {cmd!r} answered hello with {json.dumps(reply)[:200]}; expected "
                              '{"type":"hello","name":...,"version":...}')
+        version = reply.get("protocol", 1)
+        if version not in VERSIONS:
+            self.kill()
+            raise ValueError(f"engine {cmd!r} answered hello with protocol {version!r}; this harness speaks "
+                             f"{', '.join(map(str, VERSIONS))}")
         self.name = reply["name"]
         self.version = str(reply.get("version", ""))
+        self.protocol: int = version
         self.wants_tensor = reply.get("tensor") is True
         self.wants_world = reply.get("world") is True
+        self.wants_info_state = version == 1 or reply.get("info_state") is True
+        self.turns = 0                  # turn ids given (version 2): one more at every turn
+        self.last_turn: int | None = None
 
     # ------------------------------------------------------------ pipes
     def send(self, message: dict, deadline: float) -> None:
@@ -185,9 +197,12 @@ class EngineProcess:
                 raise self.fault(CRASHED, f"engine exited before {what} ({self._exit_status()})")
             self.buffer += chunk
         line = bytes(self.buffer).split(b"\n", 1)[0]
-        raise self.fault(RAISED, f"protocol fault: engine wrote a line that no message asked for, before {what}: "
-                                 f"{line[:120].decode(errors='replace')!r} (one line answers each hello and turn; "
-                                 f"nothing else is read)")
+        again = ""
+        if self.protocol >= 2 and self.last_turn is not None and _turn_id(line) == self.last_turn:
+            again = f" (a second answer to turn {self.last_turn})"
+        raise self.fault(RAISED, f"protocol fault: engine wrote a line that no message asked for, before {what}"
+                                 f"{again}: {line[:120].decode(errors='replace')!r} (one line answers each hello "
+                                 f"and turn; nothing else is read)")
 
     def quiet(self) -> bool:
         """Whether the engine has written nothing unasked (checked before it is pooled)."""
@@ -328,6 +343,15 @@ class EngineProcess:
         self.writer.close()
 
 
+def _turn_id(line: bytes) -> Any:
+    """The `id` a reply line names, if it is a JSON object that names one."""
+    try:
+        message = json.loads(line)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return message.get("id") if isinstance(message, dict) else None
+
+
 # ---------------------------------------------------------------- the pool
 _idle: dict[tuple, list[EngineProcess]] = {}
 _lock = threading.Lock()
@@ -407,9 +431,34 @@ class SeatCursor:
         return moves
 
 
+_SEAT = re.compile(r"^p(\d+)\b")
+
+
+def events_of(lines: list[str], start: int) -> list[dict]:
+    """Information-state lines from `start` on (the first line, the hand, is never one) as the
+    version-2 events: index among the seat's events, the seat the line tells of (null: none), words."""
+    out = []
+    for j in range(max(1, start), len(lines)):
+        m = _SEAT.match(lines[j])
+        out.append({"i": j - 1, "seat": int(m.group(1)) if m else None, "text": lines[j]})
+    return out
+
+
+def _legal(state: pyspiel.State, seat: int, view: dict | None) -> list[dict]:
+    """The legal actions, each with its words and (a registered game) what the view says of it."""
+    described = {a["action"]: a for a in view["actions"]} if view is not None else {}
+    out = []
+    for a in state.legal_actions(seat):
+        entry = {"action": a, "text": state.action_to_string(seat, a)}
+        entry.update({k: v for k, v in described.get(a, {}).items() if k != "action"})
+        out.append(entry)
+    return out
+
+
 def turn_message(state: pyspiel.State, seat: int, cursor: SeatCursor, *, tensor: bool = False,
                  world_rng: random.Random | None = None, time_left: float | None = None,
-                 history: list[int] | None = None) -> dict:
+                 history: list[int] | None = None, version: int = 1, turn_id: int | None = None,
+                 info_state: bool = True) -> dict:
     """The turn message for `seat`; moves `cursor` on to this turn.
 
     Built from the seat's view only: its information state (string and tensor),
@@ -420,16 +469,28 @@ def turn_message(state: pyspiel.State, seat: int, cursor: SeatCursor, *, tensor:
     need not parse each game's information state) and, with `world_rng`, one world
     drawn from the seat's information by the game's own resampler (None when only
     the seat's own moves came since its last one: that world, extended by them,
-    still is one)."""
+    still is one).
+
+    Version 2 (`version=2`): the turn's `id`, the legal actions with what the view says of each,
+    the seat's `events` since its last turn in place of `seen` and `moves` (ids), and the
+    information-state string only where `info_state` (asked at hello)."""
     info = state.information_state_string(seat)
     lines = info.split("\n")
     before = cursor.told
     moves = cursor.catch_up(state.history() if history is None else history)
-    legal = [{"action": a, "text": state.action_to_string(seat, a)} for a in state.legal_actions(seat)]
     game = state.get_game()
     view = seat_view(game, state, seat) if registry.of_game(game) is not None else None
-    message: dict[str, Any] = {"type": "turn", "info_state": info, "legal": legal, "moves": moves,
-                               "seen": lines[cursor.lines:], "time_left": time_left, "view": view}
+    if version >= 2:
+        message: dict[str, Any] = {"type": "turn", "id": turn_id, "legal": _legal(state, seat, view),
+                                   "events": events_of(lines, cursor.lines), "time_left": time_left, "view": view}
+        if info_state:
+            message["info_state"] = info
+        if world_rng is not None:
+            message["moves"] = moves
+    else:
+        legal = [{"action": a, "text": state.action_to_string(seat, a)} for a in state.legal_actions(seat)]
+        message = {"type": "turn", "info_state": info, "legal": legal, "moves": moves,
+                   "seen": lines[cursor.lines:], "time_left": time_left, "view": view}
     cursor.lines = max(1, len(lines))
     if tensor:
         message["tensor"] = [float(x) for x in state.information_state_tensor(seat)]
@@ -473,7 +534,9 @@ def draw_world(state: pyspiel.State, seat: int, rng: random.Random):
 def deal_message(game: pyspiel.Game, seat: int, seed: int) -> dict:
     """A deal's start: its game (a match's running scores are among its parameters), the seat, a seed."""
     params = {k: v for k, v in game.get_parameters().items() if isinstance(v, (bool, int, float, str))}
-    return {"type": "deal", "game": str(game), "parameters": params, "seat": seat, "seed": seed}
+    entry = registry.of_game(game)
+    sides = entry.sides(game.num_players()) if entry is not None else list(range(game.num_players()))
+    return {"type": "deal", "game": str(game), "parameters": params, "seat": seat, "seed": seed, "sides": sides}
 
 
 # ---------------------------------------------------------------- the bot
@@ -484,6 +547,8 @@ class _Lease:
         self.key, self.cmd, self.cwd, self.hello = key, cmd, cwd, hello
         self.proc = _acquire(key, cmd, cwd, hello)
         self.state: pyspiel.State | None = None      # the deal's state, as restart_at gave it
+        self.cursor: SeatCursor | None = None        # the seat's cursor in it (version 2: the last events)
+        self.seat = -1
         self.in_deal = False
 
     def restart(self) -> None:
@@ -499,7 +564,10 @@ class _Lease:
         self.state = None
         if self.proc.closed:            # stopped by a fault: nobody to tell
             return
-        self.proc.send({"type": "deal_end", "returns": returns}, time.monotonic() + GOODBYE_SECONDS)
+        message: dict[str, Any] = {"type": "deal_end", "returns": returns}
+        if self.proc.protocol >= 2 and state is not None and self.cursor is not None:
+            message["events"] = events_of(state.information_state_string(self.seat).split("\n"), self.cursor.lines)
+        self.proc.send(message, time.monotonic() + GOODBYE_SECONDS)
         self.proc.between_deals = True
 
     def release(self) -> None:
@@ -524,8 +592,10 @@ class EngineBot(CardBot):
         self.game = game
         self.seed = seed
         self.time_limit = None if time_limit is None else float(time_limit)
-        hello = {"type": "hello", "protocol": PROTOCOL, "game": str(game), "players": game.num_players(),
-                 "seat": player, "time_limit": self.time_limit}
+        # `protocol` 1 for version-1 engines (which check it); `versions` offers the rest.
+        hello = {"type": "hello", "protocol": 1, "versions": list(VERSIONS), "game": str(game),
+                 "players": game.num_players(), "seat": player, "time_limit": self.time_limit,
+                 "margin": MARGIN}
         key = (cmd, cwd, self.time_limit, game.get_type().short_name, game.num_players())
         self._lease = _Lease(key, cmd, cwd, hello)
         weakref.finalize(self, self._lease.release)
@@ -550,7 +620,8 @@ class EngineBot(CardBot):
             lease.end_deal()
         lease.state = state
         lease.in_deal = True
-        self._cursor = SeatCursor(state)
+        self._cursor = lease.cursor = SeatCursor(state)
+        lease.seat = self.player
         lease.proc.trim_stderr()
         self._tell_deal(self._deadline())
 
@@ -577,6 +648,8 @@ class EngineBot(CardBot):
             if not self.proc.ended_after_deal(fault):
                 raise
         self._lease.restart()
+        if message.get("id") is not None:        # the new process answers this turn by its id
+            self.proc.turns = self.proc.last_turn = message["id"]
         self.proc.send(deal_message(self.game, self.player, self.seed), deadline)
         self.proc.send(message, deadline)
         return self.proc.receive(deadline, what)
@@ -587,15 +660,56 @@ class EngineBot(CardBot):
             self._start(state)          # a first move without restart_at, or a state of another game
         proc = self.proc
         deadline = self._deadline()
-        message = turn_message(state, self.player, self._cursor, tensor=proc.wants_tensor,
-                               world_rng=self._world_rng, time_left=self.time_limit, history=history)
-        reply = self._ask(message, deadline, f"move {len(history)}")
+        what = f"move {len(history)}"
+        if proc.protocol >= 2:
+            proc.turns += 1
+            message = turn_message(state, self.player, self._cursor, tensor=proc.wants_tensor,
+                                   world_rng=self._world_rng, history=history, version=2, turn_id=proc.turns,
+                                   info_state=proc.wants_info_state)
+            # What is left of the limit once the message is built, less the pipes' margin: an
+            # engine that answers within it is never late.
+            message["time_left"] = (None if self.time_limit is None
+                                    else round(max(0.0, deadline - time.monotonic() - MARGIN), 3))
+            proc.last_turn = proc.turns
+            what = f"turn {proc.turns} (move {len(history)})"
+        else:
+            message = turn_message(state, self.player, self._cursor, tensor=proc.wants_tensor,
+                                   world_rng=self._world_rng, time_left=self.time_limit, history=history)
+        reply = self._ask(message, deadline, what)
         proc = self.proc
+        legal = [a["action"] for a in message["legal"]]
+        if proc.protocol >= 2:
+            return self._v2_action(reply, message, legal)
         action = reply.get("action")
         if type(action) is not int:
             raise proc.fault(RAISED, f"engine answered {json.dumps(reply)[:120]}, not "
                                      '{"action": <a legal action id>}')
-        legal = [a["action"] for a in message["legal"]]
+        if action not in legal:
+            shown = ", ".join(map(str, legal[:20])) + (f", ... ({len(legal)} in all)" if len(legal) > 20 else "")
+            raise proc.fault(ILLEGAL, f"engine answered illegal action {action} (legal: {shown})")
+        return action
+
+    def _v2_action(self, reply: dict, message: dict, legal: list[int]) -> int:
+        """A version-2 reply's action: it names this turn's id and one legal action, by id or by words."""
+        proc, turn = self.proc, message["id"]
+        said = reply.get("id")
+        if said != turn:
+            if type(said) is int and 0 < said < turn:
+                raise proc.fault(RAISED, f"engine answered turn {said} at turn {turn}: a stale line (an answer "
+                                         f"to an earlier turn), not this turn's answer")
+            raise proc.fault(RAISED, f"engine answered {json.dumps(reply)[:120]} at turn {turn}, without "
+                                     f'this turn\'s id ({{"id": {turn}, "action": ...}})')
+        action = reply.get("action")
+        if action is None and isinstance(reply.get("text"), str):
+            named = [a["action"] for a in message["legal"] if a["text"] == reply["text"]]
+            if len(named) != 1:
+                texts = ", ".join(repr(a["text"]) for a in message["legal"][:12])
+                raise proc.fault(ILLEGAL, f"engine answered {reply['text']!r}, not the words of one legal "
+                                          f"action (legal: {texts})")
+            return named[0]
+        if type(action) is not int:
+            raise proc.fault(RAISED, f"engine answered {json.dumps(reply)[:120]}, not "
+                                     '{"id": <the turn\'s id>, "action": <a legal action id>} or "text": <its words>')
         if action not in legal:
             shown = ", ".join(map(str, legal[:20])) + (f", ... ({len(legal)} in all)" if len(legal) > 20 else "")
             raise proc.fault(ILLEGAL, f"engine answered illegal action {action} (legal: {shown})")
