@@ -582,7 +582,8 @@ class EngineBot(CardBot):
     """A seat played by an engine program (docs/engine_protocol.md)."""
 
     def __init__(self, game: pyspiel.Game, player: int, seed: int, cmd: str,
-                 time_limit: float | None = DEFAULT_TIME_LIMIT, cwd: str | None = None):
+                 time_limit: float | None = DEFAULT_TIME_LIMIT, cwd: str | None = None,
+                 clock: float | None = None):
         super().__init__(player)
         if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
                                        or not 0 < time_limit < math.inf):
@@ -591,12 +592,17 @@ class EngineBot(CardBot):
             raise ValueError(f"engine: cmd={cmd!r}: must be a command line")
         self.game = game
         self.seed = seed
+        if clock is not None and (isinstance(clock, bool) or not isinstance(clock, (int, float))
+                                  or not 0 < clock < math.inf):
+            raise ValueError(f"engine: clock={clock!r}: must be a positive number of seconds")
         self.time_limit = None if time_limit is None else float(time_limit)
+        self.clock = None if clock is None else float(clock)     # seconds for all its moves of a deal
+        self.clock_left = self.clock
         # `protocol` 1 for version-1 engines (which check it); `versions` offers the rest.
         hello = {"type": "hello", "protocol": 1, "versions": list(VERSIONS), "game": str(game),
                  "players": game.num_players(), "seat": player, "time_limit": self.time_limit,
-                 "margin": MARGIN}
-        key = (cmd, cwd, self.time_limit, game.get_type().short_name, game.num_players())
+                 "clock": self.clock, "margin": MARGIN}
+        key = (cmd, cwd, self.time_limit, self.clock, game.get_type().short_name, game.num_players())
         self._lease = _Lease(key, cmd, cwd, hello)
         weakref.finalize(self, self._lease.release)
         self._cursor: SeatCursor | None = None
@@ -621,6 +627,7 @@ class EngineBot(CardBot):
         lease.state = state
         lease.in_deal = True
         self._cursor = lease.cursor = SeatCursor(state)
+        self.clock_left = self.clock
         lease.seat = self.player
         lease.proc.trim_stderr()
         self._tell_deal(self._deadline())
@@ -659,7 +666,10 @@ class EngineBot(CardBot):
         if not self._lease.in_deal or not self._cursor.continues(history):
             self._start(state)          # a first move without restart_at, or a state of another game
         proc = self.proc
+        started = time.monotonic()
         deadline = self._deadline()
+        if self.clock_left is not None:
+            deadline = min(deadline, started + self.clock_left)
         what = f"move {len(history)}"
         if proc.protocol >= 2:
             proc.turns += 1
@@ -668,17 +678,27 @@ class EngineBot(CardBot):
                                    info_state=proc.wants_info_state)
             # What is left of the limit once the message is built, less the pipes' margin: an
             # engine that answers within it is never late.
-            message["time_left"] = (None if self.time_limit is None
+            message["time_left"] = (None if self.time_limit is None and self.clock_left is None
                                     else round(max(0.0, deadline - time.monotonic() - MARGIN), 3))
-            proc.last_turn = proc.turns
+            message["clock_left"] = (None if self.clock_left is None
+                                     else round(max(0.0, started + self.clock_left - time.monotonic()), 3))
             what = f"turn {proc.turns} (move {len(history)})"
         else:
             message = turn_message(state, self.player, self._cursor, tensor=proc.wants_tensor,
                                    world_rng=self._world_rng, time_left=self.time_limit, history=history)
-        reply = self._ask(message, deadline, what)
+        try:
+            reply = self._ask(message, deadline, what)
+        except EngineFault as fault:
+            if fault.fault_kind == TIMEOUT and self.clock_left is not None and deadline == started + self.clock_left:
+                raise EngineFault(TIMEOUT, f"engine ran out of its clock ({self.clock:g} s a deal) at {what}: "
+                                           f"{fault}") from None
+            raise
+        if self.clock_left is not None:
+            self.clock_left -= time.monotonic() - started
         proc = self.proc
         legal = [a["action"] for a in message["legal"]]
         if proc.protocol >= 2:
+            proc.last_turn = message["id"]          # a line that answers it again is named so
             return self._v2_action(reply, message, legal)
         action = reply.get("action")
         if type(action) is not int:
@@ -717,7 +737,8 @@ class EngineBot(CardBot):
 
 
 def make_engine_bot(game: pyspiel.Game, player: int, seed: int = 0, cmd: str | None = None,
-                    time_limit: float | str | None = None, cwd: str | None = None) -> EngineBot:
+                    time_limit: float | str | None = None, cwd: str | None = None,
+                    clock: float | None = None) -> EngineBot:
     """The make_bot factory for `engine(cmd=...,time_limit=...,cwd=...)`.
 
     `cmd` is the engine's command line (split as a shell would, not run by one);
@@ -725,7 +746,8 @@ def make_engine_bot(game: pyspiel.Game, player: int, seed: int = 0, cmd: str | N
     may take a move: the harness's own limit when a harness makes it
     (agents.base.harness_limit: the tournament's --time-limit), or `time_limit`
     where that is smaller; outside a harness, `time_limit` (60 s when not given;
-    `none` for no limit)."""
+    `none` for no limit). `clock`: seconds for all its moves of a deal, beside the per-move
+    limit (told at hello; each version-2 turn tells what is left of it)."""
     if cmd is None:
         raise ValueError("engine: cmd is required, e.g. engine(cmd=./mybot)")
     if isinstance(time_limit, str) and time_limit.lower() == "none":
@@ -741,11 +763,12 @@ def make_engine_bot(game: pyspiel.Game, player: int, seed: int = 0, cmd: str | N
         limit = DEFAULT_TIME_LIMIT if own is None else own
     else:
         limit = harness if own is None else min(own, harness)
-    return EngineBot(game, player, seed, str(cmd), None if limit == math.inf else limit, cwd)
+    return EngineBot(game, player, seed, str(cmd), None if limit == math.inf else limit, cwd, clock)
 
 
 make_engine_bot.declared_settings = (
     Param("cmd", "str", None, "the engine's command line (split as a shell would, not run by one); required"),
     Param("time_limit", "str", None, "seconds a move (60 outside a harness), or none"),
     Param("cwd", "str", None, "the engine's folder"),
+    Param("clock", "float", None, "seconds for all its moves of a deal, beside the per-move limit (none: no clock)"),
 )

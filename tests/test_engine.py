@@ -183,6 +183,56 @@ def test_a_misbehaving_engine_forfeits_with_its_reason(mode, kind, reason):
     assert not bad.proc.alive(), "a faulty engine is killed"
 
 
+@pytest.mark.parametrize("mode, kind, reason", [
+    ("v2-stale", harness.RAISED, "engine answered turn 1 at turn 2: a stale line"),
+    ("v2-double", harness.RAISED, "(a second answer to turn 2)"),
+    ("v2-noid", harness.RAISED, "without this turn's id"),
+    ("v2-badtext", harness.ILLEGAL, "not the words of one legal action"),
+])
+def test_a_version_2_engine_that_misbehaves_forfeits_with_its_reason(mode, kind, reason):
+    """A line that answers another turn is named so: never read as this turn's answer."""
+    game = pyspiel.load_game("python_page_one(players=4)")
+    bad = make_bot(_bad(mode, at=2), game, 0, 0)
+    assert bad.proc.protocol == 2
+    bots = [bad] + [make_bot("random", game, s, s) for s in (1, 2, 3)]
+    with pytest.raises(BotFault) as caught:
+        play_deal(game, bots, DealChance(1), Moves(4), [0.0] * 4, 5.0)
+    assert caught.value.seat == 0 and caught.value.kind == kind and reason in str(caught.value), str(caught.value)
+
+
+def test_a_version_2_engine_may_answer_by_words_and_is_told_its_time_less_the_margin(tmp_path):
+    """An engine that knows the rules but not our numbering answers by an action's words; it
+    plays whole deals without a fault, and is told the time left once the message is built."""
+    from agents.engine import MARGIN
+    game = pyspiel.load_game("python_page_one(players=4)")
+    words = make_bot(_bad("v2-words", limit=1.0), game, 0, 0)
+    bots = [words] + [make_bot("random", game, s, s) for s in (1, 2, 3)]
+    for deal in range(3):
+        final, decisions = play_deal(game, bots, DealChance(deal), Moves(4), [0.0] * 4, 5.0)
+        assert final.is_terminal()
+    state = game.new_initial_state()
+    while state.current_player() != 0:
+        state.apply_action(state.chance_outcomes()[0][0] if state.is_chance_node() else state.legal_actions()[0])
+    cursor = SeatCursor(state)
+    message = turn_message(state, 0, cursor, version=2, turn_id=7, info_state=False)
+    assert message["id"] == 7 and "info_state" not in message and "moves" not in message and "seen" not in message
+    assert [e["i"] for e in message["events"]] == list(range(len(message["events"])))
+    assert all(set(a) >= {"action", "text", "kind"} for a in message["legal"]) and 0 < MARGIN < 1
+    close_engines()
+
+
+def test_an_engine_with_a_clock_runs_out_of_it_and_is_told_what_is_left():
+    game = pyspiel.load_game("python_page_one(players=4)")
+    slow = make_bot(f"engine(cmd={BAD} v2-slow,time_limit=1,clock=1)", game, 0, 0)
+    assert slow.proc.protocol == 2 and slow.clock == 1.0
+    bots = [slow] + [make_bot("random", game, s, s) for s in (1, 2, 3)]
+    with pytest.raises(BotFault) as caught:
+        for deal in range(20):                  # one deal gives it few moves: play on until the clock is out
+            play_deal(game, bots, DealChance(deal), Moves(4), [0.0] * 4, 5.0)
+    assert caught.value.kind == harness.TIMEOUT and "ran out of its clock (1 s a deal)" in str(caught.value)
+    close_engines()
+
+
 def test_the_tournament_goes_on_past_faulty_engines(tmp_path):
     config = TournamentConfig.create("python_page_one(players=4)",
                                      ["random", "rules", f"garbage={_bad('garbage')}", f"exits={_bad('exit', 2)}"],
