@@ -30,6 +30,7 @@ import pyspiel
 from games.protocol import CHANCE
 
 MAX_REDRAWS = 50000     # resampled worlds tried in one turn before the events are declared impossible
+BACK_EVERY = 4          # one redraw in so many starts before the last line (see `advance`)
 
 
 class RebuildError(ValueError):
@@ -75,9 +76,12 @@ class SeatWorld:
                                        f"({_quote(events, len(self.matched))}) in {MAX_REDRAWS} draws")
                 redraws += 1
                 self.redraws += 1
-                # From before the last line: what followed it without an action (a player with
-                # no card to follow, drawing) is W's hidden cards' doing, and must be drawn again too.
-                self.state = self.before.resample_from_infostate(seat, self.rng.random)
+                # Mostly from here: the resampler keeps every event matched so far. Every
+                # BACK_EVERY-th time from before the last line: what followed it without an
+                # action (a player with no card to follow, drawing) is W's hidden cards' doing,
+                # and a world drawn here keeps it.
+                origin = self.before if redraws % BACK_EVERY == 0 else state
+                self.state = origin.resample_from_infostate(seat, self.rng.random)
                 self.matched = seat_events(self.state, seat)
                 continue
             before = state.clone()

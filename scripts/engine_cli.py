@@ -50,8 +50,9 @@ def _version() -> str:
 class EngineServer:
     """One bot spec at one game, answering the harness's messages one by one."""
 
-    def __init__(self, spec: str, game: pyspiel.Game):
+    def __init__(self, spec: str, game: pyspiel.Game, newest: int = max(VERSIONS)):
         self.spec = spec
+        self.newest = newest                           # the newest version it agrees to speak
         self.game = game
         self.short_name = game.get_type().short_name
         self.deal_games: dict[str, pyspiel.Game] = {}
@@ -97,7 +98,7 @@ class EngineServer:
     def _hello(self, message: dict) -> dict:
         offered = message.get("versions")
         offered = offered if isinstance(offered, list) else [message.get("protocol")]
-        common = [v for v in VERSIONS if v in offered]
+        common = [v for v in VERSIONS if v in offered and v <= self.newest]
         if not common:
             raise ProtocolError(f"protocol {message.get('protocol')!r}: this engine speaks protocol "
                                 f"{' or '.join(map(str, VERSIONS))}")
@@ -184,9 +185,9 @@ class EngineServer:
         return {"id": message.get("id"), "action": action, "text": state.action_to_string(self.seat, action)}
 
 
-def serve(spec: str, game: pyspiel.Game, source: BinaryIO, sink: BinaryIO) -> int:
+def serve(spec: str, game: pyspiel.Game, source: BinaryIO, sink: BinaryIO, newest: int = max(VERSIONS)) -> int:
     """Answers messages from `source` until quit or its end; 0, or 1 after a protocol error."""
-    server = EngineServer(spec, game)
+    server = EngineServer(spec, game, newest)
     for raw in source:
         try:
             message = json.loads(raw)
@@ -216,7 +217,7 @@ def _engine(args: argparse.Namespace) -> None:
     sink = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0)
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())   # what a bot prints cannot reach the protocol
     sys.stdout = sys.stderr
-    code = serve(args.bot, game, sys.stdin.buffer, sink)
+    code = serve(args.bot, game, sys.stdin.buffer, sink, args.protocol)
     sys.stderr.flush()
     os._exit(code)                                  # no interpreter teardown: the harness waits on the exit
 
@@ -232,4 +233,6 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("bot", metavar="BOTSPEC", help="the bot, e.g. rules or 'ismcts(iterations=200)'")
     p.add_argument("--game", required=True, type=cli_checks.game_string,
                    help="the game it plays (a deal of another variant of it is played too; another game is refused)")
+    p.add_argument("--protocol", type=int, choices=VERSIONS, default=max(VERSIONS),
+                   help="the newest protocol version it speaks (1: it asks for a world at each turn)")
     p.set_defaults(func=_engine)
