@@ -30,6 +30,7 @@ import pyspiel
 from games.protocol import CHANCE
 
 MAX_REDRAWS = 50000     # resampled worlds tried in one turn before the events are declared impossible
+LOOKAHEAD = 0.9         # how often a hidden card is one its receiver shows later, where there is one
 BACK_EVERY = 4          # one redraw in so many starts before the last line (see `advance`)
 
 
@@ -54,6 +55,7 @@ class SeatWorld:
         self.before = self.state.clone()                    # W before the action that told its last line
         self.redraws = 0                                    # worlds drawn again, all turns together
         self.steps = 0                                      # actions applied, all turns together
+        self.wanted: set[tuple[str, str]] = set()           # (seat, card) the events show later
 
     def advance(self, events: list[str], hand: list[str] | None = None,
                 legal: list[str] | None = None) -> pyspiel.State:
@@ -64,6 +66,7 @@ class SeatWorld:
         if events[:len(self.matched)] != self.matched:
             raise RebuildError("the events do not continue those of the last turn")
         redraws = 0
+        self.wanted = _named_later(events[len(self.matched):])
         while True:
             state = self.state
             if self.matched == events and state.current_player() == seat:
@@ -105,6 +108,12 @@ class SeatWorld:
             outcomes = state.chance_outcomes()
             ids, weights = zip(*outcomes)
             drawn = self.rng.choices(ids, weights)[0]
+            # A hidden card: mostly one its receiver shows later (plays, melds), where its words
+            # say who gets which card ("p2 dealt 9♥"): far fewer worlds are then drawn again.
+            # Only a guess; whatever W draws is checked against the events all the same.
+            wanted = [(a, w) for a, w in outcomes if _receiver_card(state.action_to_string(CHANCE, a)) in self.wanted]
+            if wanted and self.rng.random() < LOOKAHEAD:
+                drawn = self.rng.choices([a for a, _ in wanted], [w for _, w in wanted])[0]
             if self._agrees(state, drawn, events):
                 return drawn
             new = events[len(self.matched)] if len(events) > len(self.matched) else ""
@@ -133,6 +142,24 @@ class SeatWorld:
             if sorted(ours) != sorted(hand):
                 raise RebuildError(f"the hand told ({' '.join(hand)}) is not this seat's after these events "
                                    f"({' '.join(ours)})")
+
+
+def _receiver_card(words: str) -> tuple[str, str] | None:
+    """A chance outcome's receiver and card, where its words say them: "p2 dealt 9♥" -> (p2, 9♥)."""
+    parts = words.split()
+    if len(parts) >= 2 and parts[0][:1] == "p" and parts[0][1:].isdigit():
+        return parts[0], parts[-1]
+    return None
+
+
+def _named_later(events: list[str]) -> set[tuple[str, str]]:
+    """(seat, word) for every word of an event that starts with that seat ("p2 plays 9♥")."""
+    out = set()
+    for line in events:
+        parts = line.split()
+        if len(parts) >= 2 and parts[0][:1] == "p" and parts[0][1:].isdigit():
+            out.update((parts[0], w.rstrip(":,")) for w in parts[1:])
+    return out
 
 
 def _named_in(words: str, line: str) -> bool:

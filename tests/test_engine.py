@@ -295,6 +295,35 @@ def test_the_engine_side_refuses_another_protocol_or_game():
     assert code == 1 and "before any deal" in replies[-1]["message"]
 
 
+V2_HELLO = {"type": "hello", "protocol": 1, "versions": [1, 2], "game": "python_page_one(players=4)", "players": 4,
+            "seat": 0, "time_limit": 1}
+V2_DEAL = {"type": "deal", "game": "python_page_one(players=4)", "seat": 0, "seed": 3}
+EVENT = {"i": 0, "seat": 1, "text": "p1 leads first"}
+
+
+@pytest.mark.parametrize("turn, said", [
+    ({"events": "p1 leads first", "legal": []}, "without its events and legal actions"),
+    ({"events": [{"i": 0}], "legal": []}, "has no text"),
+    ({"events": [{**EVENT, "i": 3}], "legal": []}, "event 3 came where event 0 was due"),
+    ({"events": [EVENT], "legal": [{"action": 2}]}, "without its words"),
+    ({"events": [{**EVENT, "text": "p1 sings"}], "legal": [{"text": "4♠"}]}, "the events cannot be played"),
+    ({"events": [{**EVENT, "text": "p0 leads first"}, {"i": 1, "text": "dealt 4♠"}], "legal": [{"text": "9♥"}]},
+     "the events cannot be played"),
+])
+def test_a_version_2_turn_the_engine_cannot_play_gets_one_clear_error(turn, said):
+    """Bad input from a harness: one error line naming it, exit 1, never a traceback; events
+    that are not this game's (a line no move gives, legal actions that are not the seat's)
+    are found by the rebuild, which gives up with its reason instead of guessing."""
+    import games.rebuild
+    limit = games.rebuild.MAX_REDRAWS
+    games.rebuild.MAX_REDRAWS = 50              # a dead end is found in a few draws: no need to try 50,000
+    try:
+        code, replies = _serve(V2_HELLO, V2_DEAL, {"type": "turn", "id": 1, **turn})
+    finally:
+        games.rebuild.MAX_REDRAWS = limit
+    assert code == 1 and replies[-1]["type"] == "error" and said in replies[-1]["message"], replies[-1]
+
+
 def test_the_engine_command_refuses_a_bad_spec_in_one_line():
     run = subprocess.run([sys.executable, "-m", "scripts.cli", "engine", "nosuchbot", "--game",
                           "python_page_one"], cwd=ROOT, capture_output=True, text=True, timeout=60)
