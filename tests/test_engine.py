@@ -60,8 +60,9 @@ def test_our_bots_move_the_same_through_the_protocol():
     close_engines()
 
 
+@pytest.mark.parametrize("version", [1, 2])
 @pytest.mark.parametrize("game_string", GAMES)
-def test_a_turn_message_is_the_same_in_every_world_the_seat_cannot_tell_apart(game_string):
+def test_a_turn_message_is_the_same_in_every_world_the_seat_cannot_tell_apart(game_string, version):
     game = pyspiel.load_game(game_string)
     rng = random.Random(3)
     checked = differ = 0
@@ -80,7 +81,7 @@ def test_a_turn_message_is_the_same_in_every_world_the_seat_cannot_tell_apart(ga
                         earlier.apply_action(action)
                     turn_message(earlier, seat, cursor)
                 messages.append(turn_message(s, seat, cursor, tensor=True, world_rng=random.Random(9),
-                                             time_left=1.0))
+                                             time_left=1.0, version=version, turn_id=5))
             assert messages[0]["view"] is not None      # the seat view too, compared with the rest
             assert messages[0] == messages[1], f"p{seat}'s message tells the true state from a world"
         checked += 1
