@@ -29,7 +29,7 @@ import pyspiel
 
 from games.protocol import CHANCE
 
-MAX_REDRAWS = 50000     # resampled worlds tried in one turn before the events are declared impossible
+MAX_REDRAWS = 20000     # resampled worlds tried in one turn before the events are declared impossible
 LOOKAHEAD = 0.9         # how often a hidden card is one its receiver shows later, where there is one
 BACK_EVERY = 4          # one redraw in so many starts before the last line (see `advance`)
 

@@ -317,7 +317,7 @@ def test_a_version_2_turn_the_engine_cannot_play_gets_one_clear_error(turn, said
     are found by the rebuild, which gives up with its reason instead of guessing."""
     import games.rebuild
     limit = games.rebuild.MAX_REDRAWS
-    games.rebuild.MAX_REDRAWS = 50              # a dead end is found in a few draws: no need to try 50,000
+    games.rebuild.MAX_REDRAWS = 50              # a dead end is found in a few draws: no need to try 20,000
     try:
         code, replies = _serve(V2_HELLO, V2_DEAL, {"type": "turn", "id": 1, **turn})
     finally:

@@ -84,5 +84,7 @@ def test_events_that_no_game_gives_are_refused_in_one_line():
     world = SeatWorld(game, 0, random.Random(1))
     with pytest.raises(RebuildError, match="legal actions told"):
         world.advance(events, hand, legal + ["9♠ and a song"])
+    world = SeatWorld(game, 0, random.Random(1))
+    world.advance(events, hand, legal)
     with pytest.raises(RebuildError, match="do not continue"):
-        SeatWorld(game, 0, random.Random(1)).advance(["p0 sings"] + events, hand, legal)
+        world.advance(["p0 sings"] + events, hand, legal)
