@@ -3,12 +3,16 @@
 The harness side of the engine protocol, `engine(cmd=...)`: a bot whose moves
 come from another program, in any language, that speaks one
 JSON object a line over its standard input and output. The harness starts the
-program, says hello, and at each turn sends what the seat may see: its
-information state, the legal actions with their words, the public moves since
-the engine's last turn, the seat view (games.view.seat_view: the table's view of
-that seat, in its game's schema) and (when the engine asks at hello) the
-information-state tensor and a world, one full history consistent with what the
-seat saw. Nothing
+program, says hello, and at each turn sends what the seat may see. Version 2 (offered at hello beside version 1;
+the engine picks): the turn's id, which the reply names, the legal actions with
+their words and what the view says of them, the seat's events since its last turn
+(its information-state lines) and the seat view (games.view.seat_view: the table's
+view of that seat, in its game's schema), so that an engine needs no text parsing
+and no ids (it may answer by an action's words); what else it asks for at hello
+(the information-state string and tensor, a world: one full history consistent
+with what the seat saw). Version 1: the information state, the legal actions with
+their words, the public moves since the engine's last turn, the view and what it
+asked for. Nothing
 else reaches the engine: `turn_message` is built from the seat's view only
 (tests/test_engine.py checks it gives the same message on the true state and on
 a resampled world).
