@@ -12,9 +12,10 @@ process and the engine's, Linux schedstat), medians over interleaved rounds
   `LongSuit`, its heuristic written in Python: what a foreign engine pays
   (the message built and parsed, two pipe hops, two process switches);
 * `cardarena engine rules` against the rule bot in process, on each game: what
-  one of our bots pays as an engine: with protocol version 2 its seat's world rebuilt
-  from the events in words at every move (games.rebuild), with version 1 a world drawn
-  by the harness at every move and replayed by the engine.
+  one of our bots pays as an engine: with `--no-world` its seat's world rebuilt
+  from the events in words at every move (games.rebuild, what a harness that sends no
+  world costs it), else (protocol version 2 or 1) a world drawn by the harness at
+  every move and replayed by the engine.
 
 Both sides play identical games (checked: the same histories), so the
 difference is the protocol's alone.
@@ -177,9 +178,9 @@ def section_engine(seconds: float, repeats: int) -> None:
         game = pyspiel.load_game(game_string)
         cmd = f"{sys.executable} -m scripts.cli engine rules --game {game_string}"
         name = game_string.split("(")[0].removeprefix("python_")
-        for version in (2, 1):
-            compare(f"{name}, cardarena engine rules, protocol {version}", game,
-                    f"engine(cmd={cmd} --protocol {version},cwd={ROOT},time_limit=none)",
+        for how in ("--no-world", "--protocol 2", "--protocol 1"):
+            compare(f"{name}, cardarena engine rules {how}", game,
+                    f"engine(cmd={cmd} {how},cwd={ROOT},time_limit=none)",
                     lambda d, g=game: make_bot("rules", g, 0, 0), max(2, int(deals * scale)), repeats)
     print("  the seat's world rebuilt from its events (games.rebuild), CPU per turn, against the rule bot's move:")
     for game_string, scale in (("python_page_one(players=4,jokers=2)", 1.0), ("python_american_page_one(players=4)", 0.25),

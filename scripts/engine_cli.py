@@ -6,8 +6,10 @@ harness that speaks the protocol can play it, a shipped bot file included
 harness can rate our bots through the protocol (`engine(cmd=cardarena engine
 rules --game ...)`) to check both ends against each other.
 
-Our bots play on a full game state. With a harness of protocol version 2 the
-engine needs nothing but what a seat may know, in words: from each turn's events,
+Our bots play on a full game state. It asks for a world at hello (a harness that
+draws one, ours, spares it the rebuild below; `--no-world`: it never asks), but
+with a harness of protocol version 2 that sends none the engine needs nothing but
+what a seat may know, in words: from each turn's events,
 the hand in its view and the legal actions' words it rebuilds a world the seat
 cannot tell from the true one (games.rebuild: the game's own resampler draws the
 hidden cards), keeps it from turn to turn, and answers with the action's id and
@@ -50,9 +52,10 @@ def _version() -> str:
 class EngineServer:
     """One bot spec at one game, answering the harness's messages one by one."""
 
-    def __init__(self, spec: str, game: pyspiel.Game, newest: int = max(VERSIONS)):
+    def __init__(self, spec: str, game: pyspiel.Game, newest: int = max(VERSIONS), worlds: bool = True):
         self.spec = spec
         self.newest = newest                           # the newest version it agrees to speak
+        self.worlds = worlds                           # version 2: ask for worlds (a harness may send none)
         self.game = game
         self.short_name = game.get_type().short_name
         self.deal_games: dict[str, pyspiel.Game] = {}
@@ -107,8 +110,10 @@ class EngineServer:
         seat = message.get("seat")
         self._make(game, seat if type(seat) is int and 0 <= seat < game.num_players() else 0, 0)
         if self.protocol >= 2:
+            # A world, where the harness sends one, spares the rebuild (games.rebuild costs tens of
+            # milliseconds a turn); without one the engine plays from the events all the same.
             return {"type": "hello", "protocol": self.protocol, "name": f"cardarena {self.spec}",
-                    "version": _version()}
+                    "version": _version(), "world": self.worlds, "info_state": self.worlds}
         return {"type": "hello", "name": f"cardarena {self.spec}", "version": _version(),
                 "tensor": False, "world": True}
 
@@ -174,6 +179,10 @@ class EngineServer:
         words = [a.get("text") if isinstance(a, dict) else None for a in legal]
         if not all(isinstance(w, str) for w in words):
             raise ProtocolError("a legal action without its words (text)")
+        if "world" in message and isinstance(message.get("info_state"), str):
+            action = self._turn(message)        # the harness's world, replayed and checked
+            state = self.state
+            return {"id": message.get("id"), "action": action, "text": state.action_to_string(self.seat, action)}
         hand = None
         if isinstance(view, dict) and isinstance(view.get("hand"), list):
             hand = [c.get("text") for c in view["hand"] if isinstance(c, dict)]
@@ -185,9 +194,10 @@ class EngineServer:
         return {"id": message.get("id"), "action": action, "text": state.action_to_string(self.seat, action)}
 
 
-def serve(spec: str, game: pyspiel.Game, source: BinaryIO, sink: BinaryIO, newest: int = max(VERSIONS)) -> int:
+def serve(spec: str, game: pyspiel.Game, source: BinaryIO, sink: BinaryIO, newest: int = max(VERSIONS),
+          worlds: bool = True) -> int:
     """Answers messages from `source` until quit or its end; 0, or 1 after a protocol error."""
-    server = EngineServer(spec, game, newest)
+    server = EngineServer(spec, game, newest, worlds)
     for raw in source:
         try:
             message = json.loads(raw)
@@ -217,7 +227,7 @@ def _engine(args: argparse.Namespace) -> None:
     sink = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0)
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())   # what a bot prints cannot reach the protocol
     sys.stdout = sys.stderr
-    code = serve(args.bot, game, sys.stdin.buffer, sink, args.protocol)
+    code = serve(args.bot, game, sys.stdin.buffer, sink, args.protocol, not args.no_world)
     sys.stderr.flush()
     os._exit(code)                                  # no interpreter teardown: the harness waits on the exit
 
@@ -235,4 +245,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                    help="the game it plays (a deal of another variant of it is played too; another game is refused)")
     p.add_argument("--protocol", type=int, choices=VERSIONS, default=max(VERSIONS),
                    help="the newest protocol version it speaks (1: it asks for a world at each turn)")
+    p.add_argument("--no-world", action="store_true",
+                   help="never ask for a world (version 2): rebuild the seat's world from the events at every "
+                        "turn, as with a harness that sends none")
     p.set_defaults(func=_engine)
