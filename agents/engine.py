@@ -3,12 +3,16 @@
 The harness side of the engine protocol, `engine(cmd=...)`: a bot whose moves
 come from another program, in any language, that speaks one
 JSON object a line over its standard input and output. The harness starts the
-program, says hello, and at each turn sends what the seat may see: its
-information state, the legal actions with their words, the public moves since
-the engine's last turn, the seat view (games.view.seat_view: the table's view of
-that seat, in its game's schema) and (when the engine asks at hello) the
-information-state tensor and a world, one full history consistent with what the
-seat saw. Nothing
+program, says hello, and at each turn sends what the seat may see. Version 2 (offered at hello beside version 1;
+the engine picks): the turn's id, which the reply names, the legal actions with
+their words and what the view says of them, the seat's events since its last turn
+(its information-state lines) and the seat view (games.view.seat_view: the table's
+view of that seat, in its game's schema), so that an engine needs no text parsing
+and no ids (it may answer by an action's words); what else it asks for at hello
+(the information-state string and tensor, a world: one full history consistent
+with what the seat saw). Version 1: the information state, the legal actions with
+their words, the public moves since the engine's last turn, the view and what it
+asked for. Nothing
 else reaches the engine: `turn_message` is built from the seat's view only
 (tests/test_engine.py checks it gives the same message on the true state and on
 a resampled world).
@@ -31,6 +35,7 @@ import json
 import math
 import os
 import random
+import re
 import selectors
 import shlex
 import signal
@@ -49,7 +54,9 @@ from games import registry
 from games.registry import Param
 from games.view import seat_view
 
-PROTOCOL = 1
+PROTOCOL = 2               # the newest version this harness speaks
+VERSIONS = (1, 2)          # every version it speaks: offered at hello, the engine picks one
+MARGIN = 0.05              # seconds of a move's limit kept for the pipes: a v2 engine is told the rest
 HELLO_SECONDS = 60.0        # an engine's start, to its hello (a Python engine imports torch; a loaded machine)
 GOODBYE_SECONDS = 2.0       # a quitting engine's time to exit before it is killed
 STDERR_TAIL = 600           # characters of the engine's stderr in a fault report
@@ -127,10 +134,19 @@ class EngineProcess:
             self.kill()
             raise ValueError(f"engine {cmd!r} answered hello with {json.dumps(reply)[:200]}; expected "
                              '{"type":"hello","name":...,"version":...}')
+        version = reply.get("protocol", 1)
+        if version not in VERSIONS:
+            self.kill()
+            raise ValueError(f"engine {cmd!r} answered hello with protocol {version!r}; this harness speaks "
+                             f"{', '.join(map(str, VERSIONS))}")
         self.name = reply["name"]
         self.version = str(reply.get("version", ""))
+        self.protocol: int = version
         self.wants_tensor = reply.get("tensor") is True
         self.wants_world = reply.get("world") is True
+        self.wants_info_state = version == 1 or reply.get("info_state") is True
+        self.turns = 0                  # turn ids given (version 2): one more at every turn
+        self.last_turn: int | None = None
 
     # ------------------------------------------------------------ pipes
     def send(self, message: dict, deadline: float) -> None:
@@ -185,9 +201,12 @@ class EngineProcess:
                 raise self.fault(CRASHED, f"engine exited before {what} ({self._exit_status()})")
             self.buffer += chunk
         line = bytes(self.buffer).split(b"\n", 1)[0]
-        raise self.fault(RAISED, f"protocol fault: engine wrote a line that no message asked for, before {what}: "
-                                 f"{line[:120].decode(errors='replace')!r} (one line answers each hello and turn; "
-                                 f"nothing else is read)")
+        again = ""
+        if self.protocol >= 2 and self.last_turn is not None and _turn_id(line) == self.last_turn:
+            again = f" (a second answer to turn {self.last_turn})"
+        raise self.fault(RAISED, f"protocol fault: engine wrote a line that no message asked for, before {what}"
+                                 f"{again}: {line[:120].decode(errors='replace')!r} (one line answers each hello "
+                                 f"and turn; nothing else is read)")
 
     def quiet(self) -> bool:
         """Whether the engine has written nothing unasked (checked before it is pooled)."""
@@ -328,6 +347,15 @@ class EngineProcess:
         self.writer.close()
 
 
+def _turn_id(line: bytes) -> Any:
+    """The `id` a reply line names, if it is a JSON object that names one."""
+    try:
+        message = json.loads(line)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return message.get("id") if isinstance(message, dict) else None
+
+
 # ---------------------------------------------------------------- the pool
 _idle: dict[tuple, list[EngineProcess]] = {}
 _lock = threading.Lock()
@@ -407,9 +435,34 @@ class SeatCursor:
         return moves
 
 
+_SEAT = re.compile(r"^p(\d+)\b")
+
+
+def events_of(lines: list[str], start: int) -> list[dict]:
+    """Information-state lines from `start` on (the first line, the hand, is never one) as the
+    version-2 events: index among the seat's events, the seat the line tells of (null: none), words."""
+    out = []
+    for j in range(max(1, start), len(lines)):
+        m = _SEAT.match(lines[j])
+        out.append({"i": j - 1, "seat": int(m.group(1)) if m else None, "text": lines[j]})
+    return out
+
+
+def _legal(state: pyspiel.State, seat: int, view: dict | None) -> list[dict]:
+    """The legal actions, each with its words and (a registered game) what the view says of it."""
+    described = {a["action"]: a for a in view["actions"]} if view is not None else {}
+    out = []
+    for a in state.legal_actions(seat):
+        entry = {"action": a, "text": state.action_to_string(seat, a)}
+        entry.update({k: v for k, v in described.get(a, {}).items() if k != "action"})
+        out.append(entry)
+    return out
+
+
 def turn_message(state: pyspiel.State, seat: int, cursor: SeatCursor, *, tensor: bool = False,
                  world_rng: random.Random | None = None, time_left: float | None = None,
-                 history: list[int] | None = None) -> dict:
+                 history: list[int] | None = None, version: int = 1, turn_id: int | None = None,
+                 info_state: bool = True) -> dict:
     """The turn message for `seat`; moves `cursor` on to this turn.
 
     Built from the seat's view only: its information state (string and tensor),
@@ -420,16 +473,28 @@ def turn_message(state: pyspiel.State, seat: int, cursor: SeatCursor, *, tensor:
     need not parse each game's information state) and, with `world_rng`, one world
     drawn from the seat's information by the game's own resampler (None when only
     the seat's own moves came since its last one: that world, extended by them,
-    still is one)."""
+    still is one).
+
+    Version 2 (`version=2`): the turn's `id`, the legal actions with what the view says of each,
+    the seat's `events` since its last turn in place of `seen` and `moves` (ids), and the
+    information-state string only where `info_state` (asked at hello)."""
     info = state.information_state_string(seat)
     lines = info.split("\n")
     before = cursor.told
     moves = cursor.catch_up(state.history() if history is None else history)
-    legal = [{"action": a, "text": state.action_to_string(seat, a)} for a in state.legal_actions(seat)]
     game = state.get_game()
     view = seat_view(game, state, seat) if registry.of_game(game) is not None else None
-    message: dict[str, Any] = {"type": "turn", "info_state": info, "legal": legal, "moves": moves,
-                               "seen": lines[cursor.lines:], "time_left": time_left, "view": view}
+    if version >= 2:
+        message: dict[str, Any] = {"type": "turn", "id": turn_id, "legal": _legal(state, seat, view),
+                                   "events": events_of(lines, cursor.lines), "time_left": time_left, "view": view}
+        if info_state:
+            message["info_state"] = info
+        if world_rng is not None:
+            message["moves"] = moves
+    else:
+        legal = [{"action": a, "text": state.action_to_string(seat, a)} for a in state.legal_actions(seat)]
+        message = {"type": "turn", "info_state": info, "legal": legal, "moves": moves,
+                   "seen": lines[cursor.lines:], "time_left": time_left, "view": view}
     cursor.lines = max(1, len(lines))
     if tensor:
         message["tensor"] = [float(x) for x in state.information_state_tensor(seat)]
@@ -473,7 +538,9 @@ def draw_world(state: pyspiel.State, seat: int, rng: random.Random):
 def deal_message(game: pyspiel.Game, seat: int, seed: int) -> dict:
     """A deal's start: its game (a match's running scores are among its parameters), the seat, a seed."""
     params = {k: v for k, v in game.get_parameters().items() if isinstance(v, (bool, int, float, str))}
-    return {"type": "deal", "game": str(game), "parameters": params, "seat": seat, "seed": seed}
+    entry = registry.of_game(game)
+    sides = entry.sides(game.num_players()) if entry is not None else list(range(game.num_players()))
+    return {"type": "deal", "game": str(game), "parameters": params, "seat": seat, "seed": seed, "sides": sides}
 
 
 # ---------------------------------------------------------------- the bot
@@ -484,6 +551,8 @@ class _Lease:
         self.key, self.cmd, self.cwd, self.hello = key, cmd, cwd, hello
         self.proc = _acquire(key, cmd, cwd, hello)
         self.state: pyspiel.State | None = None      # the deal's state, as restart_at gave it
+        self.cursor: SeatCursor | None = None        # the seat's cursor in it (version 2: the last events)
+        self.seat = -1
         self.in_deal = False
 
     def restart(self) -> None:
@@ -499,7 +568,10 @@ class _Lease:
         self.state = None
         if self.proc.closed:            # stopped by a fault: nobody to tell
             return
-        self.proc.send({"type": "deal_end", "returns": returns}, time.monotonic() + GOODBYE_SECONDS)
+        message: dict[str, Any] = {"type": "deal_end", "returns": returns}
+        if self.proc.protocol >= 2 and state is not None and self.cursor is not None:
+            message["events"] = events_of(state.information_state_string(self.seat).split("\n"), self.cursor.lines)
+        self.proc.send(message, time.monotonic() + GOODBYE_SECONDS)
         self.proc.between_deals = True
 
     def release(self) -> None:
@@ -514,7 +586,8 @@ class EngineBot(CardBot):
     """A seat played by an engine program (docs/engine_protocol.md)."""
 
     def __init__(self, game: pyspiel.Game, player: int, seed: int, cmd: str,
-                 time_limit: float | None = DEFAULT_TIME_LIMIT, cwd: str | None = None):
+                 time_limit: float | None = DEFAULT_TIME_LIMIT, cwd: str | None = None,
+                 clock: float | None = None):
         super().__init__(player)
         if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
                                        or not 0 < time_limit < math.inf):
@@ -523,10 +596,17 @@ class EngineBot(CardBot):
             raise ValueError(f"engine: cmd={cmd!r}: must be a command line")
         self.game = game
         self.seed = seed
+        if clock is not None and (isinstance(clock, bool) or not isinstance(clock, (int, float))
+                                  or not 0 < clock < math.inf):
+            raise ValueError(f"engine: clock={clock!r}: must be a positive number of seconds")
         self.time_limit = None if time_limit is None else float(time_limit)
-        hello = {"type": "hello", "protocol": PROTOCOL, "game": str(game), "players": game.num_players(),
-                 "seat": player, "time_limit": self.time_limit}
-        key = (cmd, cwd, self.time_limit, game.get_type().short_name, game.num_players())
+        self.clock = None if clock is None else float(clock)     # seconds for all its moves of a deal
+        self.clock_left = self.clock
+        # `protocol` 1 for version-1 engines (which check it); `versions` offers the rest.
+        hello = {"type": "hello", "protocol": 1, "versions": list(VERSIONS), "game": str(game),
+                 "players": game.num_players(), "seat": player, "time_limit": self.time_limit,
+                 "clock": self.clock, "margin": MARGIN}
+        key = (cmd, cwd, self.time_limit, self.clock, game.get_type().short_name, game.num_players())
         self._lease = _Lease(key, cmd, cwd, hello)
         weakref.finalize(self, self._lease.release)
         self._cursor: SeatCursor | None = None
@@ -550,7 +630,9 @@ class EngineBot(CardBot):
             lease.end_deal()
         lease.state = state
         lease.in_deal = True
-        self._cursor = SeatCursor(state)
+        self._cursor = lease.cursor = SeatCursor(state)
+        self.clock_left = self.clock
+        lease.seat = self.player
         lease.proc.trim_stderr()
         self._tell_deal(self._deadline())
 
@@ -577,6 +659,8 @@ class EngineBot(CardBot):
             if not self.proc.ended_after_deal(fault):
                 raise
         self._lease.restart()
+        if message.get("id") is not None:        # the new process answers this turn by its id
+            self.proc.turns = self.proc.last_turn = message["id"]
         self.proc.send(deal_message(self.game, self.player, self.seed), deadline)
         self.proc.send(message, deadline)
         return self.proc.receive(deadline, what)
@@ -586,16 +670,70 @@ class EngineBot(CardBot):
         if not self._lease.in_deal or not self._cursor.continues(history):
             self._start(state)          # a first move without restart_at, or a state of another game
         proc = self.proc
+        started = time.monotonic()
         deadline = self._deadline()
-        message = turn_message(state, self.player, self._cursor, tensor=proc.wants_tensor,
-                               world_rng=self._world_rng, time_left=self.time_limit, history=history)
-        reply = self._ask(message, deadline, f"move {len(history)}")
+        if self.clock_left is not None:
+            deadline = min(deadline, started + self.clock_left)
+        what = f"move {len(history)}"
+        if proc.protocol >= 2:
+            proc.turns += 1
+            message = turn_message(state, self.player, self._cursor, tensor=proc.wants_tensor,
+                                   world_rng=self._world_rng, history=history, version=2, turn_id=proc.turns,
+                                   info_state=proc.wants_info_state)
+            # What is left of the limit once the message is built, less the pipes' margin: an
+            # engine that answers within it is never late.
+            message["time_left"] = (None if self.time_limit is None and self.clock_left is None
+                                    else round(max(0.0, deadline - time.monotonic() - MARGIN), 3))
+            message["clock_left"] = (None if self.clock_left is None
+                                     else round(max(0.0, started + self.clock_left - time.monotonic()), 3))
+            what = f"turn {proc.turns} (move {len(history)})"
+        else:
+            message = turn_message(state, self.player, self._cursor, tensor=proc.wants_tensor,
+                                   world_rng=self._world_rng, time_left=self.time_limit, history=history)
+        try:
+            reply = self._ask(message, deadline, what)
+        except EngineFault as fault:
+            if fault.fault_kind == TIMEOUT and self.clock_left is not None and deadline == started + self.clock_left:
+                raise EngineFault(TIMEOUT, f"engine ran out of its clock ({self.clock:g} s a deal) at {what}: "
+                                           f"{fault}") from None
+            raise
+        if self.clock_left is not None:
+            self.clock_left -= time.monotonic() - started
         proc = self.proc
+        legal = [a["action"] for a in message["legal"]]
+        if proc.protocol >= 2:
+            proc.last_turn = message["id"]          # a line that answers it again is named so
+            return self._v2_action(reply, message, legal)
         action = reply.get("action")
         if type(action) is not int:
             raise proc.fault(RAISED, f"engine answered {json.dumps(reply)[:120]}, not "
                                      '{"action": <a legal action id>}')
-        legal = [a["action"] for a in message["legal"]]
+        if action not in legal:
+            shown = ", ".join(map(str, legal[:20])) + (f", ... ({len(legal)} in all)" if len(legal) > 20 else "")
+            raise proc.fault(ILLEGAL, f"engine answered illegal action {action} (legal: {shown})")
+        return action
+
+    def _v2_action(self, reply: dict, message: dict, legal: list[int]) -> int:
+        """A version-2 reply's action: it names this turn's id and one legal action, by id or by words."""
+        proc, turn = self.proc, message["id"]
+        said = reply.get("id")
+        if said != turn:
+            if type(said) is int and 0 < said < turn:
+                raise proc.fault(RAISED, f"engine answered turn {said} at turn {turn}: a stale line (an answer "
+                                         f"to an earlier turn), not this turn's answer")
+            raise proc.fault(RAISED, f"engine answered {json.dumps(reply)[:120]} at turn {turn}, without "
+                                     f'this turn\'s id ({{"id": {turn}, "action": ...}})')
+        action = reply.get("action")
+        if action is None and isinstance(reply.get("text"), str):
+            named = [a["action"] for a in message["legal"] if a["text"] == reply["text"]]
+            if len(named) != 1:
+                texts = ", ".join(repr(a["text"]) for a in message["legal"][:12])
+                raise proc.fault(ILLEGAL, f"engine answered {reply['text']!r}, not the words of one legal "
+                                          f"action (legal: {texts})")
+            return named[0]
+        if type(action) is not int:
+            raise proc.fault(RAISED, f"engine answered {json.dumps(reply)[:120]}, not "
+                                     '{"id": <the turn\'s id>, "action": <a legal action id>} or "text": <its words>')
         if action not in legal:
             shown = ", ".join(map(str, legal[:20])) + (f", ... ({len(legal)} in all)" if len(legal) > 20 else "")
             raise proc.fault(ILLEGAL, f"engine answered illegal action {action} (legal: {shown})")
@@ -603,7 +741,8 @@ class EngineBot(CardBot):
 
 
 def make_engine_bot(game: pyspiel.Game, player: int, seed: int = 0, cmd: str | None = None,
-                    time_limit: float | str | None = None, cwd: str | None = None) -> EngineBot:
+                    time_limit: float | str | None = None, cwd: str | None = None,
+                    clock: float | None = None) -> EngineBot:
     """The make_bot factory for `engine(cmd=...,time_limit=...,cwd=...)`.
 
     `cmd` is the engine's command line (split as a shell would, not run by one);
@@ -611,7 +750,8 @@ def make_engine_bot(game: pyspiel.Game, player: int, seed: int = 0, cmd: str | N
     may take a move: the harness's own limit when a harness makes it
     (agents.base.harness_limit: the tournament's --time-limit), or `time_limit`
     where that is smaller; outside a harness, `time_limit` (60 s when not given;
-    `none` for no limit)."""
+    `none` for no limit). `clock`: seconds for all its moves of a deal, beside the per-move
+    limit (told at hello; each version-2 turn tells what is left of it)."""
     if cmd is None:
         raise ValueError("engine: cmd is required, e.g. engine(cmd=./mybot)")
     if isinstance(time_limit, str) and time_limit.lower() == "none":
@@ -627,11 +767,12 @@ def make_engine_bot(game: pyspiel.Game, player: int, seed: int = 0, cmd: str | N
         limit = DEFAULT_TIME_LIMIT if own is None else own
     else:
         limit = harness if own is None else min(own, harness)
-    return EngineBot(game, player, seed, str(cmd), None if limit == math.inf else limit, cwd)
+    return EngineBot(game, player, seed, str(cmd), None if limit == math.inf else limit, cwd, clock)
 
 
 make_engine_bot.declared_settings = (
     Param("cmd", "str", None, "the engine's command line (split as a shell would, not run by one); required"),
     Param("time_limit", "str", None, "seconds a move (60 outside a harness), or none"),
     Param("cwd", "str", None, "the engine's folder"),
+    Param("clock", "float", None, "seconds for all its moves of a deal, beside the per-move limit (none: no clock)"),
 )

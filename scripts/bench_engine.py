@@ -12,8 +12,10 @@ process and the engine's, Linux schedstat), medians over interleaved rounds
   `LongSuit`, its heuristic written in Python: what a foreign engine pays
   (the message built and parsed, two pipe hops, two process switches);
 * `cardarena engine rules` against the rule bot in process, on each game: what
-  one of our bots pays as an engine, the world drawn for it at every move
-  and replayed on the other side included;
+  one of our bots pays as an engine: with `--no-world` its seat's world rebuilt
+  from the events in words at every move (games.rebuild, what a harness that sends no
+  world costs it), else (protocol version 2 or 1) a world drawn by the harness at
+  every move and replayed by the engine.
 * the Node.js ONNX engine (examples/node_engine/engine.mjs) against the `neural` bot in
   process, on each game with a shipped .onnx: what a network costs a move run outside
   Python (onnxruntime-node, the tensor sent as JSON; where the network plays over a baseline
@@ -125,6 +127,41 @@ def compare(label: str, game: pyspiel.Game, engine_spec: str, inside, deals: int
     return med
 
 
+def rebuild_cost(game: pyspiel.Game, deals: int) -> tuple[float, float, int]:
+    """Seat 0's world rebuilt from its events at each of its turns (games.rebuild, as `cardarena
+    engine` does it) against the rule bot's own move there: CPU seconds per turn of each, and the
+    worlds drawn again, over `deals` rule-bot deals."""
+    import random
+    from games.rebuild import SeatWorld, seat_events
+    from games.view import seat_view
+    rebuild = move = 0.0
+    turns = redraws = 0
+    for d in range(deals):
+        n = game.num_players()
+        bots = [make_bot("rules", game, s, d * 10 + s) for s in range(n)]
+        world = SeatWorld(game, 0, random.Random(d))
+        state, chance = game.new_initial_state(), DealChance(d)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(chance(state))
+                continue
+            player = state.current_player()
+            if player == 0:
+                told = (seat_events(state, 0), [c["text"] for c in seat_view(game, state, 0)["hand"]],
+                        [state.action_to_string(0, a) for a in state.legal_actions(0)])
+                t = time.process_time()
+                world.advance(*told)
+                rebuild += time.process_time() - t
+                turns += 1
+            t = time.process_time()
+            action = bots[player].step(state)
+            if player == 0:
+                move += time.process_time() - t
+            state.apply_action(action)
+        redraws += world.redraws
+    return rebuild / max(1, turns), move / max(1, turns), redraws
+
+
 def section_engine(seconds: float, repeats: int) -> None:
     print("== Engine protocol: time per move through it against in process (same games, "
           "the harness's game loop) ==")
@@ -147,8 +184,17 @@ def section_engine(seconds: float, repeats: int) -> None:
         game = pyspiel.load_game(game_string)
         cmd = f"{sys.executable} -m scripts.cli engine rules --game {game_string}"
         name = game_string.split("(")[0].removeprefix("python_")
-        compare(f"{name}, cardarena engine rules", game, f"engine(cmd={cmd},cwd={ROOT},time_limit=none)",
-                lambda d, g=game: make_bot("rules", g, 0, 0), max(2, int(deals * scale)), repeats)
+        for how in ("--no-world", "--protocol 2", "--protocol 1"):
+            compare(f"{name}, cardarena engine rules {how}", game,
+                    f"engine(cmd={cmd} {how},cwd={ROOT},time_limit=none)",
+                    lambda d, g=game: make_bot("rules", g, 0, 0), max(2, int(deals * scale)), repeats)
+    print("  the seat's world rebuilt from its events (games.rebuild), CPU per turn, against the rule bot's move:")
+    for game_string, scale in (("python_page_one(players=4,jokers=2)", 1.0), ("python_american_page_one(players=4)", 0.25),
+                               ("python_modern_canasta", 0.1), ("python_classic_canasta(players=2)", 0.1),
+                               ("python_classic_canasta(players=4)", 0.1)):
+        built, moved, redraws = rebuild_cost(pyspiel.load_game(game_string), max(2, int(deals * scale)))
+        print(f"    {game_string:40s} rebuild {1000 * built:7.2f} ms, move {1000 * moved:7.2f} ms: "
+              f"{built / moved if moved else float('nan'):5.2f}x the move; {redraws} worlds drawn again")
     onnx_engine(deals, repeats)
 
 

@@ -6,12 +6,18 @@ harness that speaks the protocol can play it, a shipped bot file included
 harness can rate our bots through the protocol (`engine(cmd=cardarena engine
 rules --game ...)`) to check both ends against each other.
 
-Our bots play on a full game state. The engine asks for a world at hello: each
-turn the harness sends one history consistent with what the seat has seen (the
-game's resampler, from the seat's information alone), and the engine replays it
-and checks that the seat's information state is the one it was sent before its
-bot moves. Every bot of ours moves on the seat's information only (the
-hidden-information tests), so it moves as it would in the harness's process.
+Our bots play on a full game state. It asks for a world at hello (a harness that
+draws one, ours, spares it the rebuild below; `--no-world`: it never asks), but
+with a harness of protocol version 2 that sends none the engine needs nothing but
+what a seat may know, in words: from each turn's events,
+the hand in its view and the legal actions' words it rebuilds a world the seat
+cannot tell from the true one (games.rebuild: the game's own resampler draws the
+hidden cards), keeps it from turn to turn, and answers with the action's id and
+words; no world, no information-state text, no ids are needed. With a version-1
+harness it asks for a world at hello, replays it and checks that the seat's
+information state is the one it was sent. Every bot of ours moves on the seat's
+information only (the hidden-information tests), so it moves as it would in the
+harness's process.
 
 Anything our bots write goes to stderr: stdout carries only the protocol.
 """
@@ -21,13 +27,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import sys
 from importlib import metadata
 from typing import Any, BinaryIO
 
 import pyspiel
 
-from agents.engine import PROTOCOL
+from agents.engine import VERSIONS
+from games.rebuild import RebuildError, SeatWorld
 
 
 class ProtocolError(ValueError):
@@ -44,8 +52,10 @@ def _version() -> str:
 class EngineServer:
     """One bot spec at one game, answering the harness's messages one by one."""
 
-    def __init__(self, spec: str, game: pyspiel.Game):
+    def __init__(self, spec: str, game: pyspiel.Game, newest: int = max(VERSIONS), worlds: bool = True):
         self.spec = spec
+        self.newest = newest                           # the newest version it agrees to speak
+        self.worlds = worlds                           # version 2: ask for worlds (a harness may send none)
         self.game = game
         self.short_name = game.get_type().short_name
         self.deal_games: dict[str, pyspiel.Game] = {}
@@ -53,6 +63,9 @@ class EngineServer:
         self.deal_game: pyspiel.Game | None = None
         self.state: pyspiel.State | None = None       # the world of the last turn
         self.seat = -1
+        self.protocol = 1                              # the version agreed at hello
+        self.world: SeatWorld | None = None            # version 2: the seat's rebuilt world
+        self.events: list[str] = []                    # version 2: the seat's events this deal
 
     def handle(self, message: Any) -> dict | None:
         """The reply to one message (None: none is due). Raises ProtocolError."""
@@ -63,6 +76,8 @@ class EngineServer:
             self._deal(message)
             return None
         if kind == "turn":
+            if self.protocol >= 2:
+                return self._turn_v2(message)
             return {"action": self._turn(message)}
         if kind == "deal_end":
             self.bot = None
@@ -84,11 +99,21 @@ class EngineServer:
         return game
 
     def _hello(self, message: dict) -> dict:
-        if message.get("protocol") != PROTOCOL:
-            raise ProtocolError(f"protocol {message.get('protocol')!r}: this engine speaks protocol {PROTOCOL}")
+        offered = message.get("versions")
+        offered = offered if isinstance(offered, list) else [message.get("protocol")]
+        common = [v for v in VERSIONS if v in offered and v <= self.newest]
+        if not common:
+            raise ProtocolError(f"protocol {message.get('protocol')!r}: this engine speaks protocol "
+                                f"{' or '.join(map(str, VERSIONS))}")
+        self.protocol = max(common)
         game = self._load(message.get("game"))
         seat = message.get("seat")
         self._make(game, seat if type(seat) is int and 0 <= seat < game.num_players() else 0, 0)
+        if self.protocol >= 2:
+            # A world, where the harness sends one, spares the rebuild (games.rebuild costs tens of
+            # milliseconds a turn); without one the engine plays from the events all the same.
+            return {"type": "hello", "protocol": self.protocol, "name": f"cardarena {self.spec}",
+                    "version": _version(), "world": self.worlds, "info_state": self.worlds}
         return {"type": "hello", "name": f"cardarena {self.spec}", "version": _version(),
                 "tensor": False, "world": True}
 
@@ -109,7 +134,9 @@ class EngineServer:
             raise ProtocolError(f"deal: bad seat {seat!r} or seed {seed!r}")
         self.deal_game, self.seat, self.state = game, seat, None
         self.bot = self._make(game, seat, seed)
-        self.bot.restart_at(game.new_initial_state())
+        self.world = SeatWorld(game, seat, random.Random(seed ^ 0x5EED)) if self.protocol >= 2 else None
+        self.events = []
+        self.bot.restart_at(game.new_initial_state() if self.world is None else self.world.state)
 
     def _turn(self, message: dict) -> int:
         if self.bot is None:
@@ -136,10 +163,41 @@ class EngineServer:
         self.state = state
         return int(self.bot.step(state))
 
+    def _turn_v2(self, message: dict) -> dict:
+        """A version-2 turn, played from the seat's events, hand and legal actions in words."""
+        if self.bot is None or self.world is None:
+            raise ProtocolError("turn before any deal")
+        events, legal, view = message.get("events"), message.get("legal"), message.get("view")
+        if not isinstance(events, list) or not isinstance(legal, list):
+            raise ProtocolError("turn without its events and legal actions")
+        for event in events:
+            if not isinstance(event, dict) or not isinstance(event.get("text"), str):
+                raise ProtocolError(f"event {json.dumps(event)[:120]} has no text")
+            if event.get("i", len(self.events)) != len(self.events):
+                raise ProtocolError(f"event {event.get('i')!r} came where event {len(self.events)} was due")
+            self.events.append(event["text"])
+        words = [a.get("text") if isinstance(a, dict) else None for a in legal]
+        if not all(isinstance(w, str) for w in words):
+            raise ProtocolError("a legal action without its words (text)")
+        if "world" in message and isinstance(message.get("info_state"), str):
+            action = self._turn(message)        # the harness's world, replayed and checked
+            state = self.state
+            return {"id": message.get("id"), "action": action, "text": state.action_to_string(self.seat, action)}
+        hand = None
+        if isinstance(view, dict) and isinstance(view.get("hand"), list):
+            hand = [c.get("text") for c in view["hand"] if isinstance(c, dict)]
+        try:
+            state = self.world.advance(self.events, hand, words)
+        except RebuildError as e:
+            raise ProtocolError(f"the events cannot be played: {e}") from None
+        action = int(self.bot.step(state))
+        return {"id": message.get("id"), "action": action, "text": state.action_to_string(self.seat, action)}
 
-def serve(spec: str, game: pyspiel.Game, source: BinaryIO, sink: BinaryIO) -> int:
+
+def serve(spec: str, game: pyspiel.Game, source: BinaryIO, sink: BinaryIO, newest: int = max(VERSIONS),
+          worlds: bool = True) -> int:
     """Answers messages from `source` until quit or its end; 0, or 1 after a protocol error."""
-    server = EngineServer(spec, game)
+    server = EngineServer(spec, game, newest, worlds)
     for raw in source:
         try:
             message = json.loads(raw)
@@ -169,7 +227,7 @@ def _engine(args: argparse.Namespace) -> None:
     sink = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0)
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())   # what a bot prints cannot reach the protocol
     sys.stdout = sys.stderr
-    code = serve(args.bot, game, sys.stdin.buffer, sink)
+    code = serve(args.bot, game, sys.stdin.buffer, sink, args.protocol, not args.no_world)
     sys.stderr.flush()
     os._exit(code)                                  # no interpreter teardown: the harness waits on the exit
 
@@ -185,4 +243,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("bot", metavar="BOTSPEC", help="the bot, e.g. rules or 'ismcts(iterations=200)'")
     p.add_argument("--game", required=True, type=cli_checks.game_string,
                    help="the game it plays (a deal of another variant of it is played too; another game is refused)")
+    p.add_argument("--protocol", type=int, choices=VERSIONS, default=max(VERSIONS),
+                   help="the newest protocol version it speaks (1: it asks for a world at each turn)")
+    p.add_argument("--no-world", action="store_true",
+                   help="never ask for a world (version 2): rebuild the seat's world from the events at every "
+                        "turn, as with a harness that sends none")
     p.set_defaults(func=_engine)

@@ -60,8 +60,9 @@ def test_our_bots_move_the_same_through_the_protocol():
     close_engines()
 
 
+@pytest.mark.parametrize("version", [1, 2])
 @pytest.mark.parametrize("game_string", GAMES)
-def test_a_turn_message_is_the_same_in_every_world_the_seat_cannot_tell_apart(game_string):
+def test_a_turn_message_is_the_same_in_every_world_the_seat_cannot_tell_apart(game_string, version):
     game = pyspiel.load_game(game_string)
     rng = random.Random(3)
     checked = differ = 0
@@ -80,7 +81,7 @@ def test_a_turn_message_is_the_same_in_every_world_the_seat_cannot_tell_apart(ga
                         earlier.apply_action(action)
                     turn_message(earlier, seat, cursor)
                 messages.append(turn_message(s, seat, cursor, tensor=True, world_rng=random.Random(9),
-                                             time_left=1.0))
+                                             time_left=1.0, version=version, turn_id=5))
             assert messages[0]["view"] is not None      # the seat view too, compared with the rest
             assert messages[0] == messages[1], f"p{seat}'s message tells the true state from a world"
         checked += 1
@@ -183,6 +184,56 @@ def test_a_misbehaving_engine_forfeits_with_its_reason(mode, kind, reason):
     assert not bad.proc.alive(), "a faulty engine is killed"
 
 
+@pytest.mark.parametrize("mode, kind, reason", [
+    ("v2-stale", harness.RAISED, "engine answered turn 1 at turn 2: a stale line"),
+    ("v2-double", harness.RAISED, "(a second answer to turn 2)"),
+    ("v2-noid", harness.RAISED, "without this turn's id"),
+    ("v2-badtext", harness.ILLEGAL, "not the words of one legal action"),
+])
+def test_a_version_2_engine_that_misbehaves_forfeits_with_its_reason(mode, kind, reason):
+    """A line that answers another turn is named so: never read as this turn's answer."""
+    game = pyspiel.load_game("python_page_one(players=4)")
+    bad = make_bot(_bad(mode, at=2), game, 0, 0)
+    assert bad.proc.protocol == 2
+    bots = [bad] + [make_bot("random", game, s, s) for s in (1, 2, 3)]
+    with pytest.raises(BotFault) as caught:
+        play_deal(game, bots, DealChance(1), Moves(4), [0.0] * 4, 5.0)
+    assert caught.value.seat == 0 and caught.value.kind == kind and reason in str(caught.value), str(caught.value)
+
+
+def test_a_version_2_engine_may_answer_by_words_and_is_told_its_time_less_the_margin(tmp_path):
+    """An engine that knows the rules but not our numbering answers by an action's words; it
+    plays whole deals without a fault, and is told the time left once the message is built."""
+    from agents.engine import MARGIN
+    game = pyspiel.load_game("python_page_one(players=4)")
+    words = make_bot(_bad("v2-words", limit=1.0), game, 0, 0)
+    bots = [words] + [make_bot("random", game, s, s) for s in (1, 2, 3)]
+    for deal in range(3):
+        final, decisions = play_deal(game, bots, DealChance(deal), Moves(4), [0.0] * 4, 5.0)
+        assert final.is_terminal()
+    state = game.new_initial_state()
+    while state.current_player() != 0:
+        state.apply_action(state.chance_outcomes()[0][0] if state.is_chance_node() else state.legal_actions()[0])
+    cursor = SeatCursor(state)
+    message = turn_message(state, 0, cursor, version=2, turn_id=7, info_state=False)
+    assert message["id"] == 7 and "info_state" not in message and "moves" not in message and "seen" not in message
+    assert [e["i"] for e in message["events"]] == list(range(len(message["events"])))
+    assert all(set(a) >= {"action", "text", "kind"} for a in message["legal"]) and 0 < MARGIN < 1
+    close_engines()
+
+
+def test_an_engine_with_a_clock_runs_out_of_it_and_is_told_what_is_left():
+    game = pyspiel.load_game("python_page_one(players=4)")
+    slow = make_bot(f"engine(cmd={BAD} v2-slow,time_limit=1,clock=1)", game, 0, 0)
+    assert slow.proc.protocol == 2 and slow.clock == 1.0
+    bots = [slow] + [make_bot("random", game, s, s) for s in (1, 2, 3)]
+    with pytest.raises(BotFault) as caught:
+        for deal in range(20):                  # one deal gives it few moves: play on until the clock is out
+            play_deal(game, bots, DealChance(deal), Moves(4), [0.0] * 4, 5.0)
+    assert caught.value.kind == harness.TIMEOUT and "ran out of its clock (1 s a deal)" in str(caught.value)
+    close_engines()
+
+
 def test_the_tournament_goes_on_past_faulty_engines(tmp_path):
     config = TournamentConfig.create("python_page_one(players=4)",
                                      ["random", "rules", f"garbage={_bad('garbage')}", f"exits={_bad('exit', 2)}"],
@@ -233,12 +284,45 @@ def test_the_engine_side_refuses_another_protocol_or_game():
              "time_limit": 1}
     code, replies = _serve(hello, {"type": "quit"})
     assert code == 0 and replies[0]["type"] == "hello" and replies[0]["world"] is True
-    code, replies = _serve({**hello, "protocol": 2})
-    assert code == 1 and "protocol 2" in replies[0]["message"]
+    code, replies = _serve({**hello, "protocol": 3})
+    assert code == 1 and "protocol 3" in replies[0]["message"]
+    code, replies = _serve({**hello, "versions": [1, 2]}, {"type": "quit"})     # a version-2 harness
+    assert code == 0 and replies[0]["protocol"] == 2 and replies[0]["world"] is True     # sparing it the rebuild
+    code, replies = _serve({**hello, "versions": [1, 2]}, {"type": "turn", "id": 1, "events": [], "legal": []})
+    assert code == 1 and "before any deal" in replies[-1]["message"]
     code, replies = _serve({**hello, "game": "python_modern_canasta"})
     assert code == 1 and "plays python_page_one" in replies[0]["message"]
     code, replies = _serve(hello, {"type": "turn", "world": []})
     assert code == 1 and "before any deal" in replies[-1]["message"]
+
+
+V2_HELLO = {"type": "hello", "protocol": 1, "versions": [1, 2], "game": "python_page_one(players=4)", "players": 4,
+            "seat": 0, "time_limit": 1}
+V2_DEAL = {"type": "deal", "game": "python_page_one(players=4)", "seat": 0, "seed": 3}
+EVENT = {"i": 0, "seat": 1, "text": "p1 leads first"}
+
+
+@pytest.mark.parametrize("turn, said", [
+    ({"events": "p1 leads first", "legal": []}, "without its events and legal actions"),
+    ({"events": [{"i": 0}], "legal": []}, "has no text"),
+    ({"events": [{**EVENT, "i": 3}], "legal": []}, "event 3 came where event 0 was due"),
+    ({"events": [EVENT], "legal": [{"action": 2}]}, "without its words"),
+    ({"events": [{**EVENT, "text": "p1 sings"}], "legal": [{"text": "4♠"}]}, "the events cannot be played"),
+    ({"events": [{**EVENT, "text": "p0 leads first"}, {"i": 1, "text": "dealt 4♠"}], "legal": [{"text": "9♥"}]},
+     "the events cannot be played"),
+])
+def test_a_version_2_turn_the_engine_cannot_play_gets_one_clear_error(turn, said):
+    """Bad input from a harness: one error line naming it, exit 1, never a traceback; events
+    that are not this game's (a line no move gives, legal actions that are not the seat's)
+    are found by the rebuild, which gives up with its reason instead of guessing."""
+    import games.rebuild
+    limit = games.rebuild.MAX_REDRAWS
+    games.rebuild.MAX_REDRAWS = 50              # a dead end is found in a few draws: no need to try 20,000
+    try:
+        code, replies = _serve(V2_HELLO, V2_DEAL, {"type": "turn", "id": 1, **turn})
+    finally:
+        games.rebuild.MAX_REDRAWS = limit
+    assert code == 1 and replies[-1]["type"] == "error" and said in replies[-1]["message"], replies[-1]
 
 
 def test_the_engine_command_refuses_a_bad_spec_in_one_line():
