@@ -185,7 +185,8 @@ class PythonRandom {
 class Baseline {
   constructor(spec, hello) {
     const python = process.env.CARDARENA_PYTHON || "python3";
-    this.proc = spawn(python, ["-m", "scripts.cli", "engine", spec, "--game", hello.game],
+    // It is told this engine's own turns (version 1, a world with each), so it speaks version 1.
+    this.proc = spawn(python, ["-m", "scripts.cli", "engine", spec, "--game", hello.game, "--protocol", "1"],
                       { cwd: ROOT, stdio: ["pipe", "pipe", "inherit"] });
     this.lines = [];
     this.waiting = [];
