@@ -798,10 +798,18 @@ function buildSeats() {
   const previousSeat = Number(seatSelect.value || 0);
   seatSelect.replaceChildren(...Array.from({ length: n }, (_, s) => el("option", { value: String(s), selected: s === Math.min(previousSeat, n - 1) }, `seat ${s}` + seatHint(game, s))));
   const bots = app.options.bots.filter((b) => !b.games || b.games.includes(game.name));
-  const fallback = bots.find((b) => (b.default_for || []).includes(game.name)) || bots[0];
+  const fallback = app.variant && app.variant.game === game.name ? { spec: app.variant.default }
+    : bots.find((b) => (b.default_for || []).includes(game.name)) || bots[0];
   $("bot-specs").replaceChildren(...bots.map((b) => el("option", { value: b.spec }, b.title)));
+  // A seat's choice carries over only within the same game (another game's bot may not play it),
+  // and only where the player typed it; the others follow the variant's default (refreshLevels).
   const previous = {};
-  for (const input of document.querySelectorAll("[data-bot-seat]")) previous[input.dataset.botSeat] = input.value;
+  if (app.seatsGame === game.name) {
+    for (const input of document.querySelectorAll("[data-bot-seat]")) {
+      if (input.dataset.touched) previous[input.dataset.botSeat] = input.value;
+    }
+  }
+  app.seatsGame = game.name;
   const seat = Number(seatSelect.value);
   const fields = [];
   for (let s = 0; s < n; s++) {
@@ -810,11 +818,49 @@ function buildSeats() {
       type: "text", list: "bot-specs", id: `bot-${s}`, testid: `bot-${s}`, autocomplete: "off", spellcheck: "false",
       value: previous[s] !== undefined ? previous[s] : fallback ? fallback.spec : "", dataset: { botSeat: String(s) },
     });
+    if (previous[s] !== undefined) input.dataset.touched = "1";
+    const note = el("span", { class: "field-help level-note", testid: `level-${s}` });
+    input.addEventListener("input", () => { input.dataset.touched = "1"; levelNote(input, note); });
     fields.push(el("label", { class: "field", dataset: { field: `bots.${s}` } },
-      el("span", { class: "field-label" }, `Seat ${s}` + seatHint(game, s, seat)), input,
+      el("span", { class: "field-label" }, `Seat ${s}` + seatHint(game, s, seat)), input, note,
       el("span", { class: "field-error", testid: `error-bots.${s}` })));
+    levelNote(input, note);
   }
   $("bot-fields").replaceChildren(...fields);
+}
+
+function levelNote(input, note) {
+  // Beside a seat's bot, its level's measured strength (from the run records, via the server),
+  // or why it cannot play the rules chosen above.
+  const option = app.options.bots.find((b) => b.spec === input.value.trim() && b.level);
+  const refused = app.variant && app.variant.refused ? app.variant.refused[input.value.trim()] : null;
+  note.textContent = refused ? `cannot play these rules: ${refused}` : option ? option.title : "";
+  note.classList.toggle("refused", !!refused);
+}
+
+async function refreshLevels() {
+  // The variant's playable levels and default (POST /api/levels): untouched seats follow the
+  // default, and a seat holding a level that cannot play the new rules goes back to it.
+  const form = readForm();
+  const asked = JSON.stringify({ game: form.game, params: form.params });
+  app.levelsAsked = asked;
+  let variant;
+  try {
+    variant = await api("POST", "/api/levels", { game: form.game, params: form.params });
+  } catch (err) {
+    return;      // a bad parameter: the field error comes when the game is dealt
+  }
+  if (app.levelsAsked !== asked) return;     // a later change has asked again
+  app.variant = variant;
+  for (const input of document.querySelectorAll("[data-bot-seat]")) {
+    const value = input.value.trim();
+    if (!input.dataset.touched || (variant.refused || {})[value]) {
+      input.value = variant.default;
+      delete input.dataset.touched;
+    }
+    levelNote(input, input.parentElement.querySelector(".level-note"));
+  }
+  document.body.dataset.levels = asked;
 }
 
 function seatHint(game, seat, mySeat) {
@@ -855,6 +901,7 @@ function readForm() {
   return {
     game: game.name, params, seat: Number($("seat-select").value), bots, match: matchValue,
     seed: seedText === "" ? null : Number(seedText), time_limit: limitText === "" ? null : Number(limitText),
+    auto: $("auto-input").checked,
   };
 }
 
@@ -965,7 +1012,8 @@ async function nextDeal() {
 
 function wire() {
   $("new-game-form").addEventListener("submit", startGame);
-  $("game-select").addEventListener("change", buildParams);
+  $("game-select").addEventListener("change", () => { buildParams(); refreshLevels(); });
+  $("param-fields").addEventListener("change", refreshLevels);
   $("seat-select").addEventListener("change", buildSeats);
   $("seed-roll").addEventListener("click", () => { $("seed-input").value = String(Math.floor(Math.random() * 1e6)); });
   $("new-game-button").addEventListener("click", showSetup);
@@ -1004,6 +1052,7 @@ async function main() {
   $("game-select").replaceChildren(...app.options.games.map((g) => el("option", { value: g.name }, g.title)));
   $("seed-input").value = String(Math.floor(Math.random() * 1e6));
   buildParams();
+  refreshLevels();
   const hash = new URLSearchParams(location.hash.slice(1));
   const query = new URLSearchParams(location.search);
   const reviewId = hash.get("review") || query.get("review");
