@@ -486,7 +486,9 @@ class Session:
             elif self.error:
                 status = "error"
             else:
-                status = "your_turn" if self.state.current_player() == self.spec.seat else "bot_turn"
+                # a forced move of the human's is the table's to play (run_bots): not the human's turn yet
+                mine = self.state.current_player() == self.spec.seat and self._forced() is None
+                status = "your_turn" if mine else "bot_turn"
             totals = self._totals()
             v.update(id=self.id, status=status, thinking=self.thinking, message=self.message,
                      match={"deal": self.deal_index + 1, "deals": self.deals, "target": self.target,
