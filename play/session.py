@@ -383,10 +383,12 @@ class Session:
         while not self.closed:
             with self.lock:
                 if self.deal_over or self.error:
+                    self._driver_done()
                     return
                 if self.state.current_player() == self.spec.seat:
                     forced = self._forced()
                     if forced is None:
+                        self._driver_done()
                         return
                     self._play_forced(forced)
                     continue
@@ -420,6 +422,12 @@ class Session:
                     self.error = f"game error after p{seat}'s move: {type(e).__name__}: {e}"
                     self.message = self.error
                     return
+
+    def _driver_done(self) -> None:
+        """Under the lock, as the bots' thread stops for the human: it is no longer the driver, so
+        the human's next move (made before this thread has quite ended) starts a new one."""
+        if self.driver is threading.current_thread():
+            self.driver = None
 
     def _forced(self) -> int | None:
         """The human's only legal action, where it is the human's turn, it has one and the game

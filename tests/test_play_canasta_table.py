@@ -47,3 +47,20 @@ def test_the_initial_meld_count_agrees_with_the_rules_on_random_play():
                     take_seen += 1
             state.apply_action(rng.choice(state.legal_actions()))
     assert seen > 50 and valid_seen > 0 and take_seen > 0
+
+
+def test_the_log_writes_cards_as_the_table_shows_them():
+    from games.view import notation, seat_log
+    assert notation("p0 plays T♠") == "p0 plays 10♠" and notation("p2 dealt 3r") == "p2 dealt red 3"
+    assert notation("p1 dealt 3b, draws T") == "p1 dealt black 3, draws T"     # a T without a suit is a word
+    for name in ("python_page_one(players=4)", "python_modern_canasta"):
+        game = pyspiel.load_game(name)
+        for seed in range(6):
+            rng, state = random.Random(seed), game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    state.apply_action(rng.choice(state.chance_outcomes())[0])
+                else:
+                    state.apply_action(rng.choice(state.legal_actions()))
+            text = " ".join(line["text"] for line in seat_log(state.core, 0))
+            assert "T♠" not in text and "T♥" not in text and " 3r" not in text and " 3b" not in text

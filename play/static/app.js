@@ -124,7 +124,7 @@ function cardNode(card, opts = {}) {
 }
 
 function cardBacks(count) {
-  const shown = Math.min(count || 0, 12);
+  const shown = Math.min(count || 0, 24);     // overlapped: a Canasta hand of 24 fits a seat
   const node = el("div", { class: "backs", "aria-hidden": "true" });
   for (let i = 0; i < shown; i++) node.append(el("span", { class: "back" }));
   return node;
@@ -330,12 +330,23 @@ function actionButton(action, hinted) {
   }
   if (action.action === hinted) classes.push("hinted");
   if (action.kind === "answer" && /^yes/i.test(label)) classes.push("primary");
-  return el("button", {
+  const button = el("button", {
     type: "button", class: classes.join(" ") || null, title: action.label,
     "aria-label": action.label, testid: `action-${action.kind}`,
     dataset: { action: String(action.action), label: action.label },
-    onclick: () => sendAction(action.action),
+    onclick: () => {
+      // Withdrawing an initial meld puts its cards back in the hand, shown to everyone: the
+      // first click says so, the second withdraws.
+      if (/^withdraw/.test(action.label) && !button.dataset.confirmed) {
+        button.dataset.confirmed = "1";
+        button.classList.add("confirm");
+        button.textContent = "withdraw: every player will see these cards — click again";
+        return;
+      }
+      sendAction(action.action);
+    },
   }, label);
+  return button;
 }
 
 async function sendAction(action) {
