@@ -702,6 +702,7 @@ def hint_json(result, game: str, state, seat: int, names: list[str], agents: lis
     return {"player": result.player, "worlds": result.worlds, "policy": result.policy,
             "seconds": round(result.seconds, 3), "evaluator": result.evaluator,
             "points_per_unit": result.points_per_unit,
+            "noticeable": registry.lookup(game).noticeable_loss,    # the least loss the review calls a mistake
             "values": [{"action": v.action, "label": labels.get(v.action, v.text), "mean": v.mean, "low": v.low,
                         "high": v.high, "gap": v.gap, "gap_low": v.gap_low, "gap_high": v.gap_high}
                        for v in result.values]}

@@ -94,3 +94,29 @@ def test_the_hand_and_the_actions_fit_1366x768_all_through_a_canasta_hand(browse
         turns += 1
         assert turns < MAX_CLICKS
     context.close()
+
+
+def test_the_hint_gives_points_intervals_and_a_plain_verdict(page, server):
+    choose_game(page, "python_american_page_one")
+    for field in page.locator("[data-bot-seat]").all():
+        field.fill("rules")
+    page.fill("[data-testid=seed-input]", "1")
+    page.click("[data-testid=start-game]")
+    page.wait_for_selector("[data-testid=hand]")
+    assert status(page) == "your_turn"
+    with page.expect_response(lambda r: r.url.endswith("/hint")) as answer:
+        page.click("[data-testid=hint-button]")
+    hint = answer.value.json()
+    page.wait_for_selector("[data-testid=hint-row]")
+    assert hint["points_per_unit"] == 1.0 and hint["noticeable"] == 10.0
+    verdicts = page.locator("[data-testid=hint-verdict]").all_inner_texts()
+    shown = hint["values"][:len(verdicts)]
+    assert verdicts[0] in ("clearly best", "best")
+    for value, verdict in zip(shown[1:], verdicts[1:]):
+        if value["gap_high"] <= hint["noticeable"]:
+            assert verdict == "about equal"
+        elif value["gap_low"] > hint["noticeable"]:
+            assert verdict == f"mistake, about {round(value['gap'])} points"
+        else:
+            assert verdict == "perhaps worse"
+    assert "points" in page.inner_text("[data-testid=hint-table] thead")

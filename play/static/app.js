@@ -200,6 +200,14 @@ function seatNode(view, player, mySide, isMe) {
     notes.unshift(el("span", { class: "chip partner" }, "partner"));
   }
   if (player.to_move) notes.unshift(el("span", { class: "chip turn" }, "to move"));
+  // A bot's last action, on its seat; the newest one on the felt is highlighted.
+  const log = view.log || [];
+  const lastIndex = log.map((e) => e.seat).lastIndexOf(player.seat);
+  if (!isMe && lastIndex >= 0) {
+    const newest = log.slice(lastIndex + 1).every((e) => e.seat === null || e.seat === undefined);
+    notes.push(el("span", { class: "chip last" + (newest ? " newest" : ""), testid: `last-${player.seat}` },
+      log[lastIndex].text.replace(/^p\d+ /, "")));
+  }
   const node = el("div", {
     class: classes.join(" "), testid: `player-${player.seat}`,
     dataset: { seat: String(player.seat), cards: String(player.cards), toMove: String(!!player.to_move) },
@@ -231,8 +239,10 @@ function zoneNode(view, zone, index, mySide) {
   if (mySide !== null && zone.side !== null && zone.side !== undefined && !/you|us|them|side|\bp\d/i.test(name)) {
     name += zone.side === mySide ? " (your side)" : " (their side)";
   }
+  // A frozen pile says so where the eye is, not only in its small text.
+  const frozen = /\bfrozen\b/.test(zone.text || "") ? el("span", { class: "badge frozen", testid: "frozen" }, "frozen") : null;
   const node = el("div", { class: classes.join(" "), testid: `zone-${index}`, dataset: { zone: zone.name } },
-    el("div", { class: "zone-name" }, name));
+    el("div", { class: "zone-name" }, name, frozen ? " " : null, frozen));
   if (hasCards) {
     // A long pile shows its newest cards fanned, the top one whole, and how many lie beneath.
     const fanned = zone.cards.length > 6;
@@ -535,6 +545,20 @@ async function askHint() {
   }
 }
 
+/** A hint row in plain words, from the paired gap's interval against the least loss the review
+ * calls a mistake (the game's `noticeable`): the same test the review flags a move by. */
+function hintVerdict(hint, v, i) {
+  const t = hint.noticeable || 0;
+  const k = hint.points_per_unit || 1;
+  const others = hint.values.slice(1);
+  if (i === 0) return others.length && others.every((o) => o.gap_low > t) ? "clearly best" : "best";
+  if (v.gap_high <= t) return "about equal";
+  if (v.gap_low > t) {
+    return hint.points_per_unit ? `mistake, about ${Math.round(v.gap * k)} points` : `mistake, about ${fmt(v.gap, 2)} of a place`;
+  }
+  return "perhaps worse";
+}
+
 function renderHint() {
   const panel = $("hint-panel");
   const hint = app.hint;
@@ -550,10 +574,13 @@ function renderHint() {
     el("td", {}, v.label),
     el("td", {}, f2(v.mean)),
     el("td", {}, `[${f2(v.low)}, ${f2(v.high)}]`),
-    el("td", {}, i === 0 ? "chosen" : f2(-v.gap))));
+    el("td", { title: i === 0 ? null : `paired difference from the chosen action, 95% [${f2(-v.gap_high)}, ${f2(-v.gap_low)}]` },
+      i === 0 ? "chosen" : `${f2(-v.gap)} [${f2(-v.gap_high)}, ${f2(-v.gap_low)}]`),
+    el("td", { class: "verdict", testid: "hint-verdict" }, hintVerdict(hint, v, i))));
   $("hint-body").replaceChildren(
     el("table", { class: "hint-table", testid: "hint-table" },
-      el("thead", {}, el("tr", {}, el("th", {}, "action"), el("th", {}, "value"), el("th", {}, "95%"), el("th", {}, "vs chosen"))),
+      el("thead", {}, el("tr", {}, el("th", {}, "action"), el("th", {}, hint.points_per_unit ? "points" : "value"),
+        el("th", {}, "95%"), el("th", {}, "vs chosen (95%)"), el("th", {}, "verdict"))),
       el("tbody", {}, rows)),
     el("div", { class: "hint-meta" }, `From your information only: ${hint.evaluator}` +
       (hint.seconds ? ` (${fmt(hint.seconds, 1)} s)` : "") + `. The best action was chosen on ${hint.worlds} worlds consistent with what you have seen; ` +
@@ -963,7 +990,11 @@ async function loadRecords() {
   } catch (err) {
     return;     // the form works without the list
   }
-  const files = (listing.files || []).slice(0, 8);
+  // Unfinished games first, every one of them (they can be continued only from here), then the
+  // newest finished ones up to eight rows in all.
+  const all = listing.files || [];
+  const unfinished = all.filter((f) => f.unfinished);
+  const files = [...unfinished, ...all.filter((f) => !f.unfinished).slice(0, Math.max(0, 8 - unfinished.length))];
   $("records").hidden = !files.length;
   $("record-list").replaceChildren(...files.map((file) => {
     const name = file.path.split(/[\\/]/).pop();
