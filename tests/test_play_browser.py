@@ -80,7 +80,7 @@ def browser():
 def page(browser, server):
     """A fresh page on the table; fails the test on any script error, and keeps every View the
     page received while playing (not the review's) to check that none shows a hidden hand."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context = browser.new_context(viewport={"width": 1366, "height": 768})     # a laptop: the table fits one screen
     page = context.new_page()
     page.set_default_timeout(30_000)
     errors: list[str] = []
