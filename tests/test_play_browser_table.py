@@ -121,3 +121,43 @@ def test_the_hint_gives_points_intervals_and_a_plain_verdict(page, server):
         else:
             assert verdict == "perhaps worse"
     assert "points" in page.inner_text("[data-testid=hint-table] thead")
+
+
+def test_a_whole_canasta_hand_melded_by_selecting_cards(page, server):
+    choose_game(page, "python_modern_canasta")
+    for field in page.locator("[data-bot-seat]").all():
+        field.fill("rules")
+    page.fill("[data-testid=seed-input]", "8")
+    page.click("[data-testid=start-game]")
+    page.wait_for_selector("[data-testid=hand]")
+    melded = clicks = 0
+    while status(page) == "your_turn":
+        view = page.evaluate("app.view")
+        melds = [a for a in view["actions"] if a["kind"] == "meld"]
+        if page.locator("#prompt button[data-action]").count():
+            page.locator("#prompt button[data-action]").first.click()
+        elif melds:
+            wanted = melds[0]
+            if not page.locator(".hand.selecting").count():
+                page.click("[data-testid=select-meld]")
+            # select the meld's cards in the hand, one card of the hand for each
+            free = list(range(len(view["hand"])))
+            for card in wanted["cards"]:
+                index = next(i for i in free if view["hand"][i]["text"] == card["text"])
+                free.remove(index)
+                page.locator("[data-testid=hand] [data-testid=hand-card]").nth(index).click()
+            offered = page.locator("#action-bar [data-testid=action-meld]")
+            labels = offered.evaluate_all("bs => bs.map(b => b.dataset.label)")
+            same = sorted(c["text"] for c in wanted["cards"])
+            assert wanted["label"] in labels and all(
+                sorted(c["text"] for c in a["cards"]) == same for a in melds if a["label"] in labels)
+            page.click(f"#action-bar [data-testid=action-meld][data-action='{wanted['action']}']")
+            melded += 1
+        else:
+            if page.locator(".hand.selecting").count():
+                page.click("[data-testid=select-meld]")          # done selecting: the cards discard again
+            click_first(page, "[data-testid=action-draw]", "[data-testid=action-pile]",
+                        "[data-testid=hand] .card.playable", "#action-bar button[data-action]")
+        clicks += 1
+        assert clicks < MAX_CLICKS
+    assert status(page) in ("deal_over", "match_over") and melded >= 3

@@ -26,6 +26,9 @@ const app = {
   reviewDeals: null,    // how many deals an opened record file holds
   reviewSource: null,   // the id the review came from
   seenLog: 0,           // log entries already shown (new ones flash)
+  selecting: false,     // the hand's cards select a meld (Canasta) instead of being played
+  selected: [],         // the selected cards' places in the hand
+  variant: null,        // POST /api/levels for the form's game and rules
 };
 
 // ---------- small helpers ----------
@@ -118,6 +121,10 @@ function cardNode(card, opts = {}) {
   const corner = (where) => el("span", { class: where }, rank, suit ? el("span", { class: "s" }, suit) : null);
   const parts = [corner("corner"), el("span", { class: "pip" + (suit || isJoker ? "" : " rank-only") }, suit || rank)];
   if (!opts.mini) parts.push(corner("corner bottom"));
+  if (opts.select) {      // melding by selection: every card toggles, none is played
+    attrs.class = classes.filter((c) => c !== "playable").concat("selectable", opts.selected ? "selected" : []).join(" ");
+    return el("button", { ...attrs, type: "button", "aria-pressed": String(!!opts.selected), onclick: opts.select }, ...parts);
+  }
   if (clickable) return el("button", { ...attrs, type: "button", onclick: () => opts.onclick(card.action) }, ...parts);
   if (opts.button) return el("button", { ...attrs, type: "button", disabled: true }, ...parts);
   return el("span", attrs, ...parts);
@@ -160,9 +167,12 @@ function renderFelt(felt, view, { interactive, hinted, played = null }) {
 
   const handCards = view.hand || [];
   const yourTurn = interactive && view.status === "your_turn";
-  const hand = el("div", { class: "hand" + (yourTurn ? " your-turn" : ""), testid: interactive ? "hand" : "review-hand" },
-    handCards.map((card) => {
-      const node = cardNode(card, { onclick: yourTurn ? sendAction : null, testid: "hand-card", button: interactive });
+  const selecting = yourTurn && selectingMeld(view);
+  const hand = el("div", { class: "hand" + (yourTurn ? " your-turn" : "") + (selecting ? " selecting" : ""), testid: interactive ? "hand" : "review-hand" },
+    handCards.map((card, index) => {
+      const select = selecting ? () => { toggleSelected(index); } : null;
+      const node = cardNode(card, { onclick: yourTurn ? sendAction : null, testid: "hand-card", button: interactive,
+        select, selected: selecting && app.selected.includes(index) });
       if (hinted !== null && hinted !== undefined && card.action === hinted) node.classList.add("hinted");
       if (played !== null && card.action === played) node.classList.add("played-wrong");
       return node;
@@ -289,6 +299,49 @@ function meldNode(meld) {
 // ---------- the actions ----------
 
 /** Buttons for every legal action the hand's cards do not already offer. */
+// ---------- melding by selecting cards ----------
+
+const MELDS_LISTED = 5;      // meld buttons listed without a selection
+
+/** Whether the hand's cards select a meld now: the player turned selection on and a meld is legal. */
+function selectingMeld(view) {
+  return !!app.selecting && (view.actions || []).some((a) => a.kind === "meld");
+}
+
+function toggleSelected(index) {
+  const at = app.selected.indexOf(index);
+  if (at >= 0) app.selected.splice(at, 1); else app.selected.push(index);
+  render();
+}
+
+/** The legal melds and lay-offs whose cards are exactly the selected ones (the server decides
+ * what is legal: the page only matches the selection against its list). */
+function meldsOfSelection(view, melds) {
+  const chosen = app.selected.map((i) => (view.hand[i] || {}).text).sort().join(" ");
+  return melds.filter((a) => (a.cards || []).map((c) => c.text).sort().join(" ") === chosen);
+}
+
+function meldGroup(view, melds, hinted) {
+  const selecting = selectingMeld(view);
+  const toggle = el("button", {
+    type: "button", class: selecting ? "primary" : null, testid: "select-meld",
+    onclick: () => { app.selecting = !selecting; app.selected = []; render(); },
+  }, selecting ? "done selecting" : "select cards to meld");
+  if (!selecting) {
+    // A long list (up to 19 combinations) is cut short: the rest are one selection away.
+    const shown = melds.slice(0, MELDS_LISTED);
+    const more = melds.length - shown.length;
+    return [toggle, ...shown.map((action) => actionButton(action, hinted)),
+      more > 0 ? el("span", { class: "waiting", testid: "more-melds" }, `+${more} more: select their cards`) : null];
+  }
+  const matching = meldsOfSelection(view, melds);
+  const names = app.selected.map((i) => (view.hand[i] || {}).text).join(" ");
+  const says = !app.selected.length ? "select the cards, then meld"
+    : matching.length ? null : `no legal meld of ${names}`;
+  return [toggle, says ? el("span", { class: "waiting", testid: "select-says" }, says) : null,
+    ...matching.map((action) => actionButton(action, hinted))];
+}
+
 function renderActions(view) {
   const bar = $("action-bar");
   const prompt = $("prompt");
@@ -315,7 +368,7 @@ function renderActions(view) {
   for (const [kind, groupLabel] of GROUPS) {
     const actions = byKind.get(kind);
     if (!actions) continue;
-    const buttons = actions.map((action) => actionButton(action, hinted));
+    const buttons = kind === "meld" ? meldGroup(view, actions, hinted) : actions.map((action) => actionButton(action, hinted));
     if (kind === "answer" || kind === "suit") {
       // A question only the human can answer (the partner's ask, the suit an 8 names) goes
       // where it cannot be missed.
@@ -385,7 +438,7 @@ async function sendAction(action) {
 
 function setView(view, { keepStatus = false } = {}) {
   const previous = app.view;
-  if (!previous || previous.id !== view.id || previous.turn !== view.turn) app.hint = null;
+  if (!previous || previous.id !== view.id || previous.turn !== view.turn) { app.hint = null; app.selected = []; }
   if (!previous || previous.id !== view.id) app.seenLog = 0;
   app.view = view;
   app.gameId = view.id;
