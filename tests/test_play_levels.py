@@ -103,3 +103,11 @@ def test_a_bot_that_cannot_play_the_rules_is_one_line_naming_the_levels_that_can
 def test_a_bad_levels_request_is_one_line(client):
     r = client.post("/api/levels", json={"game": "chess", "params": {}})
     assert r.status_code == 400 and "chess" in r.text
+
+
+def test_every_record_a_level_names_exists_and_measured_it():
+    for entry in registry.registered():
+        for level in entry.levels:
+            shown = next(lv for lv in levels(entry.name) if lv["preset"] == level.preset)
+            used = {f["record"] for f in (shown["over_rules"], shown["over_random"]) if f and "record" in f}
+            assert used == set(level.records), (entry.name, level.name)
