@@ -49,7 +49,7 @@ def test_every_game_offers_levels_and_each_figure_is_a_records():
         # the club level is the rule bot, measured against random at this game
         club = shown[1]
         assert club["spec"] == "rules" and club["over_random"] is not None and club["over_random"]["elo"] > 0
-        assert shown[0]["over_rules"]["elo"] == -club["over_random"]["elo"]
+        assert shown[0]["over_rules"]["elo"] < 0        # the beginner (random) loses to the rule bot, in its own run
 
 
 def test_the_levels_are_offered_with_their_figures(client):

@@ -200,7 +200,7 @@ STRONGEST = "american-page-one-strong"
 PRESETS.update({"american-page-one-beginner": "random", "american-page-one-club": "rules",
                 "american-page-one-network": "neural"})
 LEVELS = (
-    registry.Level("beginner", "american-page-one-beginner", ("i47-level-american-page-one-rules-random",)),
+    registry.Level("beginner", "american-page-one-beginner", ("i47-level-american-page-one-random-rules",)),
     registry.Level("club", "american-page-one-club", ("i47-level-american-page-one-rules-random",)),
     registry.Level("strong", "american-page-one-network",
                    ("neural-american-page-one", "i47-level-american-page-one-neural-random")),

@@ -141,7 +141,7 @@ pyspiel.register_game(_GAME_TYPE, ClassicCanastaGame)
 # i43-screen-cc4-*: the flat PIMCs lost 30-deal screens to it), so the rule bot is the strongest.
 PRESETS = {"classic-canasta-beginner": "random", "classic-canasta-club": "rules"}
 LEVELS = (
-    registry.Level("beginner", "classic-canasta-beginner", ("i47-level-classic-canasta-rules-random",)),
+    registry.Level("beginner", "classic-canasta-beginner", ("i47-level-classic-canasta-random-rules",)),
     registry.Level("club", "classic-canasta-club", ("i47-level-classic-canasta-rules-random",)),
 )
 

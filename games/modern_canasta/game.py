@@ -169,7 +169,7 @@ STRONGEST, FAST = "canasta-strong", "canasta-fast"
 # The table's levels: the plain bots named, the fast search and the strongest.
 PRESETS.update({"canasta-beginner": "random", "canasta-club": "rules"})
 LEVELS = (
-    registry.Level("beginner", "canasta-beginner", ("i47-level-canasta-rules-random",)),
+    registry.Level("beginner", "canasta-beginner", ("i47-level-canasta-random-rules",)),
     registry.Level("club", "canasta-club", ("i47-level-canasta-rules-random",)),
     registry.Level("strong", FAST, ("search-canasta-fast", "i47-level-canasta-fast-random")),
     # not measured against random: the fast search's run against it took 23 minutes

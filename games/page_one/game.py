@@ -197,7 +197,7 @@ STRONGEST = "page-one-strong"
 # The table's levels: the plain bots and the shipped network, named, beside the strongest.
 PRESETS.update({"page-one-beginner": "random", "page-one-club": "rules", "page-one-network": "neural"})
 LEVELS = (
-    registry.Level("beginner", "page-one-beginner", ("i47-level-page-one-rules-random",)),
+    registry.Level("beginner", "page-one-beginner", ("i47-level-page-one-random-rules",)),
     registry.Level("club", "page-one-club", ("i47-level-page-one-rules-random",)),
     registry.Level("strong", "page-one-network", ("neural-page-one", "i47-level-page-one-neural-random")),
     registry.Level("strongest", STRONGEST, ("search-page-one-strong", "i47-level-page-one-strong-random")),

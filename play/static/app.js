@@ -700,7 +700,9 @@ function renderReviewHead() {
   } else {
     body.replaceChildren(el("ol", { class: "mistake-list" }, mistakes.map(([m, i]) => el("li", {},
       el("button", { type: "button", testid: "mistake-item", dataset: { index: String(i) }, onclick: () => stepReview(i) },
-        el("span", { class: "cost" }, `−${lostText(review, m.mistake.cost)}`), `move ${i + 1}: ${m.text}`)))),
+        el("span", { class: "cost" }, `−${lostText(review, m.mistake.cost)}`),
+        // the move in the action's words, as the box and the hint say it
+        `move ${i + 1}: ${m.mistake.played ? m.mistake.played.label : m.text}`)))),
       el("p", { class: "hint-meta" }, "A mistake: the analysis, from your information only, found a better action by more than its 95% interval. " +
         "Its cost is the expected return it lost" + (review.points_per_unit ? ", in points." : ", in Page One's returns, which score finishing places.")));
   }
@@ -752,7 +754,10 @@ function renderReviewMove() {
   if (move.mistake) {
     const m = move.mistake;
     const interval = m.interval ? ` (95% interval ${lostText(app.review, m.interval[0])} to ${lostText(app.review, m.interval[1])})` : "";
-    const played = m.played ? `You played ${m.played.label}; ` : "";
+    // "You" only where a person sat: a tournament's reviewed seat is a bot's
+    const mover = view.players.find((p) => p.seat === move.seat);
+    const who = mover && mover.agent === "human" ? "You" : `p${move.seat}` + (mover && mover.agent ? ` (${mover.agent})` : "");
+    const played = m.played ? `${who} played ${m.played.label}; ` : "";
     box.textContent = `Mistake: ${played}${m.best ? m.best.label : "another action"} was better by ${lostText(app.review, m.cost)}${interval}.`;
     box.hidden = false;
   } else {
