@@ -332,7 +332,8 @@ function meldGroup(view, melds, hinted) {
     const shown = melds.slice(0, MELDS_LISTED);
     const more = melds.length - shown.length;
     return [toggle, ...shown.map((action) => actionButton(action, hinted)),
-      more > 0 ? el("span", { class: "waiting", testid: "more-melds" }, `+${more} more: select their cards`) : null];
+      more > 0 ? el("span", { class: "waiting", testid: "more-melds",
+        dataset: { actions: melds.slice(MELDS_LISTED).map((a) => a.action).join(" ") } }, `+${more} more: select their cards`) : null];
   }
   const matching = meldsOfSelection(view, melds);
   const names = app.selected.map((i) => (view.hand[i] || {}).text).join(" ");
