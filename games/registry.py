@@ -122,6 +122,19 @@ class BotOffer:
     title: str
 
 
+@dataclass(frozen=True)
+class Level:
+    """A strength the table offers at this game, by name ("beginner", "club", "strong",
+    "strongest"): one of the game's presets, and the run records (experiments/runs/NAME.json)
+    that measured it against `rules` and `random`. The table shows each level's Elo from those
+    records (play/levels.py), never a figure typed here; a level that is `rules` or `random`
+    itself needs no record against itself."""
+
+    name: str
+    preset: str
+    records: tuple[str, ...] = ()
+
+
 def _own_sides(players: int) -> list[int]:
     return list(range(players))
 
@@ -146,6 +159,7 @@ class GameEntry:
     rule_bot: str | None = None                 # "module:Class" of its rule bot (agents.rules)
     presets: Mapping[str, str] = field(default_factory=dict)   # short names of its measured bots -> specs
     strongest: str | None = None                # its strongest measured fair bot: a preset's name
+    levels: tuple[Level, ...] = ()              # the table's strengths, weakest first (each a preset)
     bots: tuple[BotOffer, ...] = ()             # the table's offers at this game beside the generic bots
     default_field: tuple[str, ...] | None = None   # the default tournament's field, where not the generic one
     points_per_unit: float | None = None        # game points in one unit of the returns (None: not points)
@@ -180,6 +194,9 @@ def register(entry: GameEntry) -> GameEntry:
         taken = set(other.presets) & set(entry.presets) if other.name != entry.name else set()
         if taken:
             raise ValueError(f"game {entry.name!r}: preset {sorted(taken)[0]!r} is already game {other.name!r}'s")
+    for level in entry.levels:
+        if level.preset not in entry.presets:
+            raise ValueError(f"game {entry.name!r}: level {level.name!r} names {level.preset!r}, not one of its presets")
     _REGISTRY[entry.name] = entry
     if entry.core is not None:
         _BY_CORE[entry.core] = entry

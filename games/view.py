@@ -77,9 +77,21 @@ _SEAT_LINE = re.compile(r"^p(\d+)\b")
 _HEADERS = ("match scores:", "scores before the hand:")
 
 
+_TEN = re.compile(r"\bT(?=[♠♥♦♣])")
+_THREE = re.compile(r"\b3([rb])\b")
+
+
+def notation(text: str) -> str:
+    """A rules core's words in the table's notation, the one its cards show: a ten is "10"
+    (the cores write "T♠"), a Canasta 3 is a "red 3" or a "black 3" (the cores write "3r", "3b")."""
+    text = _TEN.sub("10", text)
+    return _THREE.sub(lambda m: ("red 3" if m.group(1) == "r" else "black 3"), text)
+
+
 def seat_log(core: Any, seat: int) -> list[dict]:
     """What `seat` saw happen, in words: its information state string, line by line, less the
-    header lines (its hand, the match standing), consecutive own deal lines joined into one."""
+    header lines (its hand, the match standing), consecutive own deal lines joined into one, in
+    the table's notation (`notation`: the log says what the cards show)."""
     lines = core.information_state_string(seat).split("\n")
     out: list[dict] = []
     for line in lines:
@@ -100,6 +112,7 @@ def seat_log(core: Any, seat: int) -> list[dict]:
     for entry in out:
         entry.pop("line", None)
         entry.pop("times", None)
+        entry["text"] = notation(entry["text"])
     return out[-LOG_LINES:]
 
 

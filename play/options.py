@@ -14,13 +14,13 @@ import math
 import re
 import secrets
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agents import SHIPPED_BOTS
 from games import registry
 from games.spec import parse_spec
+from play.levels import cannot_play, default_bot, levels, playable
 
 if TYPE_CHECKING:
     from play.engines import Engine
@@ -65,6 +65,7 @@ class GameSpec:
     time_limit: float = DEFAULT_TIME_LIMIT
     pause: float = 0.6                     # seconds between bot moves, so a person can follow
     engines: dict[str, str] = field(default_factory=dict)    # the offered engines at its seats: name -> cmd
+    auto: bool = True                      # the human's moves with one legal action are played for it
     players: int = field(init=False)
 
     def __post_init__(self) -> None:
@@ -73,7 +74,7 @@ class GameSpec:
     def to_json(self) -> dict:
         return {"game": self.game, "params": self.params, "seat": self.seat,
                 "bots": {str(s): b for s, b in sorted(self.bots.items())}, "match": self.match,
-                "seed": self.seed, "time_limit": self.time_limit, "engines": dict(self.engines)}
+                "seed": self.seed, "time_limit": self.time_limit, "engines": dict(self.engines), "auto": self.auto}
 
 
 def num_players(game: str, params: dict[str, Any]) -> int:
@@ -98,33 +99,39 @@ def game_options() -> list[dict]:
     return out
 
 
-@lru_cache(maxsize=None)
-def neural_plays(game: str, game_string: str) -> bool:
-    """Whether the shipped network can play this variant (it refuses other parameters, and a
-    game from outside the toolkit may lack what it needs in any way)."""
-    import pyspiel
-    from agents import make_bot
-    try:
-        make_bot("neural", pyspiel.load_game(game_string), 0, 0)
-        return True
-    except Exception:
-        return False
-
-
 def bot_options(engines: dict[str, Engine] | None = None) -> list[dict]:
-    """BotOption of every offered bot, the operator's engines last (each with its command)."""
+    """BotOption of every offered bot: each game's levels first (named presets, titled with their
+    measured Elo, `level` set), then the generic bots and the game's own, the operator's engines
+    last (each with its command). `default_for` names the games whose default variant starts
+    with it (a variant's own default: POST /api/levels)."""
     games = registry.names()
-    offered = [(spec, title, games) for spec, title in BOTS]
-    offered += [(bot.spec, bot.title, [entry.name]) for entry in registry.registered() for bot in entry.bots]
+    defaults = {g: default_bot(g, g) for g in games}
+    offered = [(level["preset"], level["title"], [entry.name], level)
+               for entry in registry.registered() for level in levels(entry.name)]
+    offered += [(spec, title, games, None) for spec, title in BOTS]
+    offered += [(bot.spec, bot.title, [entry.name], None) for entry in registry.registered() for bot in entry.bots]
     return [{"spec": spec, "title": title, "games": list(only),
-             "default_for": [g for g in games if spec == "neural" and neural_plays(g, g)]}
-            for spec, title, only in offered] + \
+             "default_for": [g for g in only if defaults[g] == spec], **({"level": level} if level else {})}
+            for spec, title, only, level in offered] + \
         [{"spec": e.name, "title": f"Engine {e.name}: {e.cmd}", "games": list(e.games), "default_for": [],
           "engine": e.cmd} for e in (engines or {}).values()]
 
 
-def default_bot(game: str, game_string: str) -> str:
-    return "neural" if neural_plays(game, game_string) else "rules"
+def variant_levels(body: Any) -> dict[str, Any]:
+    """POST /api/levels: for a game and its parameters (as a NewGame has them), the presets of
+    its levels that can play that variant, why each other bot cannot, and the default bot."""
+    import pyspiel
+    if not isinstance(body, dict):
+        raise FieldError("body", "the body must be a JSON object: {game, params}")
+    game = body.get("game")
+    if not isinstance(game, str) or getattr(registry.find(game), "name", None) != game:
+        raise FieldError("game", f"game {shown(game)}: one of {', '.join(registry.names())}")
+    params = check_params(game, body.get("params"))
+    game_string = str(pyspiel.load_game(game, params))
+    entry = registry.lookup(game)
+    refused = {level.preset: cannot_play(entry.presets[level.preset], game_string) for level in entry.levels}
+    return {"game": game, "playable": playable(game, game_string), "default": default_bot(game, game_string),
+            "refused": {name: why for name, why in refused.items() if why is not None}}
 
 
 # ----------------------------------------------------------------- checks
@@ -300,7 +307,7 @@ def parse_new_game(body: Any, *, pause: float = 0.6, engines: dict[str, Engine] 
     import pyspiel
     if not isinstance(body, dict):
         raise FieldError("body", "the body must be a JSON object (a NewGame)")
-    unknown = set(body) - {"game", "params", "seat", "bots", "match", "seed", "time_limit"}
+    unknown = set(body) - {"game", "params", "seat", "bots", "match", "seed", "time_limit", "auto"}
     if unknown:
         raise FieldError(sorted(unknown)[0], f"unknown field(s) {sorted(unknown)} in NewGame")
     game = body.get("game")
@@ -314,6 +321,9 @@ def parse_new_game(body: Any, *, pause: float = 0.6, engines: dict[str, Engine] 
     if seed is None:
         seed = secrets.randbelow(2**31)
     match = check_match(game, body.get("match"))
+    auto = body.get("auto", True)
+    if not isinstance(auto, bool):
+        raise FieldError("auto", f"auto={shown(auto)}: must be true or false (play moves with one legal action for you)")
     bots_in = body.get("bots")
     bots_in = {} if bots_in is None else bots_in
     if not isinstance(bots_in, dict):
@@ -329,8 +339,15 @@ def parse_new_game(body: Any, *, pause: float = 0.6, engines: dict[str, Engine] 
                                            f"the human at {seat})")
         bots[s] = check_bot(spec, game, time_limit, f"bots.{key}", engines)
     game_string = pyspiel.load_game(game, params).__str__()
+    for s, spec in bots.items():
+        why = None if engines and spec in engines else cannot_play(spec, game_string)
+        if why is not None:
+            can = ", ".join(level["level"] for level in levels(game)
+                            if level["preset"] in playable(game, game_string))
+            raise FieldError(f"bots.{s}", f"bot {shown(spec, 60)} cannot play these rules ({why}); "
+                                          f"levels that can: {can or 'none'}")
     for s in range(players):
         if s != seat and s not in bots:
             bots[s] = default_bot(game, game_string)
     used = {b: engines[b].cmd for b in bots.values() if engines and b in engines}
-    return GameSpec(game, params, seat, bots, match, seed, time_limit, pause, used)
+    return GameSpec(game, params, seat, bots, match, seed, time_limit, pause, used, auto)

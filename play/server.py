@@ -46,7 +46,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from play.review import DEFAULT_ANALYSIS_WORLDS
 from play.engines import Engine
-from play.options import FieldError, bot_options, game_options, parse_new_game, shown
+from play.options import FieldError, bot_options, game_options, parse_new_game, shown, variant_levels
 from play.session import Session, SessionError
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -415,12 +415,15 @@ def create_app(table: Table, static_dir: Path = STATIC, *, host: str = "127.0.0.
     async def options(request: Request):
         return await handle(lambda: {"games": game_options(), "bots": bot_options(table.engines)})
 
+    async def variant(request: Request):
+        return await post(request, ("game", "params"), variant_levels)
+
     async def new_game(request: Request):
         def make(body: dict) -> dict:
             spec = parse_new_game(body, pause=table.pause, engines=table.engines)
             session = Session(spec, table.new_id(), table.records_dir, threaded=table.threaded)
             return table.start(session)
-        return await post(request, ("game", "params", "seat", "bots", "match", "seed", "time_limit"), make)
+        return await post(request, ("game", "params", "seat", "bots", "match", "seed", "time_limit", "auto"), make)
 
     async def get_game(request: Request):
         return await handle(lambda: table.session(request.path_params["id"]).view())
@@ -496,6 +499,7 @@ def create_app(table: Table, static_dir: Path = STATIC, *, host: str = "127.0.0.
         return _error(500, f"internal error: {type(exc).__name__}: {exc}")
 
     routes = [Route("/", page), Route("/api/options", options),
+              Route("/api/levels", variant, methods=["POST"]),
               Route("/api/games", new_game, methods=["POST"]),
               Route("/api/games/{id}", get_game),
               Route("/api/games/{id}/action", act, methods=["POST"]),

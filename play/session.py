@@ -111,6 +111,7 @@ class Session:
         self.running = False                    # the bots move once the table has the game (start)
         self.closed = False
         self.last_actor: int | None = None      # the seat of the last decision
+        self.auto_played = 0                    # the human's moves played for it (its only legal action)
         self.source = source                    # where a game taken over from a record came from
         self.last_seen = time.monotonic()       # the last request for this game (the table forgets idle ones)
         self.saved = 0                          # how many of `records` are on disk
@@ -242,7 +243,7 @@ class Session:
         """Ends the deal if it is over; else sets the bots going if one is to move."""
         if self.state.is_terminal():
             self._finish_deal()
-        elif self.state.current_player() != self.spec.seat:
+        elif self.state.current_player() != self.spec.seat or self._forced() is not None:
             self._kick()
 
     def _finish_deal(self, fault: dict | None = None) -> None:
@@ -381,8 +382,16 @@ class Session:
         pause = self.spec.pause if pause is None else pause
         while not self.closed:
             with self.lock:
-                if self.deal_over or self.error or self.state.current_player() == self.spec.seat:
+                if self.deal_over or self.error:
+                    self._driver_done()
                     return
+                if self.state.current_player() == self.spec.seat:
+                    forced = self._forced()
+                    if forced is None:
+                        self._driver_done()
+                        return
+                    self._play_forced(forced)
+                    continue
                 seat = self.state.current_player()
                 generation = self.generation
                 referee = self.referee
@@ -413,6 +422,38 @@ class Session:
                     self.error = f"game error after p{seat}'s move: {type(e).__name__}: {e}"
                     self.message = self.error
                     return
+
+    def _driver_done(self) -> None:
+        """Under the lock, as the bots' thread stops for the human: it is no longer the driver, so
+        the human's next move (made before this thread has quite ended) starts a new one."""
+        if self.driver is threading.current_thread():
+            self.driver = None
+
+    def _forced(self) -> int | None:
+        """The human's only legal action, where it is the human's turn, it has one and the game
+        plays such moves for it (`auto`, on unless the NewGame turned it off); else None. A
+        forced click ("no Dobon", "draw from the stock") asks nothing of the player."""
+        if not self.spec.auto or self.deal_over or self.error or self.fault is not None \
+                or self.state.is_terminal() or self.state.current_player() != self.spec.seat:
+            return None
+        legal = self.state.legal_actions()
+        return legal[0] if len(legal) == 1 else None
+
+    def _play_forced(self, action: int) -> None:
+        """Plays the human's only legal action for it (under the lock), as its own move, and says so."""
+        try:
+            self.referee.apply(self.spec.seat, action, 0.0)
+        except BotFault as fault:   # a bot told of the move faulted
+            self.unfinished_due = True
+            self._finish_deal(self._fault_json(fault))
+            return
+        self._moved(self.spec.seat, action)
+        self.auto_played += 1
+        self.message = f"played for you (your only move): {self.message}"
+        self.unfinished_due = True
+        if self.state.is_terminal():
+            self._finish_deal()
+        self._save()
 
     def _said(self, seat: int, action: int) -> str:
         log = seat_log(rules_core(self.state), self.spec.seat)
@@ -453,12 +494,14 @@ class Session:
             elif self.error:
                 status = "error"
             else:
-                status = "your_turn" if self.state.current_player() == self.spec.seat else "bot_turn"
+                # a forced move of the human's is the table's to play (run_bots): not the human's turn yet
+                mine = self.state.current_player() == self.spec.seat and self._forced() is None
+                status = "your_turn" if mine else "bot_turn"
             totals = self._totals()
             v.update(id=self.id, status=status, thinking=self.thinking, message=self.message,
                      match={"deal": self.deal_index + 1, "deals": self.deals, "target": self.target,
                             "totals": totals, "over": self.match_over, "format": self.spec.match},
-                     fault=self.fault, save_error=self.save_error)
+                     fault=self.fault, save_error=self.save_error, auto=self.spec.auto, auto_played=self.auto_played)
             if self.fault is not None:
                 v["score"] = {"lines": [], "total": self.records[-1].returns, "returns": self.records[-1].returns}
             return v
@@ -659,6 +702,7 @@ def hint_json(result, game: str, state, seat: int, names: list[str], agents: lis
     return {"player": result.player, "worlds": result.worlds, "policy": result.policy,
             "seconds": round(result.seconds, 3), "evaluator": result.evaluator,
             "points_per_unit": result.points_per_unit,
+            "noticeable": registry.lookup(game).noticeable_loss,    # the least loss the review calls a mistake
             "values": [{"action": v.action, "label": labels.get(v.action, v.text), "mean": v.mean, "low": v.low,
                         "high": v.high, "gap": v.gap, "gap_low": v.gap_low, "gap_high": v.gap_high}
                        for v in result.values]}

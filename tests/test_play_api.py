@@ -109,13 +109,15 @@ def test_every_offered_bot_is_accepted_and_built_at_each_game_it_is_offered_at(t
     """From a directory that is not the project's, as a person may start the table."""
     import pyspiel
     from agents import make_bot
-    from play.options import DEFAULT_TIME_LIMIT, bot_options, check_bot, neural_plays
+    from agents.presets import expand
+    from play.levels import cannot_play
+    from play.options import DEFAULT_TIME_LIMIT, bot_options, check_bot
     monkeypatch.chdir(tmp_path)
     strongest = {}
     for option in bot_options():
         for name in option["games"]:
-            assert check_bot(option["spec"], name, DEFAULT_TIME_LIMIT, "bots.1") == option["spec"]
-            if option["spec"] != "neural" or neural_plays(name, name):    # no network for some games
+            assert check_bot(option["spec"], name, DEFAULT_TIME_LIMIT, "bots.1") == expand(option["spec"])
+            if option["spec"] != "neural" or cannot_play("neural", name) is None:    # no network for some games
                 make_bot(option["spec"], pyspiel.load_game(name), 1, 0)
         if option["title"].startswith("Strongest"):
             strongest[option["spec"]] = option["games"]
@@ -239,7 +241,8 @@ def test_american_page_one_names_a_suit_after_an_eight(client):
 # --------------------------------------------------------------- bad input
 def test_every_bad_input_gets_a_4xx_with_one_line_and_the_others_go_on(client):
     ok = client.post("/api/games", json={"game": "python_page_one", "bots": {"1": "rules", "2": "rules",
-                                                                            "3": "rules"}, "seed": 2}).json()
+                                                                            "3": "rules"}, "seed": 2,
+                                         "auto": False}).json()       # the human's every move its own
     game_id = ok["id"]
     view = settle(client, game_id)
 

@@ -80,7 +80,7 @@ def browser():
 def page(browser, server):
     """A fresh page on the table; fails the test on any script error, and keeps every View the
     page received while playing (not the review's) to check that none shows a hidden hand."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context = browser.new_context(viewport={"width": 1366, "height": 768})     # a laptop: the table fits one screen
     page = context.new_page()
     page.set_default_timeout(30_000)
     errors: list[str] = []
@@ -124,10 +124,12 @@ def new_game(page, game: str, seed: int, bots: str, match: int | None = None, se
 
 
 def legal_on_page(page) -> set[int]:
-    """Every action the page offers now: playable cards and buttons."""
+    """Every action the page offers now: playable cards and buttons, and the melds past the
+    listed five, one selection of their cards away (data-actions of "+N more")."""
     return {int(a) for a in page.eval_on_selector_all(
-        "[data-testid=hand] .card.playable, #action-bar button[data-action], #prompt button[data-action]",
-        "nodes => nodes.map(n => n.dataset.action)")}
+        "[data-testid=hand] .card.playable, #action-bar button[data-action], #prompt button[data-action], "
+        "[data-testid=more-melds]",
+        "nodes => nodes.flatMap(n => (n.dataset.action || n.dataset.actions).split(' '))")}
 
 
 def click_first(page, *selectors: str) -> str:

@@ -31,7 +31,8 @@ with warnings.catch_warnings():
 
 BASE_URL = "http://127.0.0.1:8765"       # the address create_app serves by default
 JSON = {"Content-Type": "application/json"}
-PAGE_ONE = {"game": "python_page_one", "params": {"players": 3}, "bots": {"1": "rules", "2": "rules"}}
+PAGE_ONE = {"game": "python_page_one", "params": {"players": 3}, "bots": {"1": "rules", "2": "rules"},
+            "auto": False}       # the human's every move its own: the helpers below play them one by one
 
 
 def make_table(folder: Path | None, **settings) -> Table:

@@ -31,7 +31,8 @@ def test_a_whole_game_in_the_terminal_with_a_hint_and_bad_input(tmp_path):
 
 def test_quitting_keeps_the_deal_as_an_unfinished_record(tmp_path):
     spec = parse_new_game({"game": "python_modern_canasta", "seed": 2, "bots": {"1": "rules", "2": "rules",
-                                                                               "3": "rules"}}, pause=0.0)
+                                                                               "3": "rules"}, "auto": False},
+                          pause=0.0)      # each of the human's moves typed, the forced draws too
     out = io.StringIO()
     run_text(spec, tmp_path, stdin=io.StringIO("1\n1\nq\n"), stdout=out, session_id="t2")
     assert "bye: the deal so far is kept as an unfinished record" in out.getvalue()

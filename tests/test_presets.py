@@ -21,6 +21,9 @@ PRESETS = presets()
 GAMES = {"page-one-strong": "python_page_one(players=4)", "american-page-one-strong": "python_american_page_one",
          "canasta-strong": "python_modern_canasta", "canasta-strong-ismcts": "python_modern_canasta",
          "canasta-fast": "python_modern_canasta"}
+# The table's levels name the plain bots too (page-one-club is `rules`): each at its game's example.
+GAMES.update({name: entry.example for entry in registry.registered() for name in entry.presets if name not in GAMES})
+PLAIN = ("random", "rules")      # presets that load no file
 # The shipped copies of the networks earlier runs name in bots/earlier/.
 SHIPPED_AS = {"bots/earlier/python_modern_canasta_dmc.safetensors": "bots/python_modern_canasta.dmc.safetensors",
               "bots/earlier/python_modern_canasta_advantage_l.safetensors":
@@ -43,7 +46,8 @@ def test_each_games_strongest_and_field_are_its_presets_and_name_shipped_files_o
     for name, spec in PRESETS.items():
         short_name = GAMES[name].split("(")[0]
         files = bot_files(spec, short_name)
-        assert files and all(f.is_file() and f.parent == SHIPPED_BOTS.resolve() for f in files), (name, files)
+        assert (files or spec in PLAIN) and all(f.is_file() and f.parent == SHIPPED_BOTS.resolve() for f in files), \
+            (name, files)
     for earlier, shipped in SHIPPED_AS.items():          # the same networks the documented runs played
         assert (hashlib.sha256((SHIPPED_BOTS.parent / earlier).read_bytes()).hexdigest()
                 == hashlib.sha256((SHIPPED_BOTS.parent / shipped).read_bytes()).hexdigest())

@@ -226,6 +226,17 @@ PRESETS = {
                                  "utility=placement,confidence=1)"),
 }
 STRONGEST = "american-page-one-strong"
+# The table's levels: the plain bots and the shipped network, named, beside the strongest.
+PRESETS.update({"american-page-one-beginner": "random", "american-page-one-club": "rules",
+                "american-page-one-network": "neural"})
+LEVELS = (
+    registry.Level("beginner", "american-page-one-beginner", ("i47-level-american-page-one-random-rules",)),
+    registry.Level("club", "american-page-one-club", ("i47-level-american-page-one-rules-random",)),
+    registry.Level("strong", "american-page-one-network",
+                   ("neural-american-page-one", "i47-level-american-page-one-neural-random")),
+    # not measured against random: a search at 0.15 s a move, too slow for a short run there
+    registry.Level("strongest", STRONGEST, ("search-american-page-one-strong",)),
+)
 
 registry.register(registry.GameEntry(
     name="python_american_page_one", title="American Page One", example="python_american_page_one(players=4)",
@@ -293,7 +304,7 @@ registry.register(registry.GameEntry(
     # every iteration took 840 and 760 ms (experiments/logs/search.md, Speed).
     search_defaults={"horizon": 10, "pool": 16},
     rule_bot="agents.rules.american_page_one:AmericanPageOneRulesBot",
-    presets=PRESETS, strongest=STRONGEST,
+    presets=PRESETS, strongest=STRONGEST, levels=LEVELS,
     bots=(registry.BotOffer(PRESETS[STRONGEST],
                             "Strongest: ISMCTS leaving the network's move on evidence (+27 Elo over the rule bot), "
                             "about 0.15 s a move"),),

@@ -172,6 +172,14 @@ class ClassicObserver(FamilyObserver):
 
 
 pyspiel.register_game(_GAME_TYPE, ClassicCanastaGame)
+# The table's levels. No search has beaten the rule bot here yet (experiments/runs/
+# i43-screen-cc4-*: the flat PIMCs lost 30-deal screens to it), so the rule bot is the strongest.
+PRESETS = {"classic-canasta-beginner": "random", "classic-canasta-club": "rules"}
+LEVELS = (
+    registry.Level("beginner", "classic-canasta-beginner", ("i47-level-classic-canasta-random-rules",)),
+    registry.Level("club", "classic-canasta-club", ("i47-level-classic-canasta-rules-random",)),
+)
+
 registry.register(registry.GameEntry(
     name="python_classic_canasta", title="Classic Canasta", example="python_classic_canasta",
     params=(
@@ -196,6 +204,7 @@ registry.register(registry.GameEntry(
     # four players as two partnerships (0 and 2 against 1 and 3), two or three each alone
     sides=lambda players: [seat & 1 for seat in range(players)] if players == 4 else list(range(players)),
     rule_bot="agents.rules.classic_canasta:ClassicCanastaRulesBot",
+    presets=PRESETS, levels=LEVELS,
     points_per_unit=1000.0,    # returns are in thousands of points
     noticeable_loss=0.05,      # 50 points: the least a move must lose for the review to call it a mistake
 ))

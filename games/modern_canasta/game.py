@@ -208,6 +208,15 @@ PRESETS = {
     "canasta-fast": f"pimc(worlds=4,iterations=5,rollout=rules,prior={_PRIOR})",
 }
 STRONGEST, FAST = "canasta-strong", "canasta-fast"
+# The table's levels: the plain bots named, the fast search and the strongest.
+PRESETS.update({"canasta-beginner": "random", "canasta-club": "rules"})
+LEVELS = (
+    registry.Level("beginner", "canasta-beginner", ("i47-level-canasta-random-rules",)),
+    registry.Level("club", "canasta-club", ("i47-level-canasta-rules-random",)),
+    registry.Level("strong", FAST, ("search-canasta-fast", "i47-level-canasta-fast-random")),
+    # not measured against random: the fast search's run against it took 23 minutes
+    registry.Level("strongest", STRONGEST, ("search-canasta-strong",)),
+)
 
 registry.register(registry.GameEntry(
     name="python_modern_canasta", title="Modern American Canasta", example="python_modern_canasta",
@@ -225,7 +234,7 @@ registry.register(registry.GameEntry(
                               harness=match_format),
     sides=lambda players: [seat & 1 for seat in range(players)],     # 0 and 2 against 1 and 3
     rule_bot="agents.rules.modern_canasta:ModernCanastaRulesBot",
-    presets=PRESETS, strongest=STRONGEST,
+    presets=PRESETS, strongest=STRONGEST, levels=LEVELS,
     # The tuned rule bot is the strategy lab's (docs/studies/canasta.md, round 7).
     bots=(registry.BotOffer("rules(initial_meld=pile,new_meld_min=5,go_out=lead)",
                             "Rule bot, tuned: waits for piles (+33 Elo over the rule bot)"),

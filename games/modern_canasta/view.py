@@ -7,8 +7,8 @@ deal the same kinds of card.
 from __future__ import annotations
 
 from games.modern_canasta import actions as ca
-from games.modern_canasta.cards import (ACE, BLACK_THREE, JOKER, KIND_NAMES, NUM_KINDS, RED_THREE, SEVEN, TWO,
-                                        WILD_SLOT)
+from games.modern_canasta.cards import (ACE, BLACK_THREE, JOKER, KIND_NAMES, NUM_KINDS, NUM_SLOTS, RED_THREE, SEVEN,
+                                        TWO, VALUES, WILD_SLOT)
 from games.modern_canasta.core import CanastaState
 from games.modern_canasta.scoring import canasta_bonus
 from games.view import ViewShape, action, card, count, with_hand_actions, zone
@@ -58,19 +58,38 @@ SHAPE = ViewShape(ranks=CANASTA_RANKS, zones=("Pile", "Stock", "Melds: (?:your|t
                   kinds=("draw", "pile", "ask", "answer", "other", "card", "meld"),
                   score_lines=tuple(label for label, field in SCORE_LINES if field != "canasta_bonuses")
                   + tuple(f"{kind} canastas" for kind in CANASTA_KINDS),
-                  notes=("asked", "may not go out this turn", "withdrew its meld", "must go out this turn"),
+                  notes=("asked", "may not go out this turn", "withdrew its meld", "must go out this turn",
+                         r"initial meld -?\d+ of \d+(?: \(needs a clean meld\))?"),
                   canastas=CANASTA_KINDS)
+
+
+def initial_meld_points(core: CanastaState) -> int:
+    """The points the player to move has laid toward its side's initial meld, counted as the
+    rules count them (CanastaState.initial_meld_valid: the melds laid this turn and the canastas
+    made, less the pile's top card where it took the pile), for the table's running count."""
+    side = core.actor & 1
+    top = core.pickup_top
+    points = -VALUES[top] if top >= 0 else 0
+    laid = [(slot, *core.melds[36 * side + 3 * slot:36 * side + 3 * slot + 3]) for slot in range(NUM_SLOTS)]
+    for slot, n, t, j in laid + list(core.canastas[side]):
+        points += (VALUES[slot] * n if slot != WILD_SLOT else 0) + 20 * t + 50 * j
+    return points
 
 
 def modern_canasta_view(core: CanastaState, seat: int, open_hands: bool) -> dict:
     """Modern American Canasta from `seat`: its hand, the pile, the stock, each side's melds and 3s, the
     cards known in each hand, the score lines once the hand is over."""
     acts = []
+    side_opened = core.melded >> (seat & 1) & 1
     for a in core.legal_actions(seat):
         if a == ca.DRAW:
             acts.append(action(a, "draw from the stock", "draw"))
         elif a == ca.TAKE:
-            acts.append(action(a, "take the pile", "pile"))
+            # Before the side's initial meld, taking the pile binds the player to complete it from the
+            # hand; where it cannot, only "withdraw" is left, and the withdrawn cards are shown to all.
+            acts.append(action(a, "take the pile" if side_opened else
+                               f"take the pile (then meld {core.rules.thresholds[seat & 1]} points from your hand, "
+                               f"or withdraw, showing those cards)", "pile"))
         elif a == ca.COMMIT:
             acts.append(action(a, "take the pile (initial meld complete)", "pile"))
         elif a == ca.ASK:
@@ -122,6 +141,10 @@ def modern_canasta_view(core: CanastaState, seat: int, open_hands: bool) -> dict
             notes[actor].append("may not go out this turn")
         if core.withdrawn:
             notes[actor].append("withdrew its meld")
+        if core.pending:
+            points, needed = initial_meld_points(core), thresholds[actor & 1]
+            short = points >= needed and not core.initial_meld_valid()      # enough points, no clean meld yet
+            notes[actor].append(f"initial meld {points} of {needed}" + (" (needs a clean meld)" if short else ""))
         if core.must_out and actor == seat:
             notes[actor].append("must go out this turn")
     score = None

@@ -217,6 +217,14 @@ PRESETS = {
     "page-one-strong": "pimc(worlds=40,iterations=25,rollout=rules,prior=shipped)",
 }
 STRONGEST = "page-one-strong"
+# The table's levels: the plain bots and the shipped network, named, beside the strongest.
+PRESETS.update({"page-one-beginner": "random", "page-one-club": "rules", "page-one-network": "neural"})
+LEVELS = (
+    registry.Level("beginner", "page-one-beginner", ("i47-level-page-one-random-rules",)),
+    registry.Level("club", "page-one-club", ("i47-level-page-one-rules-random",)),
+    registry.Level("strong", "page-one-network", ("neural-page-one", "i47-level-page-one-neural-random")),
+    registry.Level("strongest", STRONGEST, ("search-page-one-strong", "i47-level-page-one-strong-random")),
+)
 
 registry.register(registry.GameEntry(
     name="python_page_one", title="Page One", example="python_page_one(players=4)",
@@ -240,7 +248,7 @@ registry.register(registry.GameEntry(
     match=registry.MatchOffer("deals", (1, 2, 3, 5, 10), 1),
     core=PageOneState, leaf_value=page_one_value,
     rule_bot="agents.rules.page_one:PageOneRulesBot",
-    presets=PRESETS, strongest=STRONGEST,
+    presets=PRESETS, strongest=STRONGEST, levels=LEVELS,
     bots=(registry.BotOffer(PRESETS[STRONGEST],
                             "Strongest: PIMC guided by the network (+30 Elo over the rule bot), about 0.2 s a move"),),
     points_per_unit=None,      # returns are places, not points

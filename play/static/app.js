@@ -26,6 +26,9 @@ const app = {
   reviewDeals: null,    // how many deals an opened record file holds
   reviewSource: null,   // the id the review came from
   seenLog: 0,           // log entries already shown (new ones flash)
+  selecting: false,     // the hand's cards select a meld (Canasta) instead of being played
+  selected: [],         // the selected cards' places in the hand
+  variant: null,        // POST /api/levels for the form's game and rules
 };
 
 // ---------- small helpers ----------
@@ -118,13 +121,17 @@ function cardNode(card, opts = {}) {
   const corner = (where) => el("span", { class: where }, rank, suit ? el("span", { class: "s" }, suit) : null);
   const parts = [corner("corner"), el("span", { class: "pip" + (suit || isJoker ? "" : " rank-only") }, suit || rank)];
   if (!opts.mini) parts.push(corner("corner bottom"));
+  if (opts.select) {      // melding by selection: every card toggles, none is played
+    attrs.class = classes.filter((c) => c !== "playable").concat("selectable", opts.selected ? "selected" : []).join(" ");
+    return el("button", { ...attrs, type: "button", "aria-pressed": String(!!opts.selected), onclick: opts.select }, ...parts);
+  }
   if (clickable) return el("button", { ...attrs, type: "button", onclick: () => opts.onclick(card.action) }, ...parts);
   if (opts.button) return el("button", { ...attrs, type: "button", disabled: true }, ...parts);
   return el("span", attrs, ...parts);
 }
 
 function cardBacks(count) {
-  const shown = Math.min(count || 0, 12);
+  const shown = Math.min(count || 0, 24);     // overlapped: a Canasta hand of 24 fits a seat
   const node = el("div", { class: "backs", "aria-hidden": "true" });
   for (let i = 0; i < shown; i++) node.append(el("span", { class: "back" }));
   return node;
@@ -160,9 +167,12 @@ function renderFelt(felt, view, { interactive, hinted, played = null }) {
 
   const handCards = view.hand || [];
   const yourTurn = interactive && view.status === "your_turn";
-  const hand = el("div", { class: "hand" + (yourTurn ? " your-turn" : ""), testid: interactive ? "hand" : "review-hand" },
-    handCards.map((card) => {
-      const node = cardNode(card, { onclick: yourTurn ? sendAction : null, testid: "hand-card", button: interactive });
+  const selecting = yourTurn && selectingMeld(view);
+  const hand = el("div", { class: "hand" + (yourTurn ? " your-turn" : "") + (selecting ? " selecting" : ""), testid: interactive ? "hand" : "review-hand" },
+    handCards.map((card, index) => {
+      const select = selecting ? () => { toggleSelected(index); } : null;
+      const node = cardNode(card, { onclick: yourTurn ? sendAction : null, testid: "hand-card", button: interactive,
+        select, selected: selecting && app.selected.includes(index) });
       if (hinted !== null && hinted !== undefined && card.action === hinted) node.classList.add("hinted");
       if (played !== null && card.action === played) node.classList.add("played-wrong");
       return node;
@@ -200,6 +210,14 @@ function seatNode(view, player, mySide, isMe) {
     notes.unshift(el("span", { class: "chip partner" }, "partner"));
   }
   if (player.to_move) notes.unshift(el("span", { class: "chip turn" }, "to move"));
+  // A bot's last action, on its seat; the newest one on the felt is highlighted.
+  const log = view.log || [];
+  const lastIndex = log.map((e) => e.seat).lastIndexOf(player.seat);
+  if (!isMe && lastIndex >= 0) {
+    const newest = log.slice(lastIndex + 1).every((e) => e.seat === null || e.seat === undefined);
+    notes.push(el("span", { class: "chip last" + (newest ? " newest" : ""), testid: `last-${player.seat}` },
+      log[lastIndex].text.replace(/^p\d+ /, "")));
+  }
   const node = el("div", {
     class: classes.join(" "), testid: `player-${player.seat}`,
     dataset: { seat: String(player.seat), cards: String(player.cards), toMove: String(!!player.to_move) },
@@ -231,8 +249,10 @@ function zoneNode(view, zone, index, mySide) {
   if (mySide !== null && zone.side !== null && zone.side !== undefined && !/you|us|them|side|\bp\d/i.test(name)) {
     name += zone.side === mySide ? " (your side)" : " (their side)";
   }
+  // A frozen pile says so where the eye is, not only in its small text.
+  const frozen = /\bfrozen\b/.test(zone.text || "") ? el("span", { class: "badge frozen", testid: "frozen" }, "frozen") : null;
   const node = el("div", { class: classes.join(" "), testid: `zone-${index}`, dataset: { zone: zone.name } },
-    el("div", { class: "zone-name" }, name));
+    el("div", { class: "zone-name" }, name, frozen ? " " : null, frozen));
   if (hasCards) {
     // A long pile shows its newest cards fanned, the top one whole, and how many lie beneath.
     const fanned = zone.cards.length > 6;
@@ -279,6 +299,50 @@ function meldNode(meld) {
 // ---------- the actions ----------
 
 /** Buttons for every legal action the hand's cards do not already offer. */
+// ---------- melding by selecting cards ----------
+
+const MELDS_LISTED = 5;      // meld buttons listed without a selection
+
+/** Whether the hand's cards select a meld now: the player turned selection on and a meld is legal. */
+function selectingMeld(view) {
+  return !!app.selecting && (view.actions || []).some((a) => a.kind === "meld");
+}
+
+function toggleSelected(index) {
+  const at = app.selected.indexOf(index);
+  if (at >= 0) app.selected.splice(at, 1); else app.selected.push(index);
+  render();
+}
+
+/** The legal melds and lay-offs whose cards are exactly the selected ones (the server decides
+ * what is legal: the page only matches the selection against its list). */
+function meldsOfSelection(view, melds) {
+  const chosen = app.selected.map((i) => (view.hand[i] || {}).text).sort().join(" ");
+  return melds.filter((a) => (a.cards || []).map((c) => c.text).sort().join(" ") === chosen);
+}
+
+function meldGroup(view, melds, hinted) {
+  const selecting = selectingMeld(view);
+  const toggle = el("button", {
+    type: "button", class: selecting ? "primary" : null, testid: "select-meld",
+    onclick: () => { app.selecting = !selecting; app.selected = []; render(); },
+  }, selecting ? "done selecting" : "select cards to meld");
+  if (!selecting) {
+    // A long list (up to 19 combinations) is cut short: the rest are one selection away.
+    const shown = melds.slice(0, MELDS_LISTED);
+    const more = melds.length - shown.length;
+    return [toggle, ...shown.map((action) => actionButton(action, hinted)),
+      more > 0 ? el("span", { class: "waiting", testid: "more-melds",
+        dataset: { actions: melds.slice(MELDS_LISTED).map((a) => a.action).join(" ") } }, `+${more} more: select their cards`) : null];
+  }
+  const matching = meldsOfSelection(view, melds);
+  const names = app.selected.map((i) => (view.hand[i] || {}).text).join(" ");
+  const says = !app.selected.length ? "select the cards, then meld"
+    : matching.length ? null : `no legal meld of ${names}`;
+  return [toggle, says ? el("span", { class: "waiting", testid: "select-says" }, says) : null,
+    ...matching.map((action) => actionButton(action, hinted))];
+}
+
 function renderActions(view) {
   const bar = $("action-bar");
   const prompt = $("prompt");
@@ -305,7 +369,7 @@ function renderActions(view) {
   for (const [kind, groupLabel] of GROUPS) {
     const actions = byKind.get(kind);
     if (!actions) continue;
-    const buttons = actions.map((action) => actionButton(action, hinted));
+    const buttons = kind === "meld" ? meldGroup(view, actions, hinted) : actions.map((action) => actionButton(action, hinted));
     if (kind === "answer" || kind === "suit") {
       // A question only the human can answer (the partner's ask, the suit an 8 names) goes
       // where it cannot be missed.
@@ -330,12 +394,23 @@ function actionButton(action, hinted) {
   }
   if (action.action === hinted) classes.push("hinted");
   if (action.kind === "answer" && /^yes/i.test(label)) classes.push("primary");
-  return el("button", {
+  const button = el("button", {
     type: "button", class: classes.join(" ") || null, title: action.label,
     "aria-label": action.label, testid: `action-${action.kind}`,
     dataset: { action: String(action.action), label: action.label },
-    onclick: () => sendAction(action.action),
+    onclick: () => {
+      // Withdrawing an initial meld puts its cards back in the hand, shown to everyone: the
+      // first click says so, the second withdraws.
+      if (/^withdraw/.test(action.label) && !button.dataset.confirmed) {
+        button.dataset.confirmed = "1";
+        button.classList.add("confirm");
+        button.textContent = "withdraw: every player will see these cards — click again";
+        return;
+      }
+      sendAction(action.action);
+    },
   }, label);
+  return button;
 }
 
 async function sendAction(action) {
@@ -364,7 +439,7 @@ async function sendAction(action) {
 
 function setView(view, { keepStatus = false } = {}) {
   const previous = app.view;
-  if (!previous || previous.id !== view.id || previous.turn !== view.turn) app.hint = null;
+  if (!previous || previous.id !== view.id || previous.turn !== view.turn) { app.hint = null; app.selected = []; }
   if (!previous || previous.id !== view.id) app.seenLog = 0;
   app.view = view;
   app.gameId = view.id;
@@ -524,6 +599,20 @@ async function askHint() {
   }
 }
 
+/** A hint row in plain words, from the paired gap's interval against the least loss the review
+ * calls a mistake (the game's `noticeable`): the same test the review flags a move by. */
+function hintVerdict(hint, v, i) {
+  const t = hint.noticeable || 0;
+  const k = hint.points_per_unit || 1;
+  const others = hint.values.slice(1);
+  if (i === 0) return others.length && others.every((o) => o.gap_low > t) ? "clearly best" : "best";
+  if (v.gap_high <= t) return "about equal";
+  if (v.gap_low > t) {
+    return hint.points_per_unit ? `mistake, about ${Math.round(v.gap * k)} points` : `mistake, about ${fmt(v.gap, 2)} of a place`;
+  }
+  return "perhaps worse";
+}
+
 function renderHint() {
   const panel = $("hint-panel");
   const hint = app.hint;
@@ -539,10 +628,13 @@ function renderHint() {
     el("td", {}, v.label),
     el("td", {}, f2(v.mean)),
     el("td", {}, `[${f2(v.low)}, ${f2(v.high)}]`),
-    el("td", {}, i === 0 ? "chosen" : f2(-v.gap))));
+    el("td", { title: i === 0 ? null : `paired difference from the chosen action, 95% [${f2(-v.gap_high)}, ${f2(-v.gap_low)}]` },
+      i === 0 ? "chosen" : `${f2(-v.gap)} [${f2(-v.gap_high)}, ${f2(-v.gap_low)}]`),
+    el("td", { class: "verdict", testid: "hint-verdict" }, hintVerdict(hint, v, i))));
   $("hint-body").replaceChildren(
     el("table", { class: "hint-table", testid: "hint-table" },
-      el("thead", {}, el("tr", {}, el("th", {}, "action"), el("th", {}, "value"), el("th", {}, "95%"), el("th", {}, "vs chosen"))),
+      el("thead", {}, el("tr", {}, el("th", {}, "action"), el("th", {}, hint.points_per_unit ? "points" : "value"),
+        el("th", {}, "95%"), el("th", {}, "vs chosen (95%)"), el("th", {}, "verdict"))),
       el("tbody", {}, rows)),
     el("div", { class: "hint-meta" }, `From your information only: ${hint.evaluator}` +
       (hint.seconds ? ` (${fmt(hint.seconds, 1)} s)` : "") + `. The best action was chosen on ${hint.worlds} worlds consistent with what you have seen; ` +
@@ -609,7 +701,9 @@ function renderReviewHead() {
   } else {
     body.replaceChildren(el("ol", { class: "mistake-list" }, mistakes.map(([m, i]) => el("li", {},
       el("button", { type: "button", testid: "mistake-item", dataset: { index: String(i) }, onclick: () => stepReview(i) },
-        el("span", { class: "cost" }, `−${lostText(review, m.mistake.cost)}`), `move ${i + 1}: ${m.text}`)))),
+        el("span", { class: "cost" }, `−${lostText(review, m.mistake.cost)}`),
+        // the move in the action's words, as the box and the hint say it
+        `move ${i + 1}: ${m.mistake.played ? m.mistake.played.label : m.text}`)))),
       el("p", { class: "hint-meta" }, "A mistake: the analysis, from your information only, found a better action by more than its 95% interval. " +
         "Its cost is the expected return it lost" + (review.points_per_unit ? ", in points." : ", in Page One's returns, which score finishing places.")));
   }
@@ -661,7 +755,10 @@ function renderReviewMove() {
   if (move.mistake) {
     const m = move.mistake;
     const interval = m.interval ? ` (95% interval ${lostText(app.review, m.interval[0])} to ${lostText(app.review, m.interval[1])})` : "";
-    const played = m.played ? `You played ${m.played.label}; ` : "";
+    // "You" only where a person sat: a tournament's reviewed seat is a bot's
+    const mover = view.players.find((p) => p.seat === move.seat);
+    const who = mover && mover.agent === "human" ? "You" : `p${move.seat}` + (mover && mover.agent ? ` (${mover.agent})` : "");
+    const played = m.played ? `${who} played ${m.played.label}; ` : "";
     box.textContent = `Mistake: ${played}${m.best ? m.best.label : "another action"} was better by ${lostText(app.review, m.cost)}${interval}.`;
     box.hidden = false;
   } else {
@@ -798,10 +895,18 @@ function buildSeats() {
   const previousSeat = Number(seatSelect.value || 0);
   seatSelect.replaceChildren(...Array.from({ length: n }, (_, s) => el("option", { value: String(s), selected: s === Math.min(previousSeat, n - 1) }, `seat ${s}` + seatHint(game, s))));
   const bots = app.options.bots.filter((b) => !b.games || b.games.includes(game.name));
-  const fallback = bots.find((b) => (b.default_for || []).includes(game.name)) || bots[0];
+  const fallback = app.variant && app.variant.game === game.name ? { spec: app.variant.default }
+    : bots.find((b) => (b.default_for || []).includes(game.name)) || bots[0];
   $("bot-specs").replaceChildren(...bots.map((b) => el("option", { value: b.spec }, b.title)));
+  // A seat's choice carries over only within the same game (another game's bot may not play it),
+  // and only where the player typed it; the others follow the variant's default (refreshLevels).
   const previous = {};
-  for (const input of document.querySelectorAll("[data-bot-seat]")) previous[input.dataset.botSeat] = input.value;
+  if (app.seatsGame === game.name) {
+    for (const input of document.querySelectorAll("[data-bot-seat]")) {
+      if (input.dataset.touched) previous[input.dataset.botSeat] = input.value;
+    }
+  }
+  app.seatsGame = game.name;
   const seat = Number(seatSelect.value);
   const fields = [];
   for (let s = 0; s < n; s++) {
@@ -810,11 +915,49 @@ function buildSeats() {
       type: "text", list: "bot-specs", id: `bot-${s}`, testid: `bot-${s}`, autocomplete: "off", spellcheck: "false",
       value: previous[s] !== undefined ? previous[s] : fallback ? fallback.spec : "", dataset: { botSeat: String(s) },
     });
+    if (previous[s] !== undefined) input.dataset.touched = "1";
+    const note = el("span", { class: "field-help level-note", testid: `level-${s}` });
+    input.addEventListener("input", () => { input.dataset.touched = "1"; levelNote(input, note); });
     fields.push(el("label", { class: "field", dataset: { field: `bots.${s}` } },
-      el("span", { class: "field-label" }, `Seat ${s}` + seatHint(game, s, seat)), input,
+      el("span", { class: "field-label" }, `Seat ${s}` + seatHint(game, s, seat)), input, note,
       el("span", { class: "field-error", testid: `error-bots.${s}` })));
+    levelNote(input, note);
   }
   $("bot-fields").replaceChildren(...fields);
+}
+
+function levelNote(input, note) {
+  // Beside a seat's bot, its level's measured strength (from the run records, via the server),
+  // or why it cannot play the rules chosen above.
+  const option = app.options.bots.find((b) => b.spec === input.value.trim() && b.level);
+  const refused = app.variant && app.variant.refused ? app.variant.refused[input.value.trim()] : null;
+  note.textContent = refused ? `cannot play these rules: ${refused}` : option ? option.title : "";
+  note.classList.toggle("refused", !!refused);
+}
+
+async function refreshLevels() {
+  // The variant's playable levels and default (POST /api/levels): untouched seats follow the
+  // default, and a seat holding a level that cannot play the new rules goes back to it.
+  const form = readForm();
+  const asked = JSON.stringify({ game: form.game, params: form.params });
+  app.levelsAsked = asked;
+  let variant;
+  try {
+    variant = await api("POST", "/api/levels", { game: form.game, params: form.params });
+  } catch (err) {
+    return;      // a bad parameter: the field error comes when the game is dealt
+  }
+  if (app.levelsAsked !== asked) return;     // a later change has asked again
+  app.variant = variant;
+  for (const input of document.querySelectorAll("[data-bot-seat]")) {
+    const value = input.value.trim();
+    if (!input.dataset.touched || (variant.refused || {})[value]) {
+      input.value = variant.default;
+      delete input.dataset.touched;
+    }
+    levelNote(input, input.parentElement.querySelector(".level-note"));
+  }
+  document.body.dataset.levels = asked;
 }
 
 function seatHint(game, seat, mySeat) {
@@ -855,6 +998,7 @@ function readForm() {
   return {
     game: game.name, params, seat: Number($("seat-select").value), bots, match: matchValue,
     seed: seedText === "" ? null : Number(seedText), time_limit: limitText === "" ? null : Number(limitText),
+    auto: $("auto-input").checked,
   };
 }
 
@@ -905,7 +1049,11 @@ async function loadRecords() {
   } catch (err) {
     return;     // the form works without the list
   }
-  const files = (listing.files || []).slice(0, 8);
+  // Unfinished games first, every one of them (they can be continued only from here), then the
+  // newest finished ones up to eight rows in all.
+  const all = listing.files || [];
+  const unfinished = all.filter((f) => f.unfinished);
+  const files = [...unfinished, ...all.filter((f) => !f.unfinished).slice(0, Math.max(0, 8 - unfinished.length))];
   $("records").hidden = !files.length;
   $("record-list").replaceChildren(...files.map((file) => {
     const name = file.path.split(/[\\/]/).pop();
@@ -965,7 +1113,8 @@ async function nextDeal() {
 
 function wire() {
   $("new-game-form").addEventListener("submit", startGame);
-  $("game-select").addEventListener("change", buildParams);
+  $("game-select").addEventListener("change", () => { buildParams(); refreshLevels(); });
+  $("param-fields").addEventListener("change", refreshLevels);
   $("seat-select").addEventListener("change", buildSeats);
   $("seed-roll").addEventListener("click", () => { $("seed-input").value = String(Math.floor(Math.random() * 1e6)); });
   $("new-game-button").addEventListener("click", showSetup);
@@ -1004,6 +1153,7 @@ async function main() {
   $("game-select").replaceChildren(...app.options.games.map((g) => el("option", { value: g.name }, g.title)));
   $("seed-input").value = String(Math.floor(Math.random() * 1e6));
   buildParams();
+  refreshLevels();
   const hash = new URLSearchParams(location.hash.slice(1));
   const query = new URLSearchParams(location.search);
   const reviewId = hash.get("review") || query.get("review");
