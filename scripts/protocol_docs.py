@@ -34,10 +34,13 @@ MAX_DECISIONS = 600         # a deal's decisions looked at, at most (a long Cana
 _RANKS = "|".join(sorted(set(FRENCH_RANKS) | {"T", "3r", "3b"}, key=len, reverse=True))
 _CARD = re.compile(rf"(?<!\S)(?:{_RANKS})[{''.join(SUIT_SYMBOLS)}](?=[\s,:)]|$)")
 _RANK = re.compile(rf"(?<!\S)(?:{_RANKS})(?=[\s,:)]|$)")
+_JOKER = re.compile(rf"(?<!\S)Jk\d(?:=[{''.join(SUIT_SYMBOLS)}])?(?=[\s,:)]|$)")
 _SEAT = re.compile(r"\bp\d+\b")
 _NUMBER = re.compile(r"(?<![\w<])[-+]?\d+(?:\.\d+)?(?![\w♠♥♦♣>])")
-PLACEHOLDERS = {"<card>": "a card: its rank (2-10, J, Q, K, A; Page One writes T for ten) and its suit "
-                          "(♠ ♥ ♦ ♣), or Jk, a joker",
+PLACEHOLDERS = {"<card>": "a card: its rank (2-10, J, Q, K, A; the action and event words of Page One "
+                          "write T for ten, its view's `card.text` 10) and its suit (♠ ♥ ♦ ♣)",
+                "<joker>": "a Page One joker, Jk1 or Jk2; as it is played or led, with the suit it "
+                           "stands for: Jk1=♠ (the view's `card.suit` is null)",
                 "<rank>": "a rank: 4-10, J, Q, K, A, 2, Jk (a joker), 3r / 3b (a red / black three)",
                 "<seat>": "a seat: p0, p1, ...", "<n>": "a number",
                 "...": "the placeholder before it, once or more, space-separated"}
@@ -46,6 +49,7 @@ PLACEHOLDERS = {"<card>": "a card: its rank (2-10, J, Q, K, A; Page One writes T
 def shape(text: str) -> str:
     """Words with their cards, ranks, seats and numbers as placeholders (runs of cards as one)."""
     text = re.sub(r"\b\d+ players\b", "<n> players", text)
+    text = _JOKER.sub("<joker>", text)
     text = _CARD.sub("<card>", text)
     text = _RANK.sub("<rank>", text)
     text = _SEAT.sub("<seat>", text)
@@ -55,10 +59,52 @@ def shape(text: str) -> str:
 
 
 def _game_strings(entry: registry.GameEntry) -> list[str]:
+    """Every player count, then the example game with each option the game declares turned
+    away from its default (each other choice, a flag flipped, a small count at its top), and
+    with every flag on at once: an option's own words (American Page One's dobon) are said
+    only where it is on."""
     lo, hi = entry.players
     if entry.param("players") is None:
-        return [entry.example]
-    return [f"{entry.name}(players={n})" for n in range(lo, hi + 1)]
+        strings = [entry.example]
+    else:
+        strings = [f"{entry.name}(players={n})" for n in range(lo, hi + 1)]
+    flags = []
+    for p in entry.params:
+        if p.name == "players":
+            continue
+        if p.type == "bool":
+            values = [not p.default]
+            flags.append(p.name)
+        elif p.type == "choice":
+            values = [c for c in p.choices if c != str(p.default)]
+        elif p.type == "int" and p.min is not None and p.max is not None and p.max - p.min <= 4:
+            values = [int(p.max)] if p.max != p.default else []
+        else:
+            values = []
+        strings += [_with(entry.example, p.name, v) for v in values]
+    if len(flags) > 1:
+        text = entry.example
+        for name in flags:
+            text = _with(text, name, True)
+        strings.append(text)
+    return [text for text in strings if _loads(text)]
+
+
+def _loads(game_string: str) -> bool:
+    """Whether the game takes these options together (one rank cannot both skip and reverse)."""
+    try:
+        pyspiel.load_game(game_string)
+    except (pyspiel.SpielError, ValueError):
+        return False
+    return True
+
+
+def _with(game_string: str, name: str, value: object) -> str:
+    """`game_string` with parameter `name` set to `value` (added, or put in place of its own)."""
+    word = ("true" if value else "false") if isinstance(value, bool) else str(value)
+    base, _, rest = game_string.partition("(")
+    params = [p for p in rest.rstrip(")").split(",") if p and p.split("=")[0] != name]
+    return f"{base}({','.join(params + [f'{name}={word}'])})"
 
 
 def collect(entry: registry.GameEntry) -> tuple[set[str], set[str]]:
