@@ -155,7 +155,7 @@ def _tournament(args: argparse.Namespace) -> None:
     with _resumable(str(results)):
         summary = run_tournament(config, results, workers=args.workers, backend_name=args.backend,
                                  address=args.address, progress=not args.quiet, anchor=args.anchor,
-                                 bootstrap=args.bootstrap)
+                                 bootstrap=args.bootstrap, luck=args.luck)
     if nothing_left:
         print(f"nothing left to play: all {summary.games} games were already stored in {results}",
               file=sys.stderr)
@@ -171,7 +171,8 @@ def _report(args: argparse.Namespace) -> None:
     from records.files import regular_input
     results = regular_input(args.results, "results file")
     _check_report_paths(results, not args.no_files)
-    _print_and_write(load_summary(results, args.anchor, args.bootstrap), results, not args.no_files)
+    _print_and_write(load_summary(results, args.anchor, args.bootstrap, args.luck, progress=args.luck),
+                     results, not args.no_files)
 
 
 def _sprt(args: argparse.Namespace) -> None:
@@ -314,3 +315,7 @@ def _report_options(p: argparse.ArgumentParser) -> None:
                         f"{MAX_BOOTSTRAP} (default %(default)s)")
     p.add_argument("--no-files", action="store_true",
                    help="do not write the .md/.csv/.json/.png reports beside the results file")
+    p.add_argument("--luck", action="store_true",
+                   help="also show the Elo and mean return with each chance event's luck removed (the "
+                        "shipped value network's; 0.05-0.7 s a deal on one core, so off by default; "
+                        "docs/tournament.md, 'Luck')")
