@@ -178,30 +178,36 @@ def seat_luck_lines(record: Record, seat: int) -> list[str]:
     return lines
 
 
-def adjusted_records(config, records: Sequence, progress: bool = False) -> list | None:
-    """The tournament's games (eval.play.GameRecord, with histories) with each
-    seat's return replaced by its adjusted return; None where the game has no
-    value network. ValueError, one line, for a match (its result is not the sum
-    of its deals' returns, which the value network predicts) or a rated game
-    stored without its history."""
+def adjusted_record(game: pyspiel.Game, rec):
+    """A stored game (eval.play.GameRecord, with its history) with each seat's
+    return replaced by its adjusted return; a void game as it is. ValueError,
+    one line, for a game stored without its history."""
     from dataclasses import replace
+    if rec.returns is None:
+        return rec
+    histories = rec.deal_histories()
+    if not histories:
+        raise ValueError(f"game {rec.deal}-{rec.rotation} was stored without its history: "
+                         f"its luck cannot be measured")
+    return replace(rec, returns=adjusted_returns(game, histories[0].actions, rec.returns))
 
-    from tqdm import tqdm
 
+def luck_game(config) -> pyspiel.Game:
+    """The game of a tournament whose scores are to be adjusted; ValueError, one
+    line, for a match (its result is not the sum of its deals' returns, which
+    the value network predicts) or a game with no value network shipped."""
     from games.load import load_game
     if config.match is not None:
         raise ValueError("adjusted scores are measured per deal: a match's result is not its deals' returns")
     game = load_game(config.game)
     if luck_model(game) is None:
-        return None
-    out = []
-    for rec in tqdm(records, desc="luck", unit="game", disable=not progress):
-        if rec.returns is None:
-            out.append(rec)
-            continue
-        histories = rec.deal_histories()
-        if not histories:
-            raise ValueError(f"game {rec.deal}-{rec.rotation} was stored without its history: "
-                             f"its luck cannot be measured")
-        out.append(replace(rec, returns=adjusted_returns(game, histories[0].actions, rec.returns)))
-    return out
+        raise ValueError(f"no value network is shipped for {config.game}: no luck-adjusted scores")
+    return game
+
+
+def adjusted_records(config, records: Sequence, progress: bool = False) -> list:
+    """The tournament's games with adjusted returns (`adjusted_record`); the
+    ValueErrors of `luck_game` and `adjusted_record`."""
+    from tqdm import tqdm
+    game = luck_game(config)
+    return [adjusted_record(game, rec) for rec in tqdm(records, desc="luck", unit="game", disable=not progress)]

@@ -116,8 +116,5 @@ def _summary(db: ResultsDB, anchor: str | None, bootstrap: int, luck: bool, prog
         return plain
     from eval.luck import adjusted_records
     adjusted = adjusted_records(config, list(db.games(history=True)), progress)
-    if adjusted is None:
-        raise ValueError(f"no value network is shipped for {config.game}: no luck-adjusted scores "
-                         f"(the plain ones above stand)")
     return with_adjusted(plain, summarize(config, adjusted, plain.anchor, bootstrap),
                          "chance events' luck under the shipped value network, removed (eval/luck.py)")

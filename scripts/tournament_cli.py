@@ -188,7 +188,7 @@ def _sprt(args: argparse.Namespace) -> None:
     with _resumable(str(results)):
         result = run_sprt(config, results, baseline, candidate, elo0=args.elo0, elo1=args.elo1,
                           alpha=args.alpha, beta=args.beta, workers=args.workers, backend_name=args.backend,
-                          address=args.address, progress=not args.quiet)
+                          address=args.address, progress=not args.quiet, adjusted=args.adjusted)
     print(result.describe())
 
 
@@ -197,7 +197,7 @@ def _paired(args: argparse.Namespace) -> None:
     for path in (args.first_file, args.second_file):
         _refuse_folder(Path(path))
     print(compare(args.first_file, args.first_agent, args.second_file, args.second_agent,
-                  args.bootstrap).describe())
+                  args.bootstrap, adjusted=args.adjusted).describe())
 
 
 def _refuse_folder(results: Path) -> None:
@@ -275,6 +275,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                    help="the chance of accepting H0 when H1 holds (default %(default)g)")
     p.add_argument("--max-deals", type=cli_checks.integer(1, MAX_DEALS), default=10_000,
                    help="stop undecided after this many deals (default %(default)s)")
+    p.add_argument("--adjusted", action="store_true",
+                   help="score each deal by the finishing order of luck-adjusted returns (docs/tournament.md, "
+                        "'Luck'); the plain finishing order is the default")
     p.set_defaults(func=_sprt)
 
     p = sub.add_parser("paired", help="two agents from two results files, deal by deal on the deals both played",
@@ -288,6 +291,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("second_agent", metavar="SECOND_AGENT", help="the agent's name in the second file")
     p.add_argument("--bootstrap", type=_bootstrap_count_positive, default=2000,
                    help=f"bootstrap resamples, {MIN_BOOTSTRAP} to {MAX_BOOTSTRAP} (default %(default)s)")
+    p.add_argument("--adjusted", action="store_true",
+                   help="compare luck-adjusted returns (docs/tournament.md, 'Luck'); plain by default")
     p.set_defaults(func=_paired)
 
 

@@ -89,55 +89,55 @@ def test_a_drawn_outcome_that_is_the_only_one_has_no_luck():
 
 
 def _tournament(tmp_path, agents, deals):
-    """A duplicate tournament at Page One (the cheapest luck: ~40 events a deal), adjusted."""
-    config = TournamentConfig.create("python_page_one(players=4)", agents, deals=deals, seed=5)
-    path = tmp_path / "t.db"
-    summary = run_tournament(config, path, workers=1, progress=False, bootstrap=200, luck=True)
-    return summary, path
-
-
-def _per_deal_difference(path, first: str, second: str, adjusted: bool) -> np.ndarray:
-    """First's mean return less second's, deal by deal (duplicate: both sat every seat)."""
+    """A duplicate tournament at Page One (the cheapest luck: ~40 events a deal):
+    its config and its games, plain and adjusted (the luck measured once)."""
     from eval.luck import adjusted_records
     from eval.storage import ResultsDB
+    config = TournamentConfig.create("python_page_one(players=4)", agents, deals=deals, seed=5)
+    path = tmp_path / "t.db"
+    run_tournament(config, path, workers=1, progress=False, bootstrap=0)
     with ResultsDB.read(path) as db:
-        config = db.config()
         records = list(db.games(history=True))
-    if adjusted:
-        records = adjusted_records(config, records)
+    return config, path, records, adjusted_records(config, records)
+
+
+def _per_deal_difference(config, records, first: str, second: str) -> np.ndarray:
+    """First's mean return less second's, deal by deal (duplicate: both sat every seat)."""
     names = config.agent_names
     a, b = names.index(first), names.index(second)
     by_deal: dict[int, list[float]] = {}
     for rec in records:
         d = by_deal.setdefault(rec.deal, [0.0, 0.0, 0, 0])
         for seat, agent in enumerate(rec.seats):
-            if agent == a:
-                d[0] += rec.returns[seat]
-                d[2] += 1
-            elif agent == b:
-                d[1] += rec.returns[seat]
-                d[3] += 1
+            k = 0 if agent == a else 1 if agent == b else None
+            if k is not None:
+                d[k] += rec.returns[seat]
+                d[2 + k] += 1
     return np.array([d[0] / d[2] - d[1] / d[3] for d in by_deal.values()])
 
 
 def test_two_copies_of_one_bot_differ_by_nothing_once_adjusted(tmp_path):
     """Two copies of the random bot (their own random draws differ, so the
     tables diverge): the adjusted difference is 0 within its 99.9% interval."""
-    _, path = _tournament(tmp_path, ["a=random", "b=random"], 60)
-    diff = _per_deal_difference(path, "a", "b", adjusted=True)
+    config, _, _, adjusted = _tournament(tmp_path, ["a=random", "b=random"], 40)
+    diff = _per_deal_difference(config, adjusted, "a", "b")
     assert abs(diff.mean()) < 3.3 * diff.std(ddof=1) / math.sqrt(len(diff))
     assert diff.std() > 0
 
 
 def test_adjusted_and_plain_agree_on_a_known_gap_and_the_report_shows_both(tmp_path):
-    summary, path = _tournament(tmp_path, ["random", "rules"], 60)
-    plain = _per_deal_difference(path, "rules", "random", adjusted=False)
-    adj = _per_deal_difference(path, "rules", "random", adjusted=True)
+    """Rules against random: both means favour rules and agree within their
+    combined interval; the report (`--luck`) shows both, the plain one unchanged."""
+    config, path, records, adjusted = _tournament(tmp_path, ["random", "rules"], 30)
+    plain = _per_deal_difference(config, records, "rules", "random")
+    adj = _per_deal_difference(config, adjusted, "rules", "random")
     se = math.sqrt(plain.var(ddof=1) / len(plain) + adj.var(ddof=1) / len(adj))
     assert plain.mean() > 0 and adj.mean() > 0
     assert abs(plain.mean() - adj.mean()) < 3.3 * se
-    assert adj.std() < plain.std()           # the point of it: less noise on the same deals
+    summary = load_summary(path, bootstrap=200, luck=True)
     rules = next(r for r in summary.rows if r.name == "rules")
+    assert rules.adjusted_return == pytest.approx(
+        np.mean([r.returns[s] for r in adjusted for s, a in enumerate(r.seats) if a == config.agent_names.index("rules")]))
     assert rules.adjusted_return_low < rules.adjusted_return < rules.adjusted_return_high
     assert not math.isnan(rules.adjusted_elo)
     from eval.report import markdown, to_json
@@ -182,3 +182,53 @@ def test_a_seat_is_shown_no_luck_of_an_unfinished_deal():
         deal_luck(true_record)
     lines = seat_luck_lines(_record(game, actions), seat)
     assert len(lines) == 2 and any(line.startswith("your side") for line in lines)
+
+
+def test_sprt_and_paired_decide_on_adjusted_scores_when_asked(tmp_path):
+    """`--adjusted`: the SPRT's deal scores are the adjusted finishing order (the
+    same as scoring the stored games' adjusted returns by hand), and a paired
+    comparison reads adjusted returns; a match is refused in one line."""
+    from eval.luck import adjusted_records
+    from eval.paired import compare
+    from eval.ratings import deal_totals
+    from eval.schedule import side_of_seat
+    from eval.sprt import SprtTracker, run_sprt
+    from eval.storage import ResultsDB
+    config = TournamentConfig.create("python_page_one(players=4)", ["random", "rules"], deals=6, seed=2)
+    path = tmp_path / "s.db"
+    result = run_sprt(config, path, "random", "rules", elo0=0, elo1=400, workers=1, progress=False, adjusted=True)
+    with ResultsDB.read(path) as db:
+        adjusted = adjusted_records(config, list(db.games(history=True)))
+    a, b = config.agent_names.index("random"), config.agent_names.index("rules")
+    scores = []
+    for deal in range(result.deals):
+        games = [r for r in adjusted if r.deal == deal]
+        t = deal_totals(games, 2, side_of_seat(4, None))
+        scores.append(t.wins[0, b, a] / t.met[0, b, a])
+    assert result.mean_score == pytest.approx(np.mean(scores))
+    paired = compare(path, "rules", path, "rules", bootstrap=100, adjusted=True)
+    rules_adjusted = [r.returns[s] for r in adjusted for s, x in enumerate(r.seats) if x == b]
+    assert paired.first.mean_return == pytest.approx(np.mean(rules_adjusted))
+    assert "luck-adjusted" in paired.describe()
+    match = TournamentConfig.create("python_modern_canasta", ["random", "rules"], deals=2, match="")
+    with pytest.raises(ValueError, match="a match's result is not"):
+        SprtTracker(match, "random", "rules", 0, 10, 0.05, 0.05, adjusted=True)
+
+
+def test_the_study_shows_points_per_hand_with_the_luck_removed_beside_the_plain(tmp_path):
+    from eval.luck import adjusted_records
+    from eval.storage import ResultsDB
+    from eval.study.paired import ratio_estimate, run_study, study_config
+    config = study_config("rules", "random", deals=3, seed=1, target=None)
+    path = tmp_path / "study.db"
+    result = run_study(config, path, workers=1, progress=False, luck=True)
+    text = result.markdown()
+    assert "points per hand, luck removed" in text and "| points per hand |" in text
+    with ResultsDB.read(path) as db:
+        adjusted = adjusted_records(config, list(db.games(history=True)))
+    a_points = [1000.0 * r.returns[0 if r.seats[0] == 0 else 1] for r in adjusted]
+    shown = ratio_estimate([d.points for d in result.adjusted], [d.hands for d in result.adjusted]).value
+    assert shown == pytest.approx(np.mean(a_points))
+    with pytest.raises(ValueError, match="match"):
+        run_study(study_config("rules", "random", deals=3, seed=1, target=2500), tmp_path / "m.db",
+                  luck=True, progress=False)
