@@ -36,6 +36,7 @@ from typing import Sequence
 
 import numpy as np
 import pyspiel
+from threadpoolctl import threadpool_limits
 
 from games import registry
 from records.record import Record, game_of
@@ -62,6 +63,10 @@ class SideLuck:
 
 @lru_cache(maxsize=16)
 def _network(game_string: str) -> ValueNetwork | None:
+    # One BLAS thread, as the neural bot does (agents/neural/bot.py): an event's
+    # batch is a few dozen rows, and on a loaded 2-core machine a 2-thread BLAS
+    # made the luck of a Canasta game several times slower.
+    threadpool_limits(1, user_api="blas")
     game = pyspiel.load_game(game_string)
     if not shipped_path(game, "value").is_file():
         return None
@@ -161,10 +166,10 @@ def deal_luck(record: Record) -> list[SideLuck] | None:
     return out
 
 
-def seat_luck_lines(record: Record, seat: int) -> list[str]:
-    """The review's luck lines as `seat` is shown them: nothing for an unfinished
-    deal (the luck reads hidden cards), every side's made/luck/skill once it is
-    over and every card is on the table."""
+def seat_luck_lines(record: Record, seat: int | None) -> list[str]:
+    """The review's luck lines as `seat` is shown them (None: the open view):
+    nothing for an unfinished deal (the luck reads hidden cards), every side's
+    made/luck/skill once it is over and every card is on the table."""
     if not record.finished:
         return []
     sides = deal_luck(record)

@@ -232,3 +232,24 @@ def test_the_study_shows_points_per_hand_with_the_luck_removed_beside_the_plain(
     with pytest.raises(ValueError, match="match"):
         run_study(study_config("rules", "random", deals=3, seed=1, target=2500), tmp_path / "m.db",
                   luck=True, progress=False)
+
+
+def test_show_luck_prints_each_side_once_the_deal_is_over(tmp_path, capsys):
+    """`cardarena show --luck`: the finished deal's sides, from a seat's view;
+    an unfinished one says it is shown later, and names no figure."""
+    from records.record import write_records
+    from scripts.cli import main
+    game = load_game("python_classic_canasta(players=2)")
+    actions = _random_deal(game, 4)
+    path = tmp_path / "r.jsonl"
+    write_records(path, [_record(game, actions), _record(game, actions[:len(actions) // 2])])
+    main(["show", str(path), "0", "--view", "1", "--luck"])
+    out = [line for line in capsys.readouterr().out.splitlines() if line.startswith("luck: ")]
+    sides = deal_luck(_record(game, actions))
+    assert out == [f"luck: seats 0: made {sides[0].made:+.0f}, the cards gave {sides[0].luck:+.0f}, "
+                   f"decisions {sides[0].skill:+.0f} (points against expectation)",
+                   f"luck: your side: made {sides[1].made:+.0f}, the cards gave {sides[1].luck:+.0f}, "
+                   f"decisions {sides[1].skill:+.0f} (points against expectation)"]
+    main(["show", str(path), "1", "--view", "1", "--luck"])
+    out = [line for line in capsys.readouterr().out.splitlines() if line.startswith("luck: ")]
+    assert out == ["luck: shown once the deal is finished (it reads every hidden card)"]
