@@ -88,14 +88,45 @@ def sides_of(game: pyspiel.Game) -> list[tuple[int, ...]]:
 
 
 def _values(net: ValueNetwork, states: Sequence[pyspiel.State]) -> np.ndarray:
-    """Each state's per-seat value: true returns at the end, the network elsewhere."""
+    """Each state's per-seat value: true returns at the end, the network at a
+    decision. A chance node in the middle of a draw (Canasta draws two cards,
+    each its own event) is off the positions the network learnt, and valued
+    there its luck was noise (correlation 0.02 with the result, docs/tournament.md):
+    where its outcomes all lead to decisions or the end, its value is their exact
+    expectation instead, one step on; deeper chance (the deal) keeps the network's.
+    Any value function keeps the luck's mean zero, so this only changes the noise."""
     out = np.empty((len(states), net.players))
-    live = [i for i, s in enumerate(states) if not s.is_terminal()]
+    rows: list[pyspiel.State] = []          # every state the network values, in one batch
+    plan: list[tuple[int, list[float] | None, int, int]] = []   # (state, probs or None, first row, rows)
     for i, s in enumerate(states):
         if s.is_terminal():
             out[i] = s.returns()
+            continue
+        if s.is_chance_node():
+            children = []
+            for o, _ in s.chance_outcomes():
+                child = s.clone()
+                child.apply_action(o)
+                children.append(child)
+            if not any(c.is_chance_node() for c in children):
+                plan.append((i, [p for _, p in s.chance_outcomes()], len(rows), len(children)))
+                rows += children
+                continue
+        plan.append((i, None, len(rows), 1))
+        rows.append(s)
+    live = [k for k, r in enumerate(rows) if not r.is_terminal()]
+    values = np.empty((len(rows), net.players))
+    for k, r in enumerate(rows):
+        if r.is_terminal():
+            values[k] = r.returns()
     if live:
-        out[live] = net.batch([states[i] for i in live])
+        values[live] = net.batch([rows[k] for k in live])
+    for i, probs, first, count in plan:
+        if probs is None:
+            out[i] = values[first]
+        else:
+            p = np.array(probs)
+            out[i] = p @ values[first:first + count] / p.sum()
     return out
 
 
