@@ -54,7 +54,8 @@ def rating_table(s: Summary) -> str:
         if s.adjusted:
             line += (f" {_signed(r.adjusted_elo)} "
                      f"| {_elo_interval(r.adjusted_elo, r.adjusted_elo_low, r.adjusted_elo_high, shown)} "
-                     f"| {_with_interval(r.adjusted_return, r.adjusted_return_low, r.adjusted_return_high, '+.3f', shown)} |")
+                     f"| {_with_interval(r.adjusted_return, r.adjusted_return_low, r.adjusted_return_high,
+                                        '+.3f', shown)} |")
         lines.append(line)
     return "\n".join(lines)
 

@@ -322,5 +322,5 @@ def _report_options(p: argparse.ArgumentParser) -> None:
                    help="do not write the .md/.csv/.json/.png reports beside the results file")
     p.add_argument("--luck", action="store_true",
                    help="also show the Elo and mean return with each chance event's luck removed (the "
-                        "shipped value network's; 0.05-0.7 s a deal on one core, so off by default; "
-                        "docs/tournament.md, 'Luck')")
+                        "shipped value network's; 0.3 s a deal at Canasta, ~11 s at American Page One, on one "
+                        "core: off by default; docs/tournament.md, 'Luck')")

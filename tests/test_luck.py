@@ -135,9 +135,9 @@ def test_adjusted_and_plain_agree_on_a_known_gap_and_the_report_shows_both(tmp_p
     assert plain.mean() > 0 and adj.mean() > 0
     assert abs(plain.mean() - adj.mean()) < 3.3 * se
     summary = load_summary(path, bootstrap=200, luck=True)
-    rules = next(r for r in summary.rows if r.name == "rules")
+    rules, index = next(r for r in summary.rows if r.name == "rules"), config.agent_names.index("rules")
     assert rules.adjusted_return == pytest.approx(
-        np.mean([r.returns[s] for r in adjusted for s, a in enumerate(r.seats) if a == config.agent_names.index("rules")]))
+        np.mean([r.returns[s] for r in adjusted for s, a in enumerate(r.seats) if a == index]))
     assert rules.adjusted_return_low < rules.adjusted_return < rules.adjusted_return_high
     assert not math.isnan(rules.adjusted_elo)
     from eval.report import markdown, to_json

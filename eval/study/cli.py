@@ -48,7 +48,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--luck", action="store_true",
                    help="also the points per hand with each chance event's luck removed (single hands, "
-                        "--target none; ~0.25 s a hand; docs/tournament.md, 'Luck')")
+                        "--target none; ~0.4 s a hand; docs/tournament.md, 'Luck')")
     p.set_defaults(func=_canasta)
     add_stats_command(commands)
     add_decisions_command(commands)
