@@ -52,10 +52,11 @@ def rating_table(s: Summary) -> str:
                 f"| {_with_interval(r.win_rate, r.win_low, r.win_high, '.3f', shown)} "
                 f"| {_figure(1000 * r.seconds_per_move, '.2f')} |")
         if s.adjusted:
+            adjusted_return = _with_interval(r.adjusted_return, r.adjusted_return_low, r.adjusted_return_high,
+                                             "+.3f", shown)
             line += (f" {_signed(r.adjusted_elo)} "
                      f"| {_elo_interval(r.adjusted_elo, r.adjusted_elo_low, r.adjusted_elo_high, shown)} "
-                     f"| {_with_interval(r.adjusted_return, r.adjusted_return_low, r.adjusted_return_high,
-                                        '+.3f', shown)} |")
+                     f"| {adjusted_return} |")
         lines.append(line)
     return "\n".join(lines)
 
