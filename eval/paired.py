@@ -57,6 +57,7 @@ class PairedComparison:
     return_difference: tuple[float, float, float]    # first's mean return less second's, and its 95% interval
     win_difference: tuple[float, float, float]       # the same for the win rate
     bootstrap: int
+    adjusted: bool = False                           # on luck-adjusted returns (eval/luck.py)
 
     @property
     def deals(self) -> int:
@@ -71,19 +72,25 @@ class PairedComparison:
         for a in (self.first, self.second):
             lines.append(f"| {a.agent} | {a.path} | {a.mean_return:+.3f} | {a.win_rate:.3f} |")
         lines += ["", f"{self.first.agent} ({self.first.path}) less {self.second.agent} ({self.second.path}), "
-                      f"deal by deal, 95% bootstrap over the deals ({self.bootstrap} resamples):",
+                      f"deal by deal, 95% bootstrap over the deals ({self.bootstrap} resamples)"
+                      + (", luck-adjusted returns (each chance event's luck removed):" if self.adjusted else ":"),
                   f"mean return {signed(self.return_difference, 3)}, win rate {signed(self.win_difference, 3)}"]
         return "\n".join(lines)
 
 
-def _agent_by_deal(db: ResultsDB, agent: str) -> tuple[dict[int, tuple[float, float, float]], list]:
+def _agent_by_deal(db: ResultsDB, agent: str,
+                   adjusted: bool = False) -> tuple[dict[int, tuple[float, float, float]], list]:
     """The agent's (returns, seats, firsts) in each deal it played, keyed by the
-    deal's chance seed, and the file's other agents."""
+    deal's chance seed, and the file's other agents; on luck-adjusted returns
+    (eval/luck.py) where `adjusted`."""
     config = db.config()
     names = config.agent_names
     if agent not in names:
         raise ValueError(f"{db.path}: no agent {agent!r} (agents: {', '.join(names)})")
-    records = [r for r in db.games() if r.returns is not None]
+    records = [r for r in db.games(history=adjusted) if r.returns is not None]
+    if adjusted:
+        from eval.luck import adjusted_records
+        records = adjusted_records(config, records)
     if not records:
         raise ValueError(f"{db.path}: no finished game")
     totals = deal_totals(records, len(names), side_of_seat(len(records[0].seats), config.teams))
@@ -95,17 +102,18 @@ def _agent_by_deal(db: ResultsDB, agent: str) -> tuple[dict[int, tuple[float, fl
 
 
 def compare(first_path: str | os.PathLike, first_agent: str, second_path: str | os.PathLike,
-            second_agent: str, bootstrap: int = 2000, seed: int = 0) -> PairedComparison:
+            second_agent: str, bootstrap: int = 2000, seed: int = 0, adjusted: bool = False) -> PairedComparison:
     """`first_agent` of the first file against `second_agent` of the second, on
-    the deals both played; refused (ValueError) where the files differ in more."""
+    the deals both played; refused (ValueError) where the files differ in more.
+    `adjusted`: on each game's luck-adjusted returns (eval/luck.py)."""
     with ResultsDB.read(first_path) as a, ResultsDB.read(second_path) as b:
         ca, cb = a.config(), b.config()
         for setting in ("game", "teams", "duplicate", "mixed_partners", "match"):
             if getattr(ca, setting) != getattr(cb, setting):
                 raise ValueError(f"the files differ in {setting}: {getattr(ca, setting)!r} ({a.path}) and "
                                  f"{getattr(cb, setting)!r} ({b.path})")
-        first, first_opponents = _agent_by_deal(a, first_agent)
-        second, second_opponents = _agent_by_deal(b, second_agent)
+        first, first_opponents = _agent_by_deal(a, first_agent, adjusted)
+        second, second_opponents = _agent_by_deal(b, second_agent, adjusted)
     if first_opponents != second_opponents:
         def show(opponents: list) -> str:
             return ", ".join(f"{n}={s}" for n, s in opponents) or "none"
@@ -128,4 +136,4 @@ def compare(first_path: str | os.PathLike, first_agent: str, second_path: str | 
         return float(point), float(low), float(high)
 
     return PairedComparison(ca.game, first_opponents, sides[0], sides[1], difference("returns"),
-                            difference("firsts"), bootstrap)
+                            difference("firsts"), bootstrap, adjusted)

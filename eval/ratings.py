@@ -138,6 +138,12 @@ class AgentRow:
     win_low: float
     win_high: float
     seconds_per_move: float
+    adjusted_elo: float = math.nan          # the same figures on luck-adjusted returns (eval/luck.py)
+    adjusted_elo_low: float = math.nan
+    adjusted_elo_high: float = math.nan
+    adjusted_return: float = math.nan
+    adjusted_return_low: float = math.nan
+    adjusted_return_high: float = math.nan
 
 
 @dataclass
@@ -163,6 +169,7 @@ class Summary:
     deals: int
     void: int
     bootstrap: int
+    adjusted: str | None = None          # None: no adjusted figures; else how they were measured
 
     @property
     def has_intervals(self) -> bool:
@@ -263,3 +270,16 @@ def summarize(config: TournamentConfig, records: Sequence[GameRecord], anchor: s
                    [[None if met[a, b] == 0 else float(score[a, b]) for b in range(k)] for a in range(k)],
                    [[int(met[a, b]) for b in range(k)] for a in range(k)],
                    faults, len(records), D, sum(r.returns is None for r in records), bootstrap)
+
+
+def with_adjusted(plain: Summary, adjusted: Summary, how: str) -> Summary:
+    """`plain` with the Elo and mean return of `adjusted` (the same games'
+    summary on luck-adjusted returns, eval/luck.py) beside its own."""
+    by_name = {r.name: r for r in adjusted.rows}
+    for r in plain.rows:
+        a = by_name[r.name]
+        r.adjusted_elo, r.adjusted_elo_low, r.adjusted_elo_high = a.elo, a.elo_low, a.elo_high
+        r.adjusted_return, r.adjusted_return_low, r.adjusted_return_high = \
+            a.mean_return, a.return_low, a.return_high
+    plain.adjusted = how
+    return plain

@@ -37,17 +37,27 @@ def _with_interval(x: float, low: float, high: float, form: str, intervals: bool
     return f"{_figure(x, form)} [{_figure(low, form)}, {_figure(high, form)}]"
 
 
+def _elo_interval(elo: float, low: float, high: float, shown: bool) -> str:
+    return f"[{_signed(low)}, {_signed(high)}]" if shown and not math.isnan(elo) else NOT_RATED
+
+
 def rating_table(s: Summary) -> str:
     shown = s.has_intervals
-    lines = ["| agent | Elo | 95% interval | games | mean return (95%) | win rate (95%) | ms/move |",
-             "|---|---:|:---:|---:|:---:|:---:|---:|"]
+    extra = " adjusted Elo | 95% interval | adjusted mean return (95%) |" if s.adjusted else ""
+    lines = ["| agent | Elo | 95% interval | games | mean return (95%) | win rate (95%) | ms/move |" + extra,
+             "|---|---:|:---:|---:|:---:|:---:|---:|" + ("---:|:---:|:---:|" if s.adjusted else "")]
     for r in s.rows:
-        interval = (f"[{_signed(r.elo_low)}, {_signed(r.elo_high)}]" if shown and not math.isnan(r.elo)
-                    else NOT_RATED)
-        lines.append(f"| {r.name} | {_signed(r.elo)} | {interval} | {r.games} "
-                     f"| {_with_interval(r.mean_return, r.return_low, r.return_high, '+.3f', shown)} "
-                     f"| {_with_interval(r.win_rate, r.win_low, r.win_high, '.3f', shown)} "
-                     f"| {_figure(1000 * r.seconds_per_move, '.2f')} |")
+        line = (f"| {r.name} | {_signed(r.elo)} | {_elo_interval(r.elo, r.elo_low, r.elo_high, shown)} | {r.games} "
+                f"| {_with_interval(r.mean_return, r.return_low, r.return_high, '+.3f', shown)} "
+                f"| {_with_interval(r.win_rate, r.win_low, r.win_high, '.3f', shown)} "
+                f"| {_figure(1000 * r.seconds_per_move, '.2f')} |")
+        if s.adjusted:
+            adjusted_return = _with_interval(r.adjusted_return, r.adjusted_return_low, r.adjusted_return_high,
+                                             "+.3f", shown)
+            line += (f" {_signed(r.adjusted_elo)} "
+                     f"| {_elo_interval(r.adjusted_elo, r.adjusted_elo_low, r.adjusted_elo_high, shown)} "
+                     f"| {adjusted_return} |")
+        lines.append(line)
     return "\n".join(lines)
 
 
@@ -95,7 +105,8 @@ def markdown(s: Summary) -> str:
     return "\n\n".join([
         f"## Tournament: {s.config.with_deals(s.deals).describe()}",
         f"{s.games} games over {s.deals} deals{void}. Elo is Bradley-Terry from pairwise finishing "
-        f"order, {s.anchor} = 0; {_intervals_note(s)}.{_unrated_note(s)}",
+        f"order, {s.anchor} = 0; {_intervals_note(s)}.{_unrated_note(s)}"
+        + (f" Adjusted: {s.adjusted}; the same games, deals and resamples." if s.adjusted else ""),
         rating_table(s),
         "### Head to head: row's points per game against column (games)",
         matrix_table(s),

@@ -21,7 +21,7 @@ from tqdm import tqdm
 from eval.config import TournamentConfig
 from games.load import load_game
 from eval.play import GameRecord
-from eval.ratings import BOOTSTRAP_SAMPLES, Summary, summarize
+from eval.ratings import BOOTSTRAP_SAMPLES, Summary, summarize, with_adjusted
 from eval.schedule import GameTask, plan_games
 from eval.storage import ResultsDB
 from eval.workers import LocalPool
@@ -83,8 +83,9 @@ def play(db: ResultsDB, pool, tasks: Iterable[GameTask], total: int, progress: b
 
 def run_tournament(config: TournamentConfig, results: str | os.PathLike, *, workers: int = 1,
                    backend_name: str = "local", address: str | None = None, progress: bool = True,
-                   anchor: str | None = None, bootstrap: int = BOOTSTRAP_SAMPLES) -> Summary:
-    """Plays the games of `config` missing from `results`, then summarises them all."""
+                   anchor: str | None = None, bootstrap: int = BOOTSTRAP_SAMPLES, luck: bool = False) -> Summary:
+    """Plays the games of `config` missing from `results`, then summarises them all
+    (with the luck-adjusted figures beside the plain ones where `luck`)."""
     with ResultsDB.open_for(results, config) as db:
         planned = planned_games(config)
         stored = db.stored_keys()
@@ -93,11 +94,27 @@ def run_tournament(config: TournamentConfig, results: str | os.PathLike, *, work
             with backend(config, workers, backend_name, address) as pool:
                 for _ in play(db, pool, todo, len(planned), progress):
                     pass
-        return summarize(config, list(db.games()), anchor, bootstrap)
+        return _summary(db, anchor, bootstrap, luck, progress)
 
 
 def load_summary(results: str | os.PathLike, anchor: str | None = None,
-                 bootstrap: int = BOOTSTRAP_SAMPLES) -> Summary:
+                 bootstrap: int = BOOTSTRAP_SAMPLES, luck: bool = False, progress: bool = False) -> Summary:
     """The summary of whatever a results file holds (`cardarena report`)."""
     with ResultsDB.read(results) as db:
-        return summarize(db.config(), list(db.games()), anchor, bootstrap)
+        return _summary(db, anchor, bootstrap, luck, progress)
+
+
+def _summary(db: ResultsDB, anchor: str | None, bootstrap: int, luck: bool, progress: bool) -> Summary:
+    """The plain summary, and where `luck` the adjusted one beside it. The luck
+    is measured here from the stored histories (the same numbers the workers
+    would get: a deal's luck depends on its actions only), so a results file
+    played without it can be adjusted afterwards. ValueError, one line, where
+    the game has no value network to measure it with."""
+    config = db.config()
+    plain = summarize(config, list(db.games()), anchor, bootstrap)
+    if not luck:
+        return plain
+    from eval.luck import adjusted_records
+    adjusted = adjusted_records(config, list(db.games(history=True)), progress)
+    return with_adjusted(plain, summarize(config, adjusted, plain.anchor, bootstrap),
+                         "chance events' luck under the shipped value network, removed (eval/luck.py)")

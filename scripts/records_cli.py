@@ -88,7 +88,22 @@ def _show(args: argparse.Namespace) -> None:
                            f"{record.fault.get('error')}"))
         print("returns: " + (" ".join(f"p{s}={r:+.4g}" for s, r in enumerate(record.returns))
                              if record.returns is not None else "none (unfinished)"))
+        if args.luck:
+            _show_luck(record, view)
         print()
+
+
+def _show_luck(record, view: int | None) -> None:
+    """Each side's points made, what the cards gave it and what its decisions did
+    (eval/luck.py); a seat is shown it once the deal is finished, never before."""
+    from eval.luck import luck_model, seat_luck_lines
+    from records.record import game_of
+    if luck_model(game_of(record)) is None:
+        print("luck: no value network is shipped for this game, so none is measured")
+    elif not record.finished:
+        print("luck: shown once the deal is finished (it reads every hidden card)")
+    for line in seat_luck_lines(record, view):
+        print("luck: " + line)
 
 
 def _show_views(found: list, seat: int) -> None:
@@ -189,6 +204,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true",
                    help="with --view: the seat's whole view after every move, one JSON object a line "
                         '({"game", "move", "view"}; the view\'s schema: cardarena schema GAME)')
+    p.add_argument("--luck", action="store_true",
+                   help="after a finished deal, each side's points made, what the cards gave it and what its "
+                        "decisions gained or cost (docs/tournament.md, 'Luck')")
     p.set_defaults(func=_show)
 
     p = sub.add_parser("export-games", help="write a results file's games as records (JSON Lines)",

@@ -46,6 +46,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                    "results/study-canasta-<the experiment's digest>.db; a folder named must exist)")
     p.add_argument("--workers", type=_workers, default=os.cpu_count() or 1, help="processes (default: CPUs)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--luck", action="store_true",
+                   help="also the points per hand with each chance event's luck removed (single hands, "
+                        "--target none; ~0.4 s a hand; docs/tournament.md, 'Luck')")
     p.set_defaults(func=_canasta)
     add_stats_command(commands)
     add_decisions_command(commands)
@@ -103,7 +106,8 @@ def _canasta(args: argparse.Namespace) -> None:
     if results is None:
         RESULTS_DIR.mkdir(exist_ok=True)
         results = default_results(config, RESULTS_DIR)
-    print(run_study(config, results, workers=args.workers, sprt=sprt, progress=not args.quiet).markdown())
+    print(run_study(config, results, workers=args.workers, sprt=sprt, progress=not args.quiet,
+                    luck=args.luck).markdown())
 
 
 def _results_file(name: str) -> Path:

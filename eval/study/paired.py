@@ -248,6 +248,7 @@ class StudyResult:
     sprt: SprtState | None
     seconds: float            # wall time of this run's play
     played: int               # games this run played
+    adjusted: list[PairedDeal] | None = None    # the same deals on luck-adjusted returns (eval/luck.py)
 
     @property
     def hands(self) -> int:
@@ -285,6 +286,9 @@ class StudyResult:
                          f"{self.side_points('b').value:+.0f} | {points.text()} |")
         else:
             lines.append(f"| points per hand | | | {points.text()} |")
+        if self.adjusted is not None:
+            adjusted = ratio_estimate([d.points for d in self.adjusted], [d.hands for d in self.adjusted])
+            lines.append(f"| points per hand, luck removed | | | {adjusted.text()} |")
         won = self.hands_won()
         lines.append(f"| hands won | {won.value:.1%} | {1 - won.value:.1%} | "
                      f"{Estimate(2 * won.value - 1, 2 * won.low - 1, 2 * won.high - 1).text('+.1%')} |")
@@ -301,17 +305,25 @@ class StudyResult:
             lines.append(f"{self.faulted} deals left out: a bot faulted in them.")
         if self.sprt is not None:
             lines.append(self.sprt.describe())
+        if self.adjusted is not None:
+            lines.append("Luck removed: each chance event's luck under the shipped value network subtracted "
+                         "from each side's points (unbiased; docs/tournament.md, 'Luck').")
         lines.append(f"Results: {self.results} ({self.played} games played now, {self.seconds:.1f} s).")
         return "\n".join(lines)
 
 
 def run_study(config: TournamentConfig, results: str | os.PathLike, *, workers: int = 1,
-              sprt: SprtSettings | None = None, progress: bool = True) -> StudyResult:
+              sprt: SprtSettings | None = None, progress: bool = True, luck: bool = False) -> StudyResult:
     """Plays the deals of `config` missing from `results` (all of them, or until
-    the SPRT decides), then measures every complete deal stored. The results
-    file's folder exists (as a tournament's)."""
+    the SPRT decides), then measures every complete deal stored, with the
+    luck-adjusted points beside where `luck` (single hands only: ValueError,
+    one line, before anything is played, for a match). The results file's
+    folder exists (as a tournament's)."""
     import time
     results = Path(results)
+    if luck:
+        from eval.luck import luck_game
+        luck_game(config)
     follower = SprtFollower(config, sprt) if sprt is not None else None
     started, played = time.perf_counter(), 0
     with ResultsDB.open_for(results, config) as db:
@@ -331,10 +343,16 @@ def run_study(config: TournamentConfig, results: str | os.PathLike, *, workers: 
                         if follower.decided:
                             break
         db.flush()
-        games = list(db.games())
+        games = list(db.games(history=luck))
     deals, faulted = paired_deals(config, games)
     return StudyResult(config, results, deals, faulted, follower.state if follower else None,
-                       time.perf_counter() - started, played)
+                       time.perf_counter() - started, played, _adjusted(config, games, progress) if luck else None)
+
+
+def _adjusted(config: TournamentConfig, games: list[GameRecord], progress: bool) -> list[PairedDeal]:
+    """The study's deals measured on luck-adjusted returns (the same deals as the plain ones)."""
+    from eval.luck import adjusted_records
+    return paired_deals(config, adjusted_records(config, games, progress))[0]
 
 
 def load_study(results: str | os.PathLike) -> StudyResult:

@@ -1,0 +1,255 @@
+"""Luck at chance events (eval/luck.py): mean zero at every kind of event, under
+the harness's own draws; the adjusted score unbiased; nothing hidden shown early."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pyspiel
+import pytest
+
+import games  # noqa: F401
+from eval.luck import adjusted_returns, chance_luck, deal_luck, luck_model, seat_luck_lines, sides_of
+from eval.tournament import TournamentConfig, load_summary, run_tournament
+from games import registry
+from games.chance import DealChance
+from games.load import load_game
+from records.record import PlayerInfo, Record, build
+
+Z = 4.5        # a term's mean within Z standard errors of 0: ~7e-6 false alarms per comparison
+
+# Deals per game for the mean-zero test: thousands of chance events each (the
+# dearer the luck of a deal, the fewer deals; American Page One has ~370 events a deal).
+EVENTS_WANTED = 3000
+
+
+def _random_deal(game: pyspiel.Game, seed: int) -> list[int]:
+    """A deal of random play whose chance outcomes the harness's DealChance draws."""
+    rng, chance = random.Random(seed), DealChance(seed)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(chance(state) if state.is_chance_node() else rng.choice(state.legal_actions()))
+    return state.history()
+
+
+def _games_with_networks() -> list[str]:
+    out = []
+    for entry in registry.registered():
+        game = load_game(entry.example)
+        if luck_model(game) is not None:
+            out.append(entry.example)
+    return out
+
+
+@pytest.mark.parametrize("game_string", _games_with_networks())
+def test_luck_has_mean_zero_at_every_kind_of_chance_event(game_string):
+    """Dealing (before the first decision) and drawing in play, every seat: the
+    mean luck lies within Z standard errors of 0 (terms are martingale
+    differences, so uncorrelated: the per-event standard error holds), and the
+    terms are not all zero (a luck of nothing would pass the mean trivially)."""
+    game = load_game(game_string)
+    kinds: dict[str, list[list[float]]] = {"deal": [], "play": []}
+    seed = 0
+    while sum(len(v) for v in kinds.values()) < EVENTS_WANTED or min(len(v) for v in kinds.values()) < 300:
+        actions = _random_deal(game, seed)
+        first_decision = next(i for i, a in enumerate(actions)
+                              if not _state_before(game, actions, i).is_chance_node())
+        for event in chance_luck(game, actions):
+            kinds["deal" if event.move < first_decision else "play"].append(event.luck)
+        seed += 1
+    for kind, terms in kinds.items():
+        x = np.array(terms)
+        mean, se = x.mean(0), x.std(0, ddof=1) / math.sqrt(len(x))
+        assert (x.std(0) > 0).all(), f"{kind}: no luck at all"
+        assert (np.abs(mean) < Z * se).all(), f"{kind}: mean luck {mean} with standard error {se} over {len(x)}"
+
+
+def _state_before(game: pyspiel.Game, actions: list[int], i: int) -> pyspiel.State:
+    state = game.new_initial_state()
+    for a in actions[:i]:
+        state.apply_action(a)
+    return state
+
+
+def test_a_drawn_outcome_that_is_the_only_one_has_no_luck():
+    """An event with one outcome is no luck; and a side's seats share one figure."""
+    game = load_game("python_modern_canasta")
+    actions = _random_deal(game, 3)
+    state = game.new_initial_state()
+    events = {e.move: e.luck for e in chance_luck(game, actions)}
+    for i, a in enumerate(actions):
+        if state.is_chance_node() and len(state.chance_outcomes()) == 1:
+            assert events[i] == pytest.approx([0.0] * 4, abs=1e-9)
+        state.apply_action(a)
+    adjusted = adjusted_returns(game, actions, state.returns())
+    for side in sides_of(game):
+        assert len({round(state.returns()[s] - adjusted[s], 9) for s in side}) == 1
+
+
+def _tournament(tmp_path, agents, deals):
+    """A duplicate tournament at Page One (the cheapest luck: ~40 events a deal):
+    its config and its games, plain and adjusted (the luck measured once)."""
+    from eval.luck import adjusted_records
+    from eval.storage import ResultsDB
+    config = TournamentConfig.create("python_page_one(players=4)", agents, deals=deals, seed=5)
+    path = tmp_path / "t.db"
+    run_tournament(config, path, workers=1, progress=False, bootstrap=0)
+    with ResultsDB.read(path) as db:
+        records = list(db.games(history=True))
+    return config, path, records, adjusted_records(config, records)
+
+
+def _per_deal_difference(config, records, first: str, second: str) -> np.ndarray:
+    """First's mean return less second's, deal by deal (duplicate: both sat every seat)."""
+    names = config.agent_names
+    a, b = names.index(first), names.index(second)
+    by_deal: dict[int, list[float]] = {}
+    for rec in records:
+        d = by_deal.setdefault(rec.deal, [0.0, 0.0, 0, 0])
+        for seat, agent in enumerate(rec.seats):
+            k = 0 if agent == a else 1 if agent == b else None
+            if k is not None:
+                d[k] += rec.returns[seat]
+                d[2 + k] += 1
+    return np.array([d[0] / d[2] - d[1] / d[3] for d in by_deal.values()])
+
+
+def test_two_copies_of_one_bot_differ_by_nothing_once_adjusted(tmp_path):
+    """Two copies of the random bot (their own random draws differ, so the
+    tables diverge): the adjusted difference is 0 within its 99.9% interval."""
+    config, _, _, adjusted = _tournament(tmp_path, ["a=random", "b=random"], 40)
+    diff = _per_deal_difference(config, adjusted, "a", "b")
+    assert abs(diff.mean()) < 3.3 * diff.std(ddof=1) / math.sqrt(len(diff))
+    assert diff.std() > 0
+
+
+def test_adjusted_and_plain_agree_on_a_known_gap_and_the_report_shows_both(tmp_path):
+    """Rules against random: both means favour rules and agree within their
+    combined interval; the report (`--luck`) shows both, the plain one unchanged."""
+    config, path, records, adjusted = _tournament(tmp_path, ["random", "rules"], 30)
+    plain = _per_deal_difference(config, records, "rules", "random")
+    adj = _per_deal_difference(config, adjusted, "rules", "random")
+    se = math.sqrt(plain.var(ddof=1) / len(plain) + adj.var(ddof=1) / len(adj))
+    assert plain.mean() > 0 and adj.mean() > 0
+    assert abs(plain.mean() - adj.mean()) < 3.3 * se
+    summary = load_summary(path, bootstrap=200, luck=True)
+    rules, index = next(r for r in summary.rows if r.name == "rules"), config.agent_names.index("rules")
+    assert rules.adjusted_return == pytest.approx(
+        np.mean([r.returns[s] for r in adjusted for s, a in enumerate(r.seats) if a == index]))
+    assert rules.adjusted_return_low < rules.adjusted_return < rules.adjusted_return_high
+    assert not math.isnan(rules.adjusted_elo)
+    from eval.report import markdown, to_json
+    text = markdown(summary)
+    assert "adjusted Elo" in text and "adjusted mean return" in text
+    assert to_json(summary)["rows"][0]["adjusted_return"] is not None
+    plain_only = load_summary(path, bootstrap=200)
+    assert plain_only.adjusted is None and "adjusted" not in markdown(plain_only)
+    assert [r.mean_return for r in plain_only.rows] == [r.mean_return for r in summary.rows]
+
+
+def _record(game: pyspiel.Game, actions: list[int]) -> Record:
+    players = [PlayerInfo(s, "random", "random") for s in range(game.num_players())]
+    return build(str(game), game, actions, players)
+
+
+def test_deal_luck_splits_what_a_side_made_into_luck_and_skill_in_points():
+    game = load_game("python_modern_canasta")
+    record = _record(game, _random_deal(game, 7))
+    sides = deal_luck(record)
+    assert [s.seats for s in sides] == sides_of(game)
+    for side in sides:
+        assert side.made == pytest.approx(record.returns[side.seats[0]] * 1000)
+        assert side.made == pytest.approx(side.luck + side.skill)
+    assert any(abs(s.luck) > 1 for s in sides)
+
+
+def test_a_seat_is_shown_no_luck_of_an_unfinished_deal():
+    """Luck reads every hidden card: the seat's view of an unfinished deal is the
+    same whatever the hidden cards (the true deal against a world resampled from
+    the seat's information state), namely nothing; a finished deal shows it."""
+    game = load_game("python_modern_canasta")
+    actions = _random_deal(game, 11)
+    cut = len(actions) // 2
+    state = _state_before(game, actions, cut)
+    seat = 1
+    world = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    true_record, other = _record(game, actions[:cut]), _record(game, world.history())
+    assert true_record.returns is None and other.returns is None
+    assert seat_luck_lines(true_record, seat) == seat_luck_lines(other, seat) == []
+    with pytest.raises(ValueError, match="finished"):
+        deal_luck(true_record)
+    lines = seat_luck_lines(_record(game, actions), seat)
+    assert len(lines) == 2 and any(line.startswith("your side") for line in lines)
+
+
+def test_sprt_and_paired_decide_on_adjusted_scores_when_asked(tmp_path):
+    """`--adjusted`: the SPRT's deal scores are the adjusted finishing order (the
+    same as scoring the stored games' adjusted returns by hand), and a paired
+    comparison reads adjusted returns; a match is refused in one line."""
+    from eval.luck import adjusted_records
+    from eval.paired import compare
+    from eval.ratings import deal_totals
+    from eval.schedule import side_of_seat
+    from eval.sprt import SprtTracker, run_sprt
+    from eval.storage import ResultsDB
+    config = TournamentConfig.create("python_page_one(players=4)", ["random", "rules"], deals=6, seed=2)
+    path = tmp_path / "s.db"
+    result = run_sprt(config, path, "random", "rules", elo0=0, elo1=400, workers=1, progress=False, adjusted=True)
+    with ResultsDB.read(path) as db:
+        adjusted = adjusted_records(config, list(db.games(history=True)))
+    a, b = config.agent_names.index("random"), config.agent_names.index("rules")
+    scores = []
+    for deal in range(result.deals):
+        games = [r for r in adjusted if r.deal == deal]
+        t = deal_totals(games, 2, side_of_seat(4, None))
+        scores.append(t.wins[0, b, a] / t.met[0, b, a])
+    assert result.mean_score == pytest.approx(np.mean(scores))
+    paired = compare(path, "rules", path, "rules", bootstrap=100, adjusted=True)
+    rules_adjusted = [r.returns[s] for r in adjusted for s, x in enumerate(r.seats) if x == b]
+    assert paired.first.mean_return == pytest.approx(np.mean(rules_adjusted))
+    assert "luck-adjusted" in paired.describe()
+    match = TournamentConfig.create("python_modern_canasta", ["random", "rules"], deals=2, match="")
+    with pytest.raises(ValueError, match="a match's result is not"):
+        SprtTracker(match, "random", "rules", 0, 10, 0.05, 0.05, adjusted=True)
+
+
+def test_the_study_shows_points_per_hand_with_the_luck_removed_beside_the_plain(tmp_path):
+    from eval.luck import adjusted_records
+    from eval.storage import ResultsDB
+    from eval.study.paired import ratio_estimate, run_study, study_config
+    config = study_config("rules", "random", deals=3, seed=1, target=None)
+    path = tmp_path / "study.db"
+    result = run_study(config, path, workers=1, progress=False, luck=True)
+    text = result.markdown()
+    assert "points per hand, luck removed" in text and "| points per hand |" in text
+    with ResultsDB.read(path) as db:
+        adjusted = adjusted_records(config, list(db.games(history=True)))
+    a_points = [1000.0 * r.returns[0 if r.seats[0] == 0 else 1] for r in adjusted]
+    shown = ratio_estimate([d.points for d in result.adjusted], [d.hands for d in result.adjusted]).value
+    assert shown == pytest.approx(np.mean(a_points))
+    with pytest.raises(ValueError, match="match"):
+        run_study(study_config("rules", "random", deals=3, seed=1, target=2500), tmp_path / "m.db",
+                  luck=True, progress=False)
+
+
+def test_show_luck_prints_each_side_once_the_deal_is_over(tmp_path, capsys):
+    """`cardarena show --luck`: the finished deal's sides, from a seat's view;
+    an unfinished one says it is shown later, and names no figure."""
+    from records.record import write_records
+    from scripts.cli import main
+    game = load_game("python_classic_canasta(players=2)")
+    actions = _random_deal(game, 4)
+    path = tmp_path / "r.jsonl"
+    write_records(path, [_record(game, actions), _record(game, actions[:len(actions) // 2])])
+    main(["show", str(path), "0", "--view", "1", "--luck"])
+    out = [line for line in capsys.readouterr().out.splitlines() if line.startswith("luck: ")]
+    sides = deal_luck(_record(game, actions))
+    assert out == [f"luck: seats 0: made {sides[0].made:+.0f}, the cards gave {sides[0].luck:+.0f}, "
+                   f"decisions {sides[0].skill:+.0f} (points against expectation)",
+                   f"luck: your side: made {sides[1].made:+.0f}, the cards gave {sides[1].luck:+.0f}, "
+                   f"decisions {sides[1].skill:+.0f} (points against expectation)"]
+    main(["show", str(path), "1", "--view", "1", "--luck"])
+    out = [line for line in capsys.readouterr().out.splitlines() if line.startswith("luck: ")]
+    assert out == ["luck: shown once the deal is finished (it reads every hidden card)"]
