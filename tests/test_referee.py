@@ -73,7 +73,8 @@ def test_a_table_game_is_the_harness_game_of_the_same_seeds(tmp_path, monkeypatc
         made.append((spec, seat, seed))
         return make_bot(spec, game, seat, seed)
     monkeypatch.setattr(session_module, "make_bot", recording_make_bot)
-    spec = GameSpec("python_page_one", {"players": 3}, 0, {1: "random", 2: "rules"}, None, 11, 5.0, 0.0)
+    # auto=False: the harness asks the human's bot its only legal moves too (it draws for them)
+    spec = GameSpec("python_page_one", {"players": 3}, 0, {1: "random", 2: "rules"}, None, 11, 5.0, 0.0, auto=False)
     session = Session(spec, "same", tmp_path, threaded=False)
     game = session.game
     human = make_bot("random", game, 0, 5)
