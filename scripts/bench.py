@@ -365,6 +365,11 @@ def resample_along_long_deal() -> None:
           f"fresh views {fresh:.1f} s, views kept from the last {kept:.1f} s ({fresh / kept:.1f}x)")
 
 
+def section_learner(seconds: float, repeats: int) -> None:
+    from scripts.bench_learner import section_learner as run
+    run(seconds, repeats)
+
+
 def section_classic_canasta(seconds: float, repeats: int) -> None:
     from scripts.bench_classic_canasta import section_classic_canasta as run
     run(seconds, repeats)
@@ -381,6 +386,7 @@ SECTIONS: dict[str, Callable[[float, int], None]] = {
     "engine": section_engine,
     "classic_canasta": section_classic_canasta,
     "value": section_value,
+    "learner": section_learner,
 }
 
 
