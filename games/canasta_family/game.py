@@ -57,6 +57,21 @@ class FamilyObserver:
     divided by 8 (the most cards of a kind), sizes by 108."""
 
     GAME_NAME: ClassVar[str]      # for the error messages
+    # The index map of the table pieces (games/tensor_layout.py): each game's observer
+    # spreads these into its TENSOR_SEGMENTS and TENSOR_AXES beside its own pieces.
+    TABLE_AXES: ClassVar[dict[str, str]] = {
+        "kind": "0-10: the natural ranks 4 5 6 7 8 9 10 J Q K A; 11: 2; 12: Joker; 13: red 3; 14: black 3",
+        "seat": "seat counted from the observer: 0 itself, k the seat k numbers above it (mod players)",
+        "side": "0: the observer's side, then the others in seat order",
+        "one": "a single number"}
+    TABLE_SEGMENTS: ClassVar[dict[str, tuple[str, str]]] = {
+        "hand": ("kind", "own hand: cards of each kind / 8"),
+        "known": ("seat x kind", "cards of each kind known to be in each hand (taken from the pile in sight) / 8"),
+        "hand_sizes": ("seat", "each hand's number of cards / 108"),
+        "stock_size": ("one", "cards in the stock / 108"),
+        "pile": ("kind", "cards of each kind in the discard pile / 8"),
+        "pile_top": ("kind", "the pile's top card, one-hot"),
+        "pile_size": ("one", "cards in the pile / 108")}
 
     def __init__(self, iig_obs_type: pyspiel.IIGObservationType, params: Mapping[str, Any] | None):
         if params:

@@ -80,23 +80,14 @@ class ClassicObserver(FamilyObserver):
 
     # The index map of the information-state tensor (games/tensor_layout.py, docs/protocol/tensors.md):
     # each view's indexing words and what it holds (the table's first pieces are the family's).
-    TENSOR_AXES = {"kind": "0-10: the natural ranks 4 5 6 7 8 9 10 J Q K A; 11: 2; 12: Joker; 13: red 3; 14: black 3",
-                   "seat": "seat counted from the observer: 0 itself, k the seat k numbers above it (mod players)",
-                   "side": "0: the observer's side, then the others in seat order",
+    TENSOR_AXES = {**FamilyObserver.TABLE_AXES,
                    "slot": "meld slot: 0-10 the natural ranks 4..A, 11 black 3s",
-                   "one": "a single number",
                    "count": "0: natural cards / 8, 1: 2s / 8, 2: Jokers / 4",
                    "threshold": "the side's score: 0 below 0, 1 from 0, 2 from 1500, 3 from 3000",
                    "phase": "0: turn, 1: meld, 2: pickup",
                    "flag": "0: pending, 1: short, 2: withdrawn, 3: took (the rules core's names)"}
     TENSOR_SEGMENTS = {
-        "hand": ("kind", "own hand: cards of each kind / 8"),
-        "known": ("seat x kind", "cards of each kind known to be in each hand (taken from the pile in sight) / 8"),
-        "hand_sizes": ("seat", "each hand's number of cards / 108"),
-        "stock_size": ("one", "cards in the stock / 108"),
-        "pile": ("kind", "cards of each kind in the discard pile / 8"),
-        "pile_top": ("kind", "the pile's top card, one-hot"),
-        "pile_size": ("one", "cards in the pile / 108"),
+        **FamilyObserver.TABLE_SEGMENTS,
         "frozen": ("one", "1 while the pile is frozen (a wild card or red 3 in it)"),
         "melds": ("side x slot x count", "each side's open melds"),
         "canastas": ("side", "each side's canastas / 11"),

@@ -77,11 +77,8 @@ class CanastaObserver(FamilyObserver):
 
     # The index map of the information-state tensor (games/tensor_layout.py, docs/protocol/tensors.md):
     # each view's indexing words and what it holds (the table's first pieces are the family's).
-    TENSOR_AXES = {"kind": "0-10: the natural ranks 4 5 6 7 8 9 10 J Q K A; 11: 2; 12: Joker; 13: red 3; 14: black 3",
-                   "seat": "seat counted from the observer: 0 itself, k the seat k numbers above it (mod players)",
-                   "side": "0: the observer's side, then the others in seat order",
+    TENSOR_AXES = {**FamilyObserver.TABLE_AXES,
                    "slot": "meld slot: 0-10 the natural ranks 4..A, 11 the wild-card meld",
-                   "one": "a single number",
                    "count": "0: natural cards, 1: 2s, 2: Jokers",
                    "canasta": "0: mixed (with wild cards), 1: natural",
                    "wild canasta": "0: seven 2s, 1: four Jokers and three 2s, 2: other wild-card canastas",
@@ -91,13 +88,7 @@ class CanastaObserver(FamilyObserver):
                    "flag": "0: fresh (just drew: may ask), 1: forbid_out (partner said no), 2: withdrawn, 3: pending",
                    "answer": "0: the partner said yes, 1: no"}
     TENSOR_SEGMENTS = {
-        "hand": ("kind", "own hand: cards of each kind / 8"),
-        "known": ("seat x kind", "cards of each kind known to be in each hand (taken from the pile in sight) / 8"),
-        "hand_sizes": ("seat", "each hand's number of cards / 108"),
-        "stock_size": ("one", "cards in the stock / 108"),
-        "pile": ("kind", "cards of each kind in the discard pile / 8"),
-        "pile_top": ("kind", "the pile's top card, one-hot"),
-        "pile_size": ("one", "cards in the pile / 108"),
+        **FamilyObserver.TABLE_SEGMENTS,
         "must_go_out": ("one", "1 when the partner said yes and the observer, to move, must go out"),
         "melds": ("side x slot x count", "each side's open melds: naturals / 8, 2s / 8, Jokers / 4"),
         "canastas": ("side x slot x canasta", "each side's closed canastas by rank and kind"),
