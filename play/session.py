@@ -40,7 +40,7 @@ from games.seeding import derive_seed
 from play.options import FieldError, GameSpec, shown
 from play.review import DEFAULT_ANALYSIS_WORLDS
 from games.view import seat_view
-from play.words import table_log, yours
+from play.words import table_log
 
 MAX_HINT_WORLDS = 2000      # the most worlds a hint may ask for (a stage; the analysis confirms on as many)
 WATCHDOG_FACTOR = 2.0       # a move still running at 2 x limit + 1 s is abandoned (docs/tournament.md)
@@ -503,10 +503,9 @@ class Session:
             if self.save_error and time.monotonic() - self.save_tried >= self.save_retry_seconds:
                 self._save()
             v = seat_view(self.spec.game, self.state, self.spec.seat, self.names, self.agents)
-            v["log"] = table_log(rules_core(self.state), self.spec.seat, self.forced_lines)
-            for zone in v["zones"]:          # "scores you 12 p1 3": the person's seat is "you" there too
-                if zone["text"]:
-                    zone["text"] = yours(zone["text"], self.spec.seat)
+            # The log as the table says it (`log` stays the seat view's): the person as "you", the
+            # moves played for it in one line. Read from the seat's information state only.
+            v["said"] = table_log(rules_core(self.state), self.spec.seat, self.forced_lines)
             if self.fault is not None:
                 v["actions"] = []
             if self.deal_over:

@@ -68,11 +68,11 @@ class _Lines:
         return self.text
 
 
-def table_log(core: Any, seat: int, forced: list[int], person: bool = True) -> list[dict]:
+def table_log(core: Any, seat: int, forced: list[int]) -> list[dict]:
     """The seat's log as the table shows it (games.view.seat_log's, from the seat's own
     information state only): the lines of the moves played for the person (`forced`: their
     places among the information state's lines) gathered into one line, at the place of the
-    latest of them, and the person's seat said as "you" (`person`)."""
+    latest of them, and the person's seat said as "you"."""
     lines = core.information_state_string(seat).split("\n")
     gone = sorted(i for i in set(forced) if 0 <= i < len(lines))
     said = [lines[i] for i in gone]
@@ -82,7 +82,7 @@ def table_log(core: Any, seat: int, forced: list[int], person: bool = True) -> l
     log = seat_log(_Lines("\n".join(lines)), seat)
     for entry in log:
         if entry["text"] == notation(FORCED_MARK):
-            entry.update(seat=seat, text=forced_words(said, seat), forced=len(said))
-        elif person:
+            entry.update(seat=seat, text=forced_words(said, seat))
+        else:
             entry["text"] = yours(entry["text"], seat)
     return log

@@ -187,7 +187,7 @@ def test_canasta_the_human_asks_its_partner_and_answers_its_ask(client, test_bot
     client.post(f"/api/games/{game_id}/action", json={"action": ask["action"], "turn": view["turn"]})
     view = settle(client, game_id)
     lines = [line["text"] for line in view["log"]]
-    assert lines[-2:] in (["you ask to go out", "p2 answers yes"], ["you ask to go out", "p2 answers no"])
+    assert lines[-2:] in (["p0 asks to go out", "p2 answers yes"], ["p0 asks to go out", "p2 answers no"])
     assert view["status"] == "your_turn" and all(a["kind"] != "ask" for a in view["actions"])
 
     # A partner that asks: the human is offered yes and no, and its answer is logged.
@@ -204,7 +204,7 @@ def test_canasta_the_human_asks_its_partner_and_answers_its_ask(client, test_bot
     assert [a["label"] for a in answers] == ["yes, go out", "no, don't go out"]
     assert view["log"][-1]["text"] == "p2 asks to go out"
     view = session.act(answers[1]["action"], view["turn"])
-    assert any(line["text"] == "you answer no" for line in view["log"])
+    assert any(line["text"] == "p0 answers no" for line in view["log"])
     assert any(z["name"] == "Melds: your side" and z["melds"] is not None for z in view["zones"])
 
 
@@ -228,7 +228,7 @@ def test_american_page_one_names_a_suit_after_an_eight(client):
                                    json={"action": heart["action"], "turn": view["turn"]}).json()
                 up = next(z for z in view["zones"] if z["name"] == "Up-card")
                 assert up["cards"][0]["rank"] == "8" and up["text"] == "suit ♥ named"
-                assert any(line["text"] == "you name ♥" for line in view["log"])
+                assert any(line["text"] == "p0 names ♥" for line in view["log"])
                 assert {z["name"] for z in view["zones"]} >= {"Stock", "Discards", "Direction"}
                 return
             move = next((a for a in view["actions"] if a["kind"] == "card" and a["card"]["rank"] != "8"),

@@ -382,9 +382,16 @@ def test_review_steps_through_a_deal_from_the_seat_and_open(page, server):
     flagged = [i for i, m in enumerate(review["moves"]) if m["mistake"]]
     items = page.locator("[data-testid=mistake-item]")
     assert items.count() == len(flagged)
+    # One numbering: the slider's position, the log's numbers and the mistakes list's "move k".
+    position = int(page.inner_text("[data-testid=review-position]").split(" / ")[0])
+    numbers = [int(n) for n in page.eval_on_selector_all("[data-testid=review-log-line]", "ls => ls.map(l => l.dataset.move)")]
+    assert numbers == list(range(1, position + 1)) and page.inner_text("[data-testid=review-move]").startswith(f"Move {position}:")
+    assert page.locator("[data-testid=luck-line]").all_inner_texts() == [line["text"] for line in review["luck"]]
     if flagged:
         items.first.click()
         assert int(page.evaluate("app.reviewIndex")) == flagged[0]
+        assert f"move {flagged[0] + 1}:" in items.first.inner_text()
+        assert page.inner_text("[data-testid=review-position]").startswith(f"{flagged[0] + 1} / ")
         box = page.inner_text("[data-testid=review-mistake]")
         assert box.startswith("Mistake:") and "better by" in box
         assert f"{len(flagged)} mistake" in page.inner_text("[data-testid=review-lost]")

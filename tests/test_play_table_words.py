@@ -20,7 +20,7 @@ from play.options import GameSpec
 from play.review import review_record
 from play.session import Session
 from play.words import table_log, yours
-from tests.test_play_browser import (CHROMIUM, browser, click_first, server, status)  # noqa: F401
+from tests.test_play_browser import CHROMIUM, browser, server, shoot, status  # noqa: F401
 
 
 def rules_human(session: Session, check=None) -> None:
@@ -62,13 +62,15 @@ def test_the_moves_played_for_the_person_are_one_log_line_and_the_log_never_leak
         compared += 1
 
     rules_human(session, same_in_every_world)
-    log = session.view()["log"]
+    view = session.view()
+    log = view["said"]
+    assert view["log"] == seat_log(session.state.core, 0)      # the seat view's own, as the contract has it
     core = session.state.core
     raw = core.information_state_string(0).split("\n")
     assert session.auto_played > 5 and len(session.forced_lines) == session.auto_played
     assert all(raw[i].startswith("p0 ") for i in session.forced_lines)
     (line,) = [entry for entry in log if entry["text"].startswith("played for you")]
-    assert line["forced"] == session.auto_played and line["seat"] == 0
+    assert line["seat"] == 0 and set(line) == {"seat", "text"}      # a LogLine of the view schema
     assert f"({session.auto_played}):" in line["text"] and "do not call dobon ×" in line["text"]
     # Every other line is the seat's own log, in its order, the person said as "you".
     others = [e["text"] for e in log if e is not line]
@@ -76,6 +78,12 @@ def test_the_moves_played_for_the_person_are_one_log_line_and_the_log_never_leak
     assert len(others) < len(everything) and set(others) <= set(everything)
     assert not any(t.startswith("p0 ") for t in others) and any(t.startswith("you play ") for t in others)
     assert compared > 5
+    # The table's view (less the session's own fields) is still the game's seat view, by its schema.
+    from jsonschema import Draft202012Validator
+    from games.view import view_schema
+    schema = view_schema(session.game)
+    Draft202012Validator(schema).validate({k: v for k, v in view.items() if k in schema["properties"]})
+    Draft202012Validator(schema).validate({**{k: v for k, v in view.items() if k in schema["properties"]}, "log": log})
 
 
 def test_the_review_says_you_only_for_a_person_and_gives_the_deals_luck():
@@ -176,6 +184,8 @@ def test_a_phone_keeps_the_hand_and_the_actions_in_view_and_the_felt_shows_the_s
             seat = int(marked.locator("xpath=ancestor::*[@data-seat][1]").get_attribute("data-seat"))
             assert seat == (mover + direction) % len(sides)
             assert ("↻" if direction == 1 else "↺") in marked.inner_text()
+        if turns == 3 and game == "python_modern_canasta":
+            shoot(page, "phone")
         page.locator("#action-bar button[data-action], [data-testid=hand] .card.playable, "
                      "#prompt button[data-action]").first.dispatch_event("click")
         turns += 1

@@ -322,8 +322,15 @@ function zoneNode(view, zone, index, mySide) {
     if (!zone.melds.length) melds.append(el("span", { class: "waiting" }, "no melds"));
     node.append(melds);
   }
-  if (zone.text) node.append(el("div", { class: "zone-text" }, directionArrow(zone.text), zone.text));
+  if (zone.text) node.append(el("div", { class: "zone-text" }, directionArrow(zone.text), yourWords(view, zone.text)));
   return node;
+}
+
+/** A zone's words with the person's seat said as "you" ("scores you 12 p1 3"), where a person
+ * sits at the seat shown (not in a review of a bot's seat). */
+function yourWords(view, text) {
+  const me = (view.players || []).find((p) => p.seat === view.seat);
+  return me && me.name === "You" ? text.replace(new RegExp(`\\bp${view.seat}\\b`, "g"), "you") : text;
 }
 
 function directionArrow(text) {
@@ -538,7 +545,7 @@ function render() {
   $("game-title").textContent = view.title + matchTitle(view.match);
   renderFelt($("felt"), view, { interactive: true, hinted: bestHintAction() });
   renderActions(view);
-  renderLog(view.log || [], view.seat);
+  renderLog(view.said || view.log || [], view.seat);
   renderHint();
   const over = view.status === "deal_over" || view.status === "match_over";
   $("hint-button").disabled = view.status !== "your_turn";
