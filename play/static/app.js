@@ -293,7 +293,7 @@ function zoneNode(view, zone, index, mySide) {
   if (/pending/i.test(zone.name)) classes.push("alert");
   if (hasMelds) classes.push("melds-zone");
   if (zone.side !== null && zone.side !== undefined) classes.push(`side-${zone.side}`);
-  let name = zone.name;
+  let name = yourWords(view, zone.name);
   if (mySide !== null && zone.side !== null && zone.side !== undefined && !/you|us|them|side|\bp\d/i.test(name)) {
     name += zone.side === mySide ? " (your side)" : " (their side)";
   }
@@ -330,7 +330,8 @@ function zoneNode(view, zone, index, mySide) {
  * sits at the seat shown (not in a review of a bot's seat). */
 function yourWords(view, text) {
   const me = (view.players || []).find((p) => p.seat === view.seat);
-  return me && me.name === "You" ? text.replace(new RegExp(`\\bp${view.seat}\\b`, "g"), "you") : text;
+  if (!me || me.name !== "You") return text;
+  return text.replace(new RegExp(`\\bp${view.seat}'s\\b`, "g"), "your").replace(new RegExp(`\\bp${view.seat}\\b`, "g"), "you");
 }
 
 function directionArrow(text) {
