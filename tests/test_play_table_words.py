@@ -98,7 +98,8 @@ def test_the_review_says_you_only_for_a_person_and_gives_the_deals_luck():
     assert mine["final"]["players"][0]["name"] == "You"
     luck = mine["luck"]
     assert [line["seats"] for line in luck] == [[0, 2], [1, 3]]
-    assert luck[0]["text"].startswith("your side (you, p2): made ") and luck[1]["text"].startswith("their side (p1, p3)")
+    assert luck[0]["text"].startswith("your side (you, p2): made ")
+    assert luck[1]["text"].startswith("their side (p1, p3)")
     for line in luck:        # made = luck + skill, in points, as eval.luck measures them
         assert line["made"] == pytest.approx(line["luck"] + line["skill"])
     assert luck[0]["made"] == pytest.approx(record.returns[0] * 1000, abs=1)
@@ -131,8 +132,8 @@ def new_page(browser, server, width: int, height: int):
 
 def deal(page, game: str, seed: int) -> None:
     page.select_option("[data-testid=game-select]", game)
-    page.wait_for_function("(game) => document.body.dataset.levels && JSON.parse(document.body.dataset.levels).game === game",
-                           arg=game)
+    page.wait_for_function("(game) => document.body.dataset.levels"
+                           " && JSON.parse(document.body.dataset.levels).game === game", arg=game)
     for field in page.locator("[data-bot-seat]").all():
         field.fill("rules")
     page.fill("[data-testid=seed-input]", str(seed))
@@ -155,7 +156,7 @@ def test_a_phone_keeps_the_hand_and_the_actions_in_view_and_the_felt_shows_the_s
     context, page, errors = new_page(browser, server, 390, 844)
     deal(page, game, seed)
     turns = 0
-    while status(page) == "your_turn" and turns < 6:
+    while status(page) == "your_turn" and turns < 4:
         seen = page.evaluate(BOXES)
         assert seen["width"] <= 390, f"the page scrolls sideways ({seen['width']} px wide)"
         for box in seen["boxes"]:
@@ -212,12 +213,26 @@ def test_an_unfinished_game_stays_pinned_past_eight_finished_records_and_continu
         copy = folder / f"finished-{k}.jsonl"
         shutil.copy(folder / "finished-0.jsonl", copy)
         os.utime(copy, (past + 60 * k, past + 60 * k))
+    # The same deal as a tournament's, every seat a bot: its review says "p0", never "you".
+    from records.record import load_records, write_records
+    (record,) = load_records(folder / "finished-0.jsonl")
+    bots = [dataclasses.replace(p, agent="rules", spec="rules") for p in record.players]
+    write_records(folder / "bots.jsonl", [dataclasses.replace(record, annotations=None, players=bots)])
     context, page, errors = new_page(browser, server, 1366, 768)
     page.wait_for_selector("[data-testid=record-continue]")
     rows = page.locator("[data-testid=record]")
     assert rows.count() == 8 and page.locator("[data-testid=record-continue]").count() >= 1
     assert rows.first.locator(".chip.unfinished").count() == 1     # pinned at the top
+    page.locator("[data-testid=record]:has(.record-name[title$='bots.jsonl']) [data-testid=record-review]").click()
+    assert status(page) == "review"
+    assert page.inner_text("[data-testid=review-mistakes] h3").lower() == "p0's mistakes"
+    page.click("[data-testid=review-last]")
+    shown = " ".join((page.inner_text("[data-testid=review]") + " " + page.inner_text("#log")).split())
+    assert "You" not in shown and " you " not in f" {shown} " and "p0" in shown
+    page.click("[data-testid=review-close]")
+    page.wait_for_selector("[data-testid=record-continue]")
     page.locator("[data-testid=record-continue]").last.click()
+    page.wait_for_selector("[data-testid=hand]")
     assert status(page) in ("your_turn", "deal_over", "match_over")
     continued = session_of(server, page)
     assert continued.spec.seed == 5 and not stale.exists()      # the stale game's, its file claimed
