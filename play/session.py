@@ -39,7 +39,8 @@ from games.chance import DealChance
 from games.seeding import derive_seed
 from play.options import FieldError, GameSpec, shown
 from play.review import DEFAULT_ANALYSIS_WORLDS
-from games.view import seat_log, seat_view
+from games.view import seat_view
+from play.words import table_log
 
 MAX_HINT_WORLDS = 2000      # the most worlds a hint may ask for (a stage; the analysis confirms on as many)
 WATCHDOG_FACTOR = 2.0       # a move still running at 2 x limit + 1 s is abandoned (docs/tournament.md)
@@ -112,6 +113,7 @@ class Session:
         self.closed = False
         self.last_actor: int | None = None      # the seat of the last decision
         self.auto_played = 0                    # the human's moves played for it (its only legal action)
+        self.forced_lines: list[int] = []       # where those moves' lines lie in the human's log (this deal's)
         self.source = source                    # where a game taken over from a record came from
         self.last_seen = time.monotonic()       # the last request for this game (the table forgets idle ones)
         self.saved = 0                          # how many of `records` are on disk
@@ -162,6 +164,7 @@ class Session:
             game = pyspiel.load_game(record.game)
             self.seed = int(record.seed) if record.seed is not None else self.spec.seed
         self.generation += 1
+        self.forced_lines = []
         self.fault = None
         self.error = None
         chance = DealChance(self.seed)
@@ -180,7 +183,7 @@ class Session:
             self.message = (f"deal {self.deal_index + 1}" + (f" of {self.deals}" if self.deals else "")
                             + " dealt")
         else:
-            self.message = f"continued from move {replay[1]} of the record"
+            self.message = "continued from the record"
         self._after_move()
 
     def _replay(self, record, move: int, chance: Callable[[pyspiel.State], int]) -> None:
@@ -440,14 +443,23 @@ class Session:
         return legal[0] if len(legal) == 1 else None
 
     def _play_forced(self, action: int) -> None:
-        """Plays the human's only legal action for it (under the lock), as its own move, and says so."""
+        """Plays the human's only legal action for it (under the lock), as its own move, and says
+        so. The lines the move itself adds to the human's log (chance held back meanwhile, so a
+        card it then draws keeps its own line) are noted: the log says all such moves in one line."""
+        referee, seat = self.referee, self.spec.seat
+        before = self._log_length()
+        chance, referee.chance = referee.chance, None
         try:
-            self.referee.apply(self.spec.seat, action, 0.0)
+            referee.apply(seat, action, 0.0)
         except BotFault as fault:   # a bot told of the move faulted
             self.unfinished_due = True
             self._finish_deal(self._fault_json(fault))
             return
-        self._moved(self.spec.seat, action)
+        finally:
+            referee.chance = chance
+        self.forced_lines.extend(range(before, self._log_length()))
+        referee.play_chance()
+        self._moved(seat, action)
         self.auto_played += 1
         self.message = f"played for you (your only move): {self.message}"
         self.unfinished_due = True
@@ -455,9 +467,13 @@ class Session:
             self._finish_deal()
         self._save()
 
+    def _log_length(self) -> int:
+        """How many lines the human's information state has now (its log's raw lines)."""
+        return rules_core(self.state).information_state_string(self.spec.seat).count("\n") + 1
+
     def _said(self, seat: int, action: int) -> str:
-        log = seat_log(rules_core(self.state), self.spec.seat)
-        return log[-1]["text"] if log else f"p{seat} moved"
+        log = table_log(rules_core(self.state), self.spec.seat, [])
+        return log[-1]["text"] if log else ("you moved" if seat == self.spec.seat else f"p{seat} moved")
 
     def _bot_step(self, referee: Referee, state, seat: int) -> tuple[Any, float, BotFault | None]:
         """The bot's answer on a copy of the state (the referee's `ask`) in a thread of its own,
@@ -487,6 +503,9 @@ class Session:
             if self.save_error and time.monotonic() - self.save_tried >= self.save_retry_seconds:
                 self._save()
             v = seat_view(self.spec.game, self.state, self.spec.seat, self.names, self.agents)
+            # The log as the table says it (`log` stays the seat view's): the person as "you", the
+            # moves played for it in one line. Read from the seat's information state only.
+            v["said"] = table_log(rules_core(self.state), self.spec.seat, self.forced_lines)
             if self.fault is not None:
                 v["actions"] = []
             if self.deal_over:
@@ -679,6 +698,9 @@ class Session:
                       source={"game": play.get("id"), "seed": record.seed, "move": move, "from": record.source},
                       replay=(record, move))
         session.unfinished_due = continuing      # the continued deal's file, written at once (`save`)
+        if not continuing:                       # "move k" as the review numbered it
+            from play.review import step_number
+            session.message = f"taken over at move {step_number(record, seat, move)} of the review"
         return session
 
 

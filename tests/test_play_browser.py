@@ -304,7 +304,7 @@ def test_american_page_one_names_a_suit_after_an_eight(page, server):
         assert clicks < MAX_CLICKS
     status(page)
     log = page.locator("#log li").all_inner_texts()
-    assert any(t.startswith("p0 plays 8") for t in log) and "p0 names ♥" in log
+    assert any(t.startswith("you play 8") for t in log) and "you name ♥" in log
 
 
 def test_canasta_initial_meld_and_answering_the_partners_ask(page, server):
@@ -323,8 +323,8 @@ def test_canasta_initial_meld_and_answering_the_partners_ask(page, server):
                                       f"{page.inner_text('[data-testid=status-line]')}")
         if melded and not opened:
             # The side's initial meld is made, and the human's melds were its first.
-            side_melds = [t for t in page.locator("#log li").all_inner_texts() if t.startswith(("p0 meld", "p2 meld"))]
-            opened = "initial meld made" in mine.inner_text() and side_melds[0].startswith("p0")
+            side_melds = [t for t in page.locator("#log li").all_inner_texts() if t.startswith(("you meld", "p2 meld"))]
+            opened = "initial meld made" in mine.inner_text() and side_melds[0].startswith("you")
         prompt = page.locator("#prompt")
         if prompt.is_visible():
             assert "asks" in prompt.inner_text()
@@ -382,9 +382,16 @@ def test_review_steps_through_a_deal_from_the_seat_and_open(page, server):
     flagged = [i for i, m in enumerate(review["moves"]) if m["mistake"]]
     items = page.locator("[data-testid=mistake-item]")
     assert items.count() == len(flagged)
+    # One numbering: the slider's position, the log's numbers and the mistakes list's "move k".
+    position = int(page.inner_text("[data-testid=review-position]").split(" / ")[0])
+    numbers = [int(n) for n in page.eval_on_selector_all("[data-testid=review-log-line]", "ls => ls.map(l => l.dataset.move)")]
+    assert numbers == list(range(1, position + 1)) and page.inner_text("[data-testid=review-move]").startswith(f"Move {position}:")
+    assert page.locator("[data-testid=luck-line]").all_inner_texts() == [line["text"] for line in review["luck"]]
     if flagged:
         items.first.click()
         assert int(page.evaluate("app.reviewIndex")) == flagged[0]
+        assert f"move {flagged[0] + 1}:" in items.first.inner_text()
+        assert page.inner_text("[data-testid=review-position]").startswith(f"{flagged[0] + 1} / ")
         box = page.inner_text("[data-testid=review-mistake]")
         assert box.startswith("Mistake:") and "better by" in box
         assert f"{len(flagged)} mistake" in page.inner_text("[data-testid=review-lost]")
@@ -405,7 +412,7 @@ def test_review_steps_through_a_deal_from_the_seat_and_open(page, server):
     assert status(page) == "your_turn"
     assert page.evaluate("app.gameId") != game_id
     assert page.locator("[data-testid=hand] [data-testid=hand-card]").all_inner_texts() == cards
-    assert f"move {review['moves'][index]['index']}" in page.inner_text("[data-testid=status-line]")
+    assert f"taken over at move {index + 1} of the review" in page.inner_text("[data-testid=status-line]")
 
 
 def test_a_bot_over_its_time_forfeits_with_a_clear_message(page, server):

@@ -64,6 +64,8 @@ def test_no_decision_with_one_legal_action_waits_for_a_click(page, server):
         assert clicks < MAX_CLICKS
     assert status(page) in ("deal_over", "match_over")
     assert session_of(server, page).auto_played > 0, "no forced move was played for the human"
+    said = [t for t in page.locator("#log li").all_inner_texts() if t.startswith("played for you")]
+    assert len(said) == 1 and f"({session_of(server, page).auto_played}):" in said[0]     # one line for them all
 
 
 def test_the_hand_and_the_actions_fit_1366x768_all_through_a_canasta_hand(browser, server):

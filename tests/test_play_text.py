@@ -64,7 +64,7 @@ def test_review_of_a_record_in_the_terminal(tmp_path, capsys):
     run_text(spec, tmp_path, stdin=io.StringIO("1\n" * 200), stdout=io.StringIO(), session_id="r1")
     main(["play", "--text", "--records", str(tmp_path), "--review", str(tmp_path / "r1.jsonl"), "0"])
     text = capsys.readouterr().out
-    assert text.startswith("== r1:0: python_page_one(") and "p0 leads" in text and "lost to mistakes:" in text
+    assert text.startswith("== r1:0: python_page_one(") and "you lead" in text and "lost to mistakes:" in text
     with pytest.raises(SystemExit) as stop:
         main(["play", "--text", "--records", str(tmp_path), "--review", str(tmp_path / "r1.jsonl"), "7"])
     assert stop.value.code == 2 and "no record '7'" in capsys.readouterr().err

@@ -151,6 +151,8 @@ function renderFelt(felt, view, { interactive, hinted, played = null }) {
     const player = view.players.find((p) => p.seat === (view.seat + k) % n);
     if (player) others.push(player);
   }
+  const board = scoreboardNode(view, mySide);
+  if (board) felt.append(board);
   felt.append(el("div", { class: "opponents", testid: "opponents" }, others.map((p) => seatNode(view, p, mySide, false))));
   // Zones of no side in the middle; each side's zones (Canasta's melds and 3s) in a row of
   // their own, the human's side nearest the human.
@@ -182,6 +184,48 @@ function renderFelt(felt, view, { interactive, hinted, played = null }) {
   fitHand(hand);
 }
 
+/** Each side's running score on the felt: the match standing (Canasta: its points so far, a
+ * match of Page One deals: its total), and in a game of melds, what each side has melded this
+ * hand (all on the table: every seat sees it). Only at the table, and only where a match has
+ * more than one deal to stand in. */
+function scoreboardNode(view, mySide) {
+  const match = view.match;
+  if (!match || !match.totals || !match.totals.length || !(match.target || (match.deals && match.deals > 1))) return null;
+  const columns = sideColumns(view, match.totals.length);
+  const zones = view.zones || [];
+  const chips = columns.map((column, side) => {
+    const melds = zones.filter((z) => z.side === side && Array.isArray(z.melds)).flatMap((z) => z.melds);
+    const cards = melds.reduce((n, m) => n + (m.cards || []).length, 0);
+    const canastas = melds.filter((m) => m.canasta).length;
+    const hand = zones.some((z) => z.side === side && Array.isArray(z.melds))
+      ? el("span", { class: "this-hand", testid: `melded-${side}`, dataset: { cards: String(cards), canastas: String(canastas) } },
+        `this hand ${cards} card${cards === 1 ? "" : "s"} melded` + (canastas ? `, ${canastas} canasta${canastas === 1 ? "" : "s"}` : ""))
+      : null;
+    const colour = columns.length < (view.players || []).length ? ` side-${side % 2}` : "";
+    return el("span", { class: "score-chip" + (column.me ? " mine" : "") + colour, testid: `score-${side}`,
+      dataset: { total: String(match.totals[side]) } },
+    el("span", { class: "who" }, column.label), " ", el("b", {}, fmt(match.totals[side], 0)), hand ? " · " : null, hand);
+  });
+  const goal = match.target ? `to ${Number(match.target).toLocaleString("en")}` : `deal ${match.deal} of ${match.deals}`;
+  return el("div", { class: "scoreboard", testid: "scoreboard" }, el("span", { class: "goal" }, `Score · ${goal}`), chips);
+}
+
+/** The seat that plays after `player` where the view names a direction of play (American Page
+ * One's "Direction" zone): the neighbour that way, the seats being numbered clockwise. */
+function nextSeat(view) {
+  const direction = (view.zones || []).find((z) => /^direction$/i.test(z.name));
+  const moving = (view.players || []).find((p) => p.to_move);
+  if (!direction || !moving || !/clockwise/i.test(direction.text || "")) return null;
+  const step = /anticlockwise|counter-?clockwise/i.test(direction.text) ? -1 : 1;
+  const n = view.players.length;
+  for (let k = 1; k < n; k++) {       // a player who has gone out ("out 1") is passed over
+    const seat = (moving.seat + k * step + n * k) % n;
+    const player = view.players.find((p) => p.seat === seat);
+    if (player && !(player.notes || []).some((note) => /^out\b/.test(note))) return { seat, arrow: step > 0 ? "↻" : "↺" };
+  }
+  return null;
+}
+
 /** Overlaps a hand's cards like a fan when they do not fit the felt's width in one row. */
 function fitHand(hand) {
   const cards = hand.querySelectorAll(".card");
@@ -210,6 +254,10 @@ function seatNode(view, player, mySide, isMe) {
     notes.unshift(el("span", { class: "chip partner" }, "partner"));
   }
   if (player.to_move) notes.unshift(el("span", { class: "chip turn" }, "to move"));
+  const next = nextSeat(view);
+  if (next && next.seat === player.seat && !player.to_move) {
+    notes.unshift(el("span", { class: "chip next", testid: "next-player", title: "plays next, in the direction of play" }, `next ${next.arrow}`));
+  }
   // A bot's last action, on its seat; the newest one on the felt is highlighted.
   const log = view.log || [];
   const lastIndex = log.map((e) => e.seat).lastIndexOf(player.seat);
@@ -222,7 +270,7 @@ function seatNode(view, player, mySide, isMe) {
     class: classes.join(" "), testid: `player-${player.seat}`,
     dataset: { seat: String(player.seat), cards: String(player.cards), toMove: String(!!player.to_move) },
   },
-  el("div", { class: "seat-name" }, isMe ? `${player.name || "You"} (p${player.seat})` : player.name || `p${player.seat}`,
+  el("div", { class: "seat-name" }, isMe ? player.name || "You" : player.name || `p${player.seat}`,
     thinking ? el("span", { class: "thinking", testid: "thinking" }, el("span", { class: "dots" }, el("i"), el("i"), el("i")), "thinking") : null),
   player.agent && player.agent !== "human" ? el("div", { class: "seat-agent" }, player.agent) : null,
   el("div", { class: "seat-count", testid: `player-cards-${player.seat}` }, `${player.cards} card${player.cards === 1 ? "" : "s"}`),
@@ -245,7 +293,7 @@ function zoneNode(view, zone, index, mySide) {
   if (/pending/i.test(zone.name)) classes.push("alert");
   if (hasMelds) classes.push("melds-zone");
   if (zone.side !== null && zone.side !== undefined) classes.push(`side-${zone.side}`);
-  let name = zone.name;
+  let name = yourWords(view, zone.name);
   if (mySide !== null && zone.side !== null && zone.side !== undefined && !/you|us|them|side|\bp\d/i.test(name)) {
     name += zone.side === mySide ? " (your side)" : " (their side)";
   }
@@ -274,8 +322,16 @@ function zoneNode(view, zone, index, mySide) {
     if (!zone.melds.length) melds.append(el("span", { class: "waiting" }, "no melds"));
     node.append(melds);
   }
-  if (zone.text) node.append(el("div", { class: "zone-text" }, directionArrow(zone.text), zone.text));
+  if (zone.text) node.append(el("div", { class: "zone-text" }, directionArrow(zone.text), yourWords(view, zone.text)));
   return node;
+}
+
+/** A zone's words with the person's seat said as "you" ("scores you 12 p1 3"), where a person
+ * sits at the seat shown (not in a review of a bot's seat). */
+function yourWords(view, text) {
+  const me = (view.players || []).find((p) => p.seat === view.seat);
+  if (!me || me.name !== "You") return text;
+  return text.replace(new RegExp(`\\bp${view.seat}'s\\b`, "g"), "your").replace(new RegExp(`\\bp${view.seat}\\b`, "g"), "you");
 }
 
 function directionArrow(text) {
@@ -490,7 +546,7 @@ function render() {
   $("game-title").textContent = view.title + matchTitle(view.match);
   renderFelt($("felt"), view, { interactive: true, hinted: bestHintAction() });
   renderActions(view);
-  renderLog(view.log || [], view.seat);
+  renderLog(view.said || view.log || [], view.seat);
   renderHint();
   const over = view.status === "deal_over" || view.status === "match_over";
   $("hint-button").disabled = view.status !== "your_turn";
@@ -673,6 +729,7 @@ async function openReview(id, deal) {
     clearTimeout(app.pollTimer);
     showScreen("review");
     renderReviewHead();
+    renderLuck(review);
     renderReviewMove();
     document.body.dataset.status = "review";
     setStatus(`Review of deal ${review.deal + 1}: ${review.moves.length} moves. Step with ◀ ▶ or the arrow keys; your mistakes are listed on the right.`);
@@ -694,6 +751,7 @@ function renderReviewHead() {
   lost.className = "review-lost" + (mistakes.length ? "" : " clean");
   $("review-title").textContent = `Review · ${review.name ? review.name + " · " : ""}deal ${review.deal + 1}`;
   $("mistakes-panel").hidden = false;
+  $("mistakes-panel").querySelector("h3").textContent = review.person === false ? `p${review.seat}'s mistakes` : "Your mistakes";
   const body = $("mistakes-body");
   if (!mistakes.length) {
     body.replaceChildren(el("p", {}, review.analysed === false ? "An unfinished deal is shown without analysis."
@@ -748,26 +806,51 @@ function renderReviewMove() {
     played: mistake.played ? mistake.played.action : null });
   const text = open && move.open_text ? move.open_text : move.text;
   const canTakeOver = !move.final && move.index !== null && move.index !== undefined;
-  $("review-move").replaceChildren(el("span", { class: "who" }, move.final ? "Final position:" : "Next move:"), " ", text,
+  // One numbering: the slider's position, the log's and the mistakes list's "move k" are the same k.
+  $("review-move").replaceChildren(el("span", { class: "who" }, move.final ? "Final position:" : `Move ${app.reviewIndex + 1}:`), " ", text,
     canTakeOver ? el("button", { type: "button", class: "small takeover", testid: "review-takeover", onclick: () => takeOver(move.index),
       title: "Play on from this position yourself, the bots at the other seats" }, "Play from here") : null);
   const box = $("review-mistake");
   if (move.mistake) {
     const m = move.mistake;
     const interval = m.interval ? ` (95% interval ${lostText(app.review, m.interval[0])} to ${lostText(app.review, m.interval[1])})` : "";
-    // "You" only where a person sat: a tournament's reviewed seat is a bot's
+    // "You" only where a person sat (the server says so): a tournament's reviewed seat is a bot's
     const mover = view.players.find((p) => p.seat === move.seat);
-    const who = mover && mover.agent === "human" ? "You" : `p${move.seat}` + (mover && mover.agent ? ` (${mover.agent})` : "");
+    const who = app.review.person && move.seat === app.review.seat ? "You"
+      : `p${move.seat}` + (mover && mover.agent ? ` (${mover.agent})` : "");
     const played = m.played ? `${who} played ${m.played.label}; ` : "";
     box.textContent = `Mistake: ${played}${m.best ? m.best.label : "another action"} was better by ${lostText(app.review, m.cost)}${interval}.`;
     box.hidden = false;
   } else {
     box.hidden = true;
   }
-  renderLog(view.log || [], view.seat);
+  renderReviewLog(open);
   for (const item of document.querySelectorAll("[data-testid=mistake-item]")) {
     item.classList.toggle("current", Number(item.dataset.index) === app.reviewIndex);
   }
+}
+
+/** The review's log: the deal's moves up to this step, each with its number (the slider's), the
+ * step's own move marked; a click on one steps there. */
+function renderReviewLog(open) {
+  const list = $("log");
+  const steps = app.reviewSteps.slice(0, app.reviewIndex + 1);
+  list.replaceChildren(...steps.map((step, i) => (step.final ? null : el("li", {
+    class: (step.seat === app.review.seat ? "mine" : "") + (i === app.reviewIndex ? " current" : ""),
+    testid: "review-log-line", dataset: { move: String(i + 1) }, onclick: () => stepReview(i),
+  }, el("span", { class: "move-number" }, `${i + 1}.`), " ", open && step.open_text ? step.open_text : step.text))));
+  list.scrollTop = list.scrollHeight;
+}
+
+function renderLuck(review) {
+  // The deal's luck and skill per side (eval/luck.py): only once the deal is over, every card open.
+  const box = $("review-luck");
+  const lines = review.luck || [];
+  box.hidden = !lines.length;
+  box.replaceChildren(...(lines.length ? [el("span", { class: "who" }, "Luck and skill:"),
+    el("ul", {}, lines.map((line) => el("li", { testid: "luck-line" }, line.text))),
+    el("span", { class: "hint-meta" }, "What each side made, what the cards dealt and drawn gave it (measured by the value network " +
+      "at every chance event, against the average card), and what its decisions made of them.")] : []));
 }
 
 async function takeOver(moveIndex) {
