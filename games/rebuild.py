@@ -19,7 +19,7 @@ extends it step by step:
   information by the game's own resampler (`resample_from_infostate`) and the step is
   retried, up to `MAX_REDRAWS` times a turn. Drawing alone almost never finds a player whose
   hidden cards are all ones it shows late at once (classic Canasta for 2, rule bots, deal 5:
-  p0's six hidden cards are the 5 5 5 7 7 7 it melds, one world in about a hundred thousand);
+  p0's six hidden cards are the 5 5 5 7 7 7 it melds: none of 20,000 worlds drawn fitted);
   the repair finds it in a few replays.
 
 Nothing here names a game: every registered game's information state is a header line (the
@@ -149,7 +149,7 @@ class SeatWorld:
     def _repair(self, state: pyspiel.State, events: list[str]) -> pyspiel.State | None:
         """A world the seat cannot tell from W in which the player to move can make the next
         event, or None. Drawing whole worlds again finds a player's late meld of the six cards it
-        hid (classic Canasta) about once in a hundred thousand draws; here the cards the event
+        hid (classic Canasta) in none of 20,000 draws; here the cards the event
         shows ("p0 meld 5: 5 5 5") are brought into that player's hand one at a time. A move: the
         player's last hidden deal or draw of a card it holds and the event does not show gets a
         shown card instead, taken from another player's hidden deal or draw of it (which gets

@@ -146,8 +146,8 @@ def test_the_rule_bot_plays_every_deal_from_words_alone_as_in_process(game_strin
 
 def test_the_rebuild_finds_a_player_whose_hidden_cards_are_all_shown_late():
     """Classic Canasta for 2, deal 5, seat 1: p0's six hidden cards are exactly the 5 5 5 7 7 7
-    it melds at once; worlds drawn one by one from the seat's information (about one in a
-    hundred thousand fits) were not found in 20,000 draws and the engine stopped. The rebuild
+    it melds at once; worlds drawn one by one from the seat's information were not found in
+    20,000 draws and the engine stopped. The rebuild
     now repairs its world's history (games/rebuild.py `_repair`) and plays the deal as in process."""
     game = pyspiel.load_game("python_classic_canasta(players=2)")
     assert _protocol_game(game, 5, 1, 2) == _in_process_game(game, 5)
