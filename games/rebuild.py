@@ -68,6 +68,7 @@ class SeatWorld:
         self.repairs = 0                                    # worlds repaired (`_repair`), all turns together
         self.steps = 0                                      # actions applied, all turns together
         self.wanted: set[tuple[str, str]] = set()           # (seat, card) the events show later
+        self.cards: set[str] = set()                        # card words W's chance outcomes said so far
 
     def advance(self, events: list[str], hand: list[str] | None = None,
                 legal: list[str] | None = None) -> pyspiel.State:
@@ -169,6 +170,8 @@ class SeatWorld:
         if not words or words[0] != who:
             return None
         shown = Counter(w.rstrip(":,").split("=")[0] for w in words[1:])
+        if self.cards and not self.cards.intersection(shown):
+            return None          # a move that shows no card ("p2 draws"): nothing to bring, and no replay
         info = state.information_state_string(self.seat)
         for _ in range(REPAIR_MOVES):
             outcomes = _chance_words(self.game, state.history())
@@ -178,6 +181,7 @@ class SeatWorld:
                 if receiver == who and hand[card] and card not in shown:
                     last[card] = k
             cards = {card for _, card in outcomes.values()}
+            self.cards |= cards
             needed = [card for card, n in shown.items() if card in cards and hand[card] < n] or \
                 [card for card in shown if card in cards]
             moves = []
