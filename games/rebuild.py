@@ -174,7 +174,9 @@ class SeatWorld:
             return None          # a move that shows no card ("p2 draws"): nothing to bring, and no replay
         info = state.information_state_string(self.seat)
         for _ in range(REPAIR_MOVES):
-            outcomes = _chance_words(self.game, state.history())
+            outcomes: dict[int, tuple[str, str]] = {}
+            if _replay(self.game, state.history(), {}, outcomes) is None:
+                return None
             hand = Counter(state.information_state_string(mover).split("\n")[0].partition(":")[2].split())
             last: dict[str, int] = {}
             for k, (receiver, card) in outcomes.items():
@@ -219,23 +221,12 @@ class SeatWorld:
                                    f"({' '.join(ours)})")
 
 
-def _chance_words(game: pyspiel.Game, history: list[int]) -> dict[int, tuple[str, str]]:
-    """The receiver and card of every chance outcome of `history` whose words say them, by
-    position (the outcome's words depend on the state, so the history is replayed)."""
-    state, out = game.new_initial_state(), {}
-    for k, a in enumerate(history):
-        if state.is_chance_node():
-            said = _receiver_card(state.action_to_string(CHANCE, a))
-            if said is not None:
-                out[k] = said
-        state.apply_action(a)
-    return out
-
-
-def _replay(game: pyspiel.Game, history: list[int], change: dict[int, tuple[str, str]]) -> pyspiel.State | None:
+def _replay(game: pyspiel.Game, history: list[int], change: dict[int, tuple[str, str]],
+            said: dict[int, tuple[str, str]] | None = None) -> pyspiel.State | None:
     """`history` replayed with the chance outcomes at the positions of `change` replaced by the
     outcome whose words give that receiver and card; None where one is not offered there or an
-    action is no longer legal."""
+    action is no longer legal (or the history never replayed: a resampled world may not).
+    `said` gets the receiver and card of every chance outcome whose words say them, by position."""
     state = game.new_initial_state()
     for k, a in enumerate(history):
         if state.is_chance_node():
@@ -246,6 +237,8 @@ def _replay(game: pyspiel.Game, history: list[int], change: dict[int, tuple[str,
                     return None
             elif a not in offered:
                 return None
+            if said is not None and (words := _receiver_card(state.action_to_string(CHANCE, a))) is not None:
+                said[k] = words
         elif a not in state.legal_actions():
             return None
         state.apply_action(a)
