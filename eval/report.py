@@ -72,6 +72,22 @@ def _unrated_note(s: Summary) -> str:
     return f" Not rated, having played no game: {', '.join(unrated)}." if unrated else ""
 
 
+def _games_note(s: Summary) -> str:
+    """Where agents sat in different numbers of games, how many each and each pair: with fewer
+    agents than seats a deal's lineup can leave an agent out (3 agents at 4 seats: `B C C B`),
+    which a reader who multiplied deals by seats would take for lost games."""
+    rated = s.games - s.void
+    short = [r for r in s.rows if 0 < r.games < rated]
+    if not short:
+        return ""
+    idx = {n: i for i, n in enumerate(s.config.agent_names)}
+    names = [r.name for r in s.rows]
+    pairs = [f"{a}-{b} {s.met[idx[a]][idx[b]]}" for i, a in enumerate(names) for b in names[i + 1:]]
+    return (" Each agent is credited the games it sat in (" + ", ".join(f"{r.name} {r.games}" for r in s.rows)
+            + f" of {rated}): a deal whose lineup leaves an agent out is played without it (docs/tournament.md, "
+            "\"Games per agent\"). Games by pair: " + ", ".join(pairs) + ".")
+
+
 def matrix_table(s: Summary) -> str:
     names = [r.name for r in s.rows]
     idx = {n: i for i, n in enumerate(s.config.agent_names)}
@@ -105,7 +121,7 @@ def markdown(s: Summary) -> str:
     return "\n\n".join([
         f"## Tournament: {s.config.with_deals(s.deals).describe()}",
         f"{s.games} games over {s.deals} deals{void}. Elo is Bradley-Terry from pairwise finishing "
-        f"order, {s.anchor} = 0; {_intervals_note(s)}.{_unrated_note(s)}"
+        f"order, {s.anchor} = 0; {_intervals_note(s)}.{_unrated_note(s)}{_games_note(s)}"
         + (f" Adjusted: {s.adjusted}; the same games, deals and resamples." if s.adjusted else ""),
         rating_table(s),
         "### Head to head: row's points per game against column (games)",

@@ -10,9 +10,17 @@ extends it step by step:
 * at a chance node, an outcome drawn by `chance_outcomes()` probabilities when it keeps the
   agreement (a hidden card: any does), else the outcome that does (a card the seat sees: the
   one whose words are in the new line first, for speed);
-* when nothing agrees (the hidden cards W drew were wrong: an opponent plays a card W gave to
-  another), W is drawn again from the seat's information by the game's own resampler
-  (`resample_from_infostate`) and the step is retried, up to `MAX_REDRAWS` times a turn.
+* when nothing agrees at a player's move that shows cards (the hidden cards W drew were
+  wrong: an opponent melds cards W gave to another or left in the stock), W's history is
+  repaired first (`_repair`): the cards the move shows are moved into that player's hidden
+  deals and draws, from another hidden hand or the stock, one swap at a time, each kept only
+  where W's history still replays to exactly the seat's information;
+* when that fails too (or nothing agrees elsewhere), W is drawn again from the seat's
+  information by the game's own resampler (`resample_from_infostate`) and the step is
+  retried, up to `MAX_REDRAWS` times a turn. Drawing alone almost never finds a player whose
+  hidden cards are all ones it shows late at once (classic Canasta for 2, rule bots, deal 5:
+  p0's six hidden cards are the 5 5 5 7 7 7 it melds: none of 20,000 worlds drawn fitted);
+  the repair finds it in a few replays.
 
 Nothing here names a game: every registered game's information state is a header line (the
 hand, rewritten as it changes) then lines appended one by one, and every player action is
@@ -23,6 +31,7 @@ to turn, so a turn costs the steps since the last one.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 import pyspiel
@@ -32,6 +41,8 @@ from games.protocol import CHANCE
 MAX_REDRAWS = 20000     # resampled worlds tried in one turn before the events are declared impossible
 LOOKAHEAD = 0.9         # how often a hidden card is one its receiver shows later, where there is one
 BACK_EVERY = 4          # one redraw in so many starts before the last line (see `advance`)
+REPAIR_MOVES = 12       # cards one repair brings into a player's hand, at most
+REPAIR_TRIES = 60       # changes tried for one of them (each a replay of W's history)
 
 
 class RebuildError(ValueError):
@@ -54,8 +65,10 @@ class SeatWorld:
         self.matched = seat_events(self.state, seat)       # W's seat lines (a prefix of the events)
         self.before = self.state.clone()                    # W before the action that told its last line
         self.redraws = 0                                    # worlds drawn again, all turns together
+        self.repairs = 0                                    # worlds repaired (`_repair`), all turns together
         self.steps = 0                                      # actions applied, all turns together
         self.wanted: set[tuple[str, str]] = set()           # (seat, card) the events show later
+        self.cards: set[str] = set()                        # card words W's chance outcomes said so far
 
     def advance(self, events: list[str], hand: list[str] | None = None,
                 legal: list[str] | None = None) -> pyspiel.State:
@@ -74,6 +87,11 @@ class SeatWorld:
                 return state
             action = self._next(state, events)
             if action is None:
+                repaired = self._repair(state, events)
+                if repaired is not None:
+                    self.repairs += 1
+                    self.state, self.matched = repaired, seat_events(repaired, seat)
+                    continue
                 if redraws >= MAX_REDRAWS:
                     raise RebuildError(f"no world found for event {len(self.matched)} "
                                        f"({_quote(events, len(self.matched))}) in {MAX_REDRAWS} draws")
@@ -129,6 +147,65 @@ class SeatWorld:
                 return a
         return None
 
+    def _repair(self, state: pyspiel.State, events: list[str]) -> pyspiel.State | None:
+        """A world the seat cannot tell from W in which the player to move can make the next
+        event, or None. Drawing whole worlds again finds a player's late meld of the six cards it
+        hid (classic Canasta) in none of 20,000 draws; here the cards the event
+        shows ("p0 meld 5: 5 5 5") are brought into that player's hand one at a time. A move: the
+        player's last hidden deal or draw of a card it holds and the event does not show gets a
+        shown card instead, taken from another player's hidden deal or draw of it (which gets
+        the first card: a swap) or from the stock. The last such deal or draw: where cards of a
+        kind are alike (Canasta), it is the one whose change the fewest later moves depend on.
+        A move is kept only where W's history, so changed, replays (every action legal) to the
+        seat's very information state; the event is tried after each, up to `REPAIR_MOVES`
+        moves. Where the player holds every card shown and still cannot move so (Modern Canasta
+        discards a wild card only from a hand of wild cards), shown cards are brought all the
+        same. Words only: a chance outcome's words name its receiver and card ("p0 dealt 5"),
+        and the player's information state starts with its hand ("p0 hand: 5 5 9 2")."""
+        if state.is_chance_node() or len(events) <= len(self.matched):
+            return None
+        mover, line = state.current_player(), events[len(self.matched)]
+        words = line.split()
+        who = f"p{mover}"
+        if not words or words[0] != who:
+            return None
+        shown = Counter(w.rstrip(":,").split("=")[0] for w in words[1:])
+        if self.cards and not self.cards.intersection(shown):
+            return None          # a move that shows no card ("p2 draws"): nothing to bring, and no replay
+        info = state.information_state_string(self.seat)
+        for _ in range(REPAIR_MOVES):
+            outcomes: dict[int, tuple[str, str]] = {}
+            if _replay(self.game, state.history(), {}, outcomes) is None:
+                return None
+            hand = Counter(state.information_state_string(mover).split("\n")[0].partition(":")[2].split())
+            last: dict[str, int] = {}
+            for k, (receiver, card) in outcomes.items():
+                if receiver == who and hand[card] and card not in shown:
+                    last[card] = k
+            cards = {card for _, card in outcomes.values()}
+            self.cards |= cards
+            needed = [card for card, n in shown.items() if card in cards and hand[card] < n] or \
+                [card for card in shown if card in cards]
+            moves = []
+            for card in needed:
+                givers = [None] + [k for k, (receiver, c) in outcomes.items()
+                                   if c == card and receiver not in (who, f"p{self.seat}")]
+                moves += [(taker, card, giver) for taker in last.values() for giver in givers]
+            self.rng.shuffle(moves)
+            for taker, card, giver in moves[:REPAIR_TRIES]:
+                change = {taker: (who, card)}
+                if giver is not None:
+                    change[giver] = (outcomes[giver][0], outcomes[taker][1])
+                moved = _replay(self.game, state.history(), change)
+                if moved is not None and moved.information_state_string(self.seat) == info:
+                    state = moved
+                    break
+            else:
+                return None
+            if self._next(state, events) is not None:
+                return state
+        return None
+
     def _check(self, hand: list[str] | None, legal: list[str] | None) -> None:
         state, seat = self.state, self.seat
         if legal is not None:
@@ -142,6 +219,30 @@ class SeatWorld:
             if sorted(ours) != sorted(hand):
                 raise RebuildError(f"the hand told ({' '.join(hand)}) is not this seat's after these events "
                                    f"({' '.join(ours)})")
+
+
+def _replay(game: pyspiel.Game, history: list[int], change: dict[int, tuple[str, str]],
+            said: dict[int, tuple[str, str]] | None = None) -> pyspiel.State | None:
+    """`history` replayed with the chance outcomes at the positions of `change` replaced by the
+    outcome whose words give that receiver and card; None where one is not offered there or an
+    action is no longer legal (or the history never replayed: a resampled world may not).
+    `said` gets the receiver and card of every chance outcome whose words say them, by position."""
+    state = game.new_initial_state()
+    for k, a in enumerate(history):
+        if state.is_chance_node():
+            offered = [b for b, p in state.chance_outcomes() if p > 0]
+            if k in change:
+                a = next((b for b in offered if _receiver_card(state.action_to_string(CHANCE, b)) == change[k]), None)
+                if a is None:
+                    return None
+            elif a not in offered:
+                return None
+            if said is not None and (words := _receiver_card(state.action_to_string(CHANCE, a))) is not None:
+                said[k] = words
+        elif a not in state.legal_actions():
+            return None
+        state.apply_action(a)
+    return state
 
 
 def _receiver_card(words: str) -> tuple[str, str] | None:

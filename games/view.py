@@ -175,6 +175,11 @@ class ViewShape:
     score_lines: tuple[str, ...]         # Score.lines[].label
     notes: tuple[str, ...] = ()          # Player.notes[] patterns
     canastas: tuple[str, ...] = ()       # Meld.canasta; none: the game has no melds
+    # What a zone's `text` and cards mean, by its `zones` pattern; and how each event changes the
+    # table, by its shape (the engine protocol's placeholders: "<seat> discards <rank>"), declared
+    # beside the code that says them: scripts/protocol_docs.py writes both into the game's page.
+    zone_texts: tuple[tuple[str, str], ...] = ()
+    events: tuple[tuple[str, str], ...] = ()
 
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"

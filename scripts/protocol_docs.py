@@ -5,9 +5,13 @@ declares (games.registry: its parameters, player counts, sides, match, the words
 view; its pyspiel game type: utility, returns' bounds, chance outcomes) and from the words it
 says in play: every form of its action words and of the events a seat sees (its
 information-state lines), collected over seeded deals of every player count, random and
-rule-bot play, with cards, ranks, seats and numbers written as placeholders. `--check` writes
-nothing and exits 1 naming the pages that differ from what the code gives now (a test runs
-it, so the pages never drift from the games).
+rule-bot play, with cards, ranks, seats and numbers written as placeholders. What each zone's
+text says and how each event changes the table are the game's own words, declared beside the
+code that makes them (its `ViewShape.zone_texts` and `events`, games/view.py): an event said in
+play, or a zone, that the game does not describe stops the generator with its name, so a new
+line cannot reach the protocol undocumented. `--check` writes nothing and exits 1 naming the
+pages that differ from what the code gives now (a test runs it, so the pages never drift from
+the games).
 """
 
 from __future__ import annotations
@@ -154,6 +158,37 @@ def _chance_words(entry: registry.GameEntry) -> list[tuple[int, str]]:
     return [(a, " / ".join(sorted(words))) for a, words in sorted(seen.items())]
 
 
+class Undeclared(ValueError):
+    """A zone or an event the game's view shape does not describe (games.view.ViewShape)."""
+
+
+def _cell(text: str) -> str:
+    """Text for a Markdown table cell (a pipe escaped, in a code span too: GitHub's tables split on it)."""
+    return text.replace("|", "\\|")
+
+
+def _zone_texts(entry: registry.GameEntry) -> list[tuple[str, str]]:
+    """Each zone pattern the game declares, with what its text and cards say."""
+    shape_ = entry.view_shape
+    texts = dict(shape_.zone_texts)
+    missing = [z for z in shape_.zones if z not in texts]
+    if missing:
+        raise Undeclared(f"{entry.name}: zones without a description in its ViewShape.zone_texts: "
+                         + ", ".join(missing))
+    return [(z, texts[z]) for z in shape_.zones]
+
+
+def _event_effects(entry: registry.GameEntry, seen: set[str]) -> list[tuple[str, str]]:
+    """Every event form the game declares, in its order, with how it changes the table; an event
+    seen that the game does not describe is an error (a new line said without saying what it does)."""
+    declared = dict(entry.view_shape.events if entry.view_shape else ())
+    missing = sorted(seen - set(declared))
+    if missing:
+        raise Undeclared(f"{entry.name}: events without a description in its ViewShape.events: "
+                         + "; ".join(missing))
+    return list(declared.items())
+
+
 def page(entry: registry.GameEntry) -> str:
     """The game's page, in Markdown."""
     game = pyspiel.load_game(entry.example)
@@ -197,13 +232,21 @@ def page(entry: registry.GameEntry) -> str:
                 f"- score lines: {', '.join(shape_.score_lines) or 'none'}"]
         if shape_.notes:
             out.append(f"- player notes (patterns): {', '.join(f'`{n}`' for n in shape_.notes)}")
+        out += ["", "The zones (`zones[]`, in display order; a zone whose pattern names a side or a seat comes "
+                "once for each), and what each one's `text` and `cards` say:", "",
+                "| zone (`name`, a pattern) | its `text` and `cards` |", "|---|---|"]
+        out += [f"| `{_cell(z)}` | {_cell(text)} |" for z, text in _zone_texts(entry)]
     out += ["", "## Action words", "",
             "A legal action's `text` (the words a version-2 reply may send instead of the id), in every "
             "form the game said over seeded deals of each player count; placeholders:", ""]
     out += [f"- `{k}`: {v}" for k, v in PLACEHOLDERS.items()]
     out += ["", "```"] + sorted(actions) + ["```", "", "## Events", "",
             "An event's `text`: a line of the seat's information state (after its hand), in every form "
-            "seen; `<seat>` at the start is the event's `seat`:", "", "```"] + sorted(events) + ["```"]
+            "seen and every form the game declares; `<seat>` at the start is the event's `seat`. Beside "
+            "each, how it changes the table: what a seat that keeps its own picture of the table updates.",
+            "", "| event | how it changes the table |", "|---|---|"]
+    out += [f"| `{_cell(e)}` | {_cell(effect)}{'' if e in events else ' (not said in the seeded deals)'} |"
+            for e, effect in _event_effects(entry, events)]
     chance = _chance_words(entry)
     out += ["", "## The world's encoding", "",
             "A `world` (asked at hello) is a list of action ids from the deal's start, chance outcomes "
@@ -220,7 +263,11 @@ def main(argv: list[str] | None = None) -> int:
     stale = []
     for entry in registry.registered():
         path = OUT / f"{entry.name.removeprefix('python_')}.md"
-        text = page(entry)
+        try:
+            text = page(entry)
+        except Undeclared as e:
+            print(f"protocol pages: {e}", file=sys.stderr)
+            return 1
         if args.check:
             if not path.exists() or path.read_text() != text:
                 stale.append(str(path.relative_to(ROOT)))

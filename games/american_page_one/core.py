@@ -1444,6 +1444,75 @@ class AmericanPageOneState(LoggedCore):
         return "\n".join(lines)
 
 
+_PLAYS = ("puts the card from its hand onto the discards: it is the up-card, its suit the suit to follow (an 8 or a "
+          "Joker: the suit it names next) and its rank the rank to match; hand -1. Its effect, as the deal's "
+          "parameters set the special cards (docs/rules/american_page_one.md; by default: 2 and 3 make the next "
+          "player answer with its own or draw 2 or 3 more, the count adding up in `Pending draw`; 8 and Joker are "
+          "wild and name a suit; J skips the next player; Q reverses the direction), then the next player's turn")
+_DRAWN = ("one card from the stock into its hand (hand +1, stock -1): a draw it chose, a card for want of one to "
+          "play, a penalty or a pending draw")
+# How each event (its words with the protocol's placeholders: docs/protocol/american_page_one.md)
+# changes the table a seat keeps: declared here, beside `event_str`, which says them.
+EVENTS: tuple[tuple[str, str], ...] = (
+    ("<seat> deals", "chance chose the dealer (its note `dealer`): the deal starts on its left and play goes "
+                     "clockwise from there"),
+    ("dealt <card>", "this seat was dealt the card (hand +1, stock -1). The other seats' deals are not told: "
+                     "each seat is dealt hand_size cards"),
+    ("dealt <rank>", "the same, a Joker (Jk)"),
+    ("starter <card>", "the first card turned from the stock onto the discards: the up-card. With starter=dealer "
+                       "it counts as the dealer's play (a special card's effect applies; an 8 or a Joker: the "
+                       "dealer names the suit); with starter=redraw_joker a special starter counts as played by "
+                       "nobody between the dealer and the first player"),
+    ("starter <rank>", "the same, a Joker"),
+    ("the joker goes back into the stock", "starter=redraw_joker: the Joker starter goes back into the stock "
+                                           "(stock +1, discards -1) and another starter is turned"),
+    ("<seat> plays <card>", _PLAYS),
+    ("<seat> plays <rank>", "the same with a Joker (Jk): wild; by default the next player draws 4 unless it "
+                            "answers, and the player names a suit next"),
+    ("<seat> names ♠", "after its 8 or Joker: the suit to follow is ♠ (the up-card's text: \"suit ♠ named\")"),
+    ("<seat> names ♥", "the same, ♥"),
+    ("<seat> names ♦", "the same, ♦"),
+    ("<seat> names ♣", "the same, ♣"),
+    ("<seat> plays no more of the rank", "multi_play: it stops laying cards of the rank it played this turn; "
+                                         "the last one laid is the up-card"),
+    ("<seat> chooses to draw", "it draws instead of playing: one card, or with a pending draw the whole count "
+                               "(`Pending draw` then empties); the `draws` lines that follow are the cards"),
+    ("<seat> draws a card", _DRAWN + "; the card is not told"),
+    ("<seat> draws <card>", "this seat's own draw, the card named: " + _DRAWN),
+    ("<seat> draws <rank>", "the same, a Joker"),
+    ("<seat> passes", "its turn ends without a play (after drawing, or where no card can be drawn); the next "
+                      "player's turn"),
+    ("<seat> cannot play or draw: passes", "draw_until_playable with nothing left to draw: its turn ends without a "
+                                           "play, and it is known to hold no playable card"),
+    ("<seat> may not go out on a special card: draws <rank>", "no_special_finish: it played its last card, a "
+                                                              "special one, and draws this many cards (the `draws` "
+                                                              "lines that follow)"),
+    ("<seat> is out", "its hand is empty: it wins the deal (with until_last: the next place, and play goes on "
+                      "without it)"),
+    ("<seat> calls dobon", "dobon: its hand's ranks add up to the rank just played; it will show its hand (the "
+                           "`shows` line) and wins unless matched by a Dobon-gaeshi"),
+    ("<seat> does not call dobon", "dobon: it was asked and did not call; nothing changes"),
+    ("<seat> shows <card>", "a Dobon caller lays its hand down: every seat sees these cards, its whole hand"),
+    ("<seat> shows <card> ...", "the same, several cards"),
+    ("<card> back to <seat>", "dobon: the play that was Dobon-ed goes back from the discards to its player's hand "
+                              "(a going out on it is void)"),
+    ("<card> ... back to <seat>", "the same, several cards"),
+    ("nothing back to <seat>", "dobon: nothing comes back (the play was reshuffled away)"),
+    ("<seat> challenges the joker", "challenge: it challenges the Joker just played on it; the Joker's player shows "
+                                    "it its hand (the next line)"),
+    ("<seat> shows <seat> <card>", "the Joker's player shows its hand to the challenger (named second): the two "
+                                   "of them see these cards"),
+    ("<seat> shows <seat> <card> ...", "the same, several cards"),
+    ("<seat> shows <seat> its hand", "the same as the other seats see it: the cards are not told"),
+    ("challenge succeeds", "the Joker's player held a card of the suit to follow: it draws 4 for each Joker "
+                           "played, the suit it named stands, and the challenger plays its turn"),
+    ("challenge fails", "the challenger draws the penalty and the Joker's 4, and is passed over"),
+    ("discards reshuffled into the stock (<n> cards)", "the stock was empty: the discards under the up-card (this "
+                                                        "many) become the stock; the up-card stays"),
+    ("deal stopped after <n> turns", "max_turns reached: the deal ends and is scored by the hands left"),
+)
+
+
 def event_str(kind: int, seat: int, value: Any, viewer: int) -> str:
     """One event as `viewer` saw it ('' when it saw nothing)."""
     if kind == EV_ACT:

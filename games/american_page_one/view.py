@@ -6,9 +6,21 @@ from games.american_page_one import core as apo
 from games.cards import NUM_RANKS, SUIT_LETTERS, SUIT_SYMBOLS
 from games.view import FRENCH_RANKS, ViewShape, action, count, french_card, with_hand_actions, zone
 
+# What each zone's `text` and cards say (`american_page_one_view` builds them).
+ZONE_TEXTS = (
+    ("Up-card", "cards: the top card of the discards, the one to match; text: \"suit ♥ named\" where an 8 or a "
+                "Joker named a suit other than its own (the suit to follow), else null"),
+    ("Stock", "text: the cards left in the stock (\"40 cards\"); no cards shown"),
+    ("Discards", "text: the cards in the discards, the up-card included (\"9 cards\"); no cards shown"),
+    ("Direction", "text: the order of play, \"clockwise\" (seat + 1) or \"anticlockwise\" (seat - 1)"),
+    ("Pending draw", "only while a draw card waits for an answer: text: the cards the next player must draw "
+                     "unless it answers (\"4 cards\")"),
+    ("Match", "only in a match of several deals: text: each seat's score so far and the deals left after this "
+              "one (\"scores p0 12 p1 -12; deals after this one: 3\")"),
+)
 SHAPE = ViewShape(ranks=FRENCH_RANKS, zones=("Up-card", "Stock", "Discards", "Direction", "Pending draw", "Match"),
                   kinds=("card", "suit", "draw", "pass", "call"), score_lines=("cards left", "hand points"),
-                  notes=("dealer", r"out \d+"))
+                  notes=("dealer", r"out \d+"), zone_texts=ZONE_TEXTS, events=apo.EVENTS)
 
 def american_page_one_view(core: apo.AmericanPageOneState, seat: int, open_hands: bool) -> dict:
     """American Page One from `seat`: its hand, the up-card, stock, discards, direction and match standing."""

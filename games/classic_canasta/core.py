@@ -192,6 +192,63 @@ def event_action(kind: int, value: int) -> int | None:
 
 _FIXED_ACTIONS = {EV_STOCK: DRAW, EV_WITHDRAW: WITHDRAW, EV_COMMIT: COMMIT}
 
+_HEADER = ("the hand's first line: the number of players and each side's score before this hand, side 0 first "
+           "(a side is a partnership with four players, a player with two or three); it sets the side's initial "
+           "meld: 15 points below 0, 50 from 0, 90 from 1,500, 120 from 3,000")
+_TAKEN = ("the rest of the pile goes into its hand, known to every seat (the view's `Known in pN's hand`; a red 3 "
+          "in it goes down in its side's red 3s instead); the pile is then empty and no longer frozen")
+_TAKES = ("takes the pile: its top card (the rank named) and the cards named from its hand go onto its side's meld "
+          "of that rank (started if it has none); " + _TAKEN + ". A side without its initial meld lays only the "
+          "pair and the top card now; the rest of the pile waits for `completes its initial meld and takes the "
+          "pile` (or goes back with `withdraws its initial meld`)")
+# How each event (its words with the protocol's placeholders: docs/protocol/classic_canasta.md)
+# changes the table a seat keeps: declared here, beside `event_text`, which says them.
+EVENTS: tuple[tuple[str, str], ...] = (
+    ("<n> players; scores before the hand: <n> / <n>", _HEADER),
+    ("<n> players; scores before the hand: <n> / <n> / <n>", _HEADER + " (three players: three sides)"),
+    ("dealt <rank>", "this seat was dealt the card (hand +1, stock -1). The other seats' deals are not told: "
+                     "each seat is dealt 15 cards (two players), 13 (three) or 11 (four)"),
+    ("<seat> dealt <rank>", "a red 3 dealt to the seat (anyone's is told): it goes down at once in its side's red "
+                            "3s, not into the hand; after the deal, seat by seat in turn order, each draws one "
+                            "card for each red 3 it laid down (the `draws` lines that follow)"),
+    ("turned up <rank>", "one card from the stock starts the pile (stock -1, pile +1); a red 3 or a wild card "
+                         "turned up is covered by the next one turned up, and the pile is frozen"),
+    ("<seat> draws from the stock", "its turn starts with a draw: one card with four players, two with two or "
+                                    "three (the `draws` lines that follow); with the stock empty, the hand ends "
+                                    "instead (the next line)"),
+    ("<seat> draws", "one card from the stock into its hand, not told (hand +1, stock -1)"),
+    ("<seat> draws <rank>", "a card from the stock, named (stock -1): this seat's own draw, into its hand; or "
+                            "anyone's red 3, which goes down at once in its side's red 3s (not into the hand) and "
+                            "is replaced by another draw"),
+    ("<seat> takes the pile with a pair of <rank>", _TAKES + "; here two naturals of the rank"),
+    ("<seat> takes the pile with a <rank> and a <rank>", _TAKES + "; here one natural and a 2 (the second rank; "
+                                                                 "a side with its initial meld, the pile not "
+                                                                 "frozen)"),
+    ("<seat> takes the pile with a <rank> and a Joker", "the same as with a 2, with a Joker"),
+    ("<seat> meld <rank>: <rank>", "lays the cards after the colon from its hand onto its side's meld of the rank "
+                                   "before it (started if none; 3b: black 3s, only in going out): naturals, 2s, "
+                                   "Jokers (Jk). Seven cards or more make a canasta (natural without a wild "
+                                   "card, else mixed). The seat's hand loses the cards"),
+    ("<seat> meld <rank>: <rank> ...", "the same, several cards"),
+    ("<seat> discards <rank>", "one card from its hand onto the pile, which ends its turn (the next seat's "
+                               "starts); a 2 or a Joker discarded freezes the pile, and no one takes a pile "
+                               "with a black 3, a 2 or a Joker on top. A side's initial meld, laid this turn, is "
+                               "made from here"),
+    ("<seat> withdraws its initial meld", "the melds it laid this turn toward its side's initial meld (short "
+                                          "of it) go back to its hand, known to every seat; where it took the "
+                                          "pile, the top card goes back onto the pile and the turn goes on with "
+                                          "a draw from the stock; it melds no more this turn"),
+    ("<seat> completes its initial meld and takes the pile", "its side's initial meld is made; " + _TAKEN),
+    ("<seat> ends the hand", "last_red_three=meld: a red 3 was the stock's last card; the seat ended its turn "
+                             "(its melds done, no discard) and the hand ends"),
+    ("hand over: went out", "a player emptied its hand (melds, or melds and a last discard): the hand is over and "
+                            "scored (the view's `score`; the deal's returns)"),
+    ("hand over: a red 3 was the last card", "a red 3 was the stock's last card: the hand is over and scored"),
+    ("hand over: the stock is exhausted", "a turn would draw from an empty stock without taking the pile: the "
+                                          "hand is over and scored, nobody going out"),
+)
+
+
 def event_text(kind: int, seat: int, value: int, viewer: int) -> str:
     """The line an event adds to `viewer`'s information state ('' for none)."""
     if kind == EV_DEAL:

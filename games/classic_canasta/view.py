@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from games.classic_canasta import actions as ca
 from games.classic_canasta.actions import BLACK_SLOT
-from games.classic_canasta.core import DRAWS, ClassicState
+from games.classic_canasta.core import DRAWS, EVENTS, ClassicState
 from games.classic_canasta.scoring import canasta_bonus
 from games.canasta_family.cards import BLACK_THREE, JOKER, KIND_NAMES, RED_THREE, TWO
 from games.modern_canasta.view import CANASTA_RANKS, KNOWN_ZONE, canasta_card, canasta_counts
@@ -16,7 +16,22 @@ CLASSIC_SCORE_LINES = (("melded cards", "melded_cards"), ("canastas", "canasta_b
 CLASSIC_CANASTAS = ("natural", "mixed")
 _WHO = r"(?:your side|their side|you|p\d+)"        # a partnership's row, or a player's in a game of two or three
 
+# What each zone's `text` and cards say (`classic_canasta_view` builds them).
+ZONE_TEXTS = (
+    ("Pile", "cards: the discard pile, bottom first, its top last; text: its size, top card and state: \"5 cards, "
+             "top K, frozen\" (frozen: a 2, a Joker or a red 3 lies in it; then, and always for a side without "
+             "its initial meld, it is taken only with a natural pair)"),
+    ("Stock", "text: the cards left in the stock (\"52 cards\"); no cards shown"),
+    (f"Melds: {_WHO}", "one a side (`side`): \"your side\" / \"their side\" with four players (partners), \"you\" "
+                       "/ \"p1\" with two or three; `melds`: the side's melds (rank, cards, naturals, wilds, and the "
+                       "kind of canasta once one); text: the side's score before the hand and its initial meld: "
+                       "\"score 0; initial meld needs 50\" until made, then \"score 0; initial meld made\""),
+    (f"Red 3s: {_WHO}", "one a side: cards: the side's red 3s laid down; no text"),
+    (KNOWN_ZONE, "cards: what every seat knows that seat holds (the rest of a pile it took, the cards of an "
+                 "initial meld it withdrew) and has not played since; shown only while there are some; no text"),
+)
 SHAPE = ViewShape(ranks=CANASTA_RANKS, zones=("Pile", "Stock", f"Melds: {_WHO}", f"Red 3s: {_WHO}", KNOWN_ZONE),
+                  zone_texts=ZONE_TEXTS, events=EVENTS,
                   kinds=("draw", "pile", "other", "card", "meld"),
                   score_lines=tuple(label for label, field in CLASSIC_SCORE_LINES if field != "canasta_bonuses")
                   + tuple(f"{kind} canastas" for kind in CLASSIC_CANASTAS),

@@ -190,6 +190,62 @@ def event_action(kind: int, value: int) -> int | None:
 _FIXED_ACTIONS = {EV_STOCK: DRAW, EV_TAKE: TAKE, EV_ASK: ASK, EV_WITHDRAW: WITHDRAW, EV_COMMIT: COMMIT}
 
 
+_TAKEN = ("the rest of the pile goes into its hand, known to every seat (the view's `Known in pN's hand`); the pile "
+          "is then empty")
+# How each event (its words with the protocol's placeholders: docs/protocol/modern_canasta.md)
+# changes the table a seat keeps: declared here, beside `event_text`, which says them.
+EVENTS: tuple[tuple[str, str], ...] = (
+    ("scores before the hand: <n> / <n>", "the hand's first line: the score before this hand of side 0 (seats 0 "
+                                          "and 2), then side 1 (seats 1 and 3); it sets the side's initial meld: "
+                                          "125 points below 3,000 (negative too), 155 from 3,000, 180 from 5,000"),
+    ("dealt <rank>", "this seat was dealt the card (hand +1, stock -1). The other seats' deals are not told: each "
+                     "seat is dealt 13 cards, and the pile starts empty"),
+    ("<seat> dealt <rank>", "a 3 dealt to the seat (anyone's is told; red or black, the view's colour): it goes "
+                            "down at once in its side's 3s, not into the hand; after the deal, seat by seat in "
+                            "turn order, each draws one card for each 3 it laid down (the `draws` lines after)"),
+    ("<seat> draws from the stock", "its turn starts with a draw of one card (the `draws` line that follows)"),
+    ("<seat> draws", "one card from the stock into its hand, not told (hand +1, stock -1)"),
+    ("<seat> draws <rank>", "a card from the stock, named (stock -1): this seat's own draw, into its hand; or "
+                            "anyone's 3, which goes down at once in its side's 3s (not into the hand) and is "
+                            "replaced by another draw; a 3 drawn as the stock's last card stays in the hand and ends "
+                            "the hand"),
+    ("<seat> takes the pile with a pair of <rank>", "takes the pile: its top card (the rank named) and a natural "
+                                                    "pair of that rank from its hand go onto its side's unfinished "
+                                                    "meld of the rank (when it has 3 or 4 cards) or start one; "
+                                                    + _TAKEN + ". A side without its initial meld lays the pair "
+                                                    "and the top card now; the rest of the pile waits for "
+                                                    "`completes its initial meld and takes the pile` (or goes back "
+                                                    "with `withdraws its initial meld`)"),
+    ("<seat> meld <rank>: <rank>", "lays the cards after the colon from its hand onto its side's unfinished meld of "
+                                   "the rank before it (started if none): naturals, 2s, Jokers (Jk). At seven cards "
+                                   "it is a canasta (the view lists it among the side's melds with its kind); a "
+                                   "natural canasta closes the rank to both sides. The seat's hand loses the cards"),
+    ("<seat> meld <rank>: <rank> ...", "the same, several cards"),
+    ("<seat> meld wild: <rank>", "the same onto its side's meld of wild cards (2s and Jokers only)"),
+    ("<seat> meld wild: <rank> ...", "the same, several cards"),
+    ("<seat> asks to go out", "asks its partner whether it may go out this turn (once a hand, right after its "
+                              "draw); the partner's answer is the next line"),
+    ("<seat> answers yes", "the partner's answer: the asker must go out this turn if it can (its note `must go out "
+                           "this turn`)"),
+    ("<seat> answers no", "the partner's answer: the asker may not go out this turn (its note `may not go out this "
+                          "turn`)"),
+    ("<seat> discards <rank>", "one card from its hand onto the pile, which ends its turn (the next seat's starts); "
+                               "a wild card on top blocks taking the pile. A side's initial meld, laid this turn, "
+                               "is made from here; a hand it empties goes out"),
+    ("<seat> withdraws its initial meld", "the melds it laid this turn toward its side's initial meld (short of "
+                                          "it) go back to its hand, known to every seat; where it took the pile, "
+                                          "the top card goes back onto the pile and it draws from the stock "
+                                          "instead; it melds no more this turn"),
+    ("<seat> completes its initial meld and takes the pile", "its side's initial meld is made; " + _TAKEN),
+    ("hand over: went out", "a player emptied its hand: the hand is over and scored (the view's `score`; the "
+                            "deal's returns)"),
+    ("hand over: a 3 was the last card", "a 3 was the stock's last card: it stays in its player's hand (5 points "
+                                         "against) and the hand is over and scored"),
+    ("hand over: the stock is exhausted", "a turn would start with an empty stock: the hand is over and scored, "
+                                          "nobody going out"),
+)
+
+
 def event_text(kind: int, seat: int, value: int, viewer: int) -> str:
     """The line an event adds to `viewer`'s information state ('' for none)."""
     if kind == EV_DEAL:

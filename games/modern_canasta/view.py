@@ -9,7 +9,7 @@ from __future__ import annotations
 from games.modern_canasta import actions as ca
 from games.modern_canasta.cards import (ACE, BLACK_THREE, JOKER, KIND_NAMES, NUM_KINDS, NUM_SLOTS, RED_THREE, SEVEN,
                                         TWO, VALUES, WILD_SLOT)
-from games.modern_canasta.core import CanastaState
+from games.modern_canasta.core import EVENTS, CanastaState
 from games.modern_canasta.scoring import canasta_bonus
 from games.view import ViewShape, action, card, count, with_hand_actions, zone
 
@@ -53,8 +53,23 @@ SCORE_LINES = (("melded cards", "melded_cards"), ("canastas", "canasta_bonuses")
 CANASTA_RANKS = KIND_NAMES[:NUM_KINDS - 2] + ("3",)       # canasta_card's ranks: a 3 of either colour is "3"
 KNOWN_ZONE = r"Known in p\d+'s hand"
 
+# What each zone's `text` and cards say (`modern_canasta_view` builds them).
+ZONE_TEXTS = (
+    ("Pile", "cards: the discard pile, bottom first, its top last; text: its size and top card: \"5 cards, top K\" "
+             "(it is taken only with a natural pair of the top card's rank)"),
+    ("Stock", "text: the cards left in the stock (\"58 cards\"); no cards shown"),
+    ("Melds: (?:your|their) side", "one a partnership (`side`: 0 is seats 0 and 2): `melds`: its canastas and "
+                                   "unfinished melds (rank, or \"wild\" for the wild-card meld; cards, naturals, "
+                                   "wilds; the kind of canasta once one); text: the side's score before the hand "
+                                   "and its initial meld: \"score 0; initial meld needs 125\" until made, then "
+                                   "\"score 0; initial meld made\""),
+    ("3s: (?:your|their) side", "one a partnership: cards: its 3s laid down, red then black (the card's "
+                                "`color`); no text"),
+    (KNOWN_ZONE, "cards: what every seat knows that seat holds (the rest of a pile it took, the cards of an "
+                 "initial meld it withdrew) and has not played since; shown only while there are some; no text"),
+)
 SHAPE = ViewShape(ranks=CANASTA_RANKS, zones=("Pile", "Stock", "Melds: (?:your|their) side", "3s: (?:your|their) side",
-                                              KNOWN_ZONE),
+                                              KNOWN_ZONE), zone_texts=ZONE_TEXTS, events=EVENTS,
                   kinds=("draw", "pile", "ask", "answer", "other", "card", "meld"),
                   score_lines=tuple(label for label, field in SCORE_LINES if field != "canasta_bonuses")
                   + tuple(f"{kind} canastas" for kind in CANASTA_KINDS),

@@ -692,6 +692,41 @@ def set_up(rules: PageOneRules, hands: list[list[int]], leader: int,
     return state
 
 
+_FOLLOWS = ("follows the trick with a card of the led suit: its hand loses it, the trick gains it. When every "
+            "player still in has played or passed, the trick's highest card of the led suit (a joker above all, "
+            "the first of two) wins: the trick's cards go to the discards and its player leads next. A hand "
+            "that empties is out (the winner; with until_last, the next place)")
+_DRAWS = ("had no card of the led suit (nor a joker): one card from the stock into its hand (hand +1, stock -1); "
+          "it draws again until a card of the led suit (or a joker) comes, which it then plays (the next line)")
+# How each event (its words with the protocol's placeholders: docs/protocol/page_one.md) changes
+# the table a seat keeps: declared here, beside `_event_str`, which says them.
+EVENTS: tuple[tuple[str, str], ...] = (
+    ("<seat> leads first", "chosen to lead the first trick (first_leader=random); nothing else changes"),
+    ("<seat> turns <card>", "first_leader=high_card: it turned this card from the deck to choose the first leader "
+                            "(the highest rank leads; a tie turns again); the card goes back before the deal"),
+    ("dealt <card>", "this seat was dealt the card: into its hand, out of the stock. The other seats' deals are "
+                     "not told: every seat is dealt hand_size cards, the rest is the stock"),
+    ("dealt <joker>", "the same, a joker"),
+    ("<seat> leads <card>", "starts a trick with the card: its hand loses it, the trick holds it, its suit is "
+                            "the led suit"),
+    ("<seat> leads <joker>", "starts a trick with a joker standing for the suit after `=`: that suit is led"),
+    ("<seat> plays <card>", _FOLLOWS),
+    ("<seat> plays <joker>", "follows with a joker (it stands for the led suit); the rest as a card played"),
+    ("<seat> draws", _DRAWS),
+    ("<seat> draws <card>", "this seat's own draw, the card named: " + _DRAWS),
+    ("<seat> draws <joker>", "this seat's own draw, a joker: into its hand, and it must play it"),
+    ("<seat> passes", "the stock is empty (empty_stock=pass, or reshuffle with no discards): it plays no card "
+                      "to this trick, and is known to hold none of the led suit"),
+    ("discards reshuffled: <card>", "empty_stock=reshuffle: the discards (the cards named) become the stock; "
+                                    "the discards are then empty"),
+    ("discards reshuffled: <card> ...", "the same, several cards"),
+    ("<seat> takes <card>", "empty_stock=take: it takes the trick's cards (named) into its hand, the trick "
+                            "ends at once and it leads the next"),
+    ("<seat> takes <card> ...", "the same, several cards"),
+    ("game stopped after <n> tricks", "max_tricks reached: the game ends, players ranked by cards left"),
+)
+
+
 def _event_str(kind: int, seat: int, value: int, viewer: int) -> str:
     if kind == EV_LEADER:
         return f"p{seat} leads first"

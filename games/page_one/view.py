@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 from games.cards import SUIT_SYMBOLS, cards_of
-from games.page_one.core import EV_FOLLOW, EV_LEAD, OVER, PageOneState, played_card
+from games.page_one.core import EV_FOLLOW, EV_LEAD, EVENTS, OVER, PageOneState, played_card
 from games.view import FRENCH_RANKS, ViewShape, action, count, french_card, with_hand_actions, zone
 
+# What each zone's `text` and cards say (`page_one_view` builds them).
+ZONE_TEXTS = (
+    ("Trick", "cards: the trick on the table, in play order, each with its `seat` (a joker as \"Jk=♠\", the "
+              "suit it stands for); text: \"led suit ♠\" during a trick, \"p2 to lead\" between tricks"),
+    ("Stock", "text: the cards left in the stock (\"23 cards\"); no cards shown"),
+    ("Discards", "text: the cards of finished tricks (\"12 cards\"); no cards shown"),
+    ("Tricks", "text: the trick being played, counted from 1 (\"trick 5\"); when the game is over, the "
+               "tricks played (\"9 tricks\")"),
+)
 SHAPE = ViewShape(ranks=FRENCH_RANKS, zones=("Trick", "Stock", "Discards", "Tricks"), kinds=("card",),
-                  score_lines=("cards left",), notes=("leader", r"out \d+"))
+                  score_lines=("cards left",), notes=("leader", r"out \d+"), zone_texts=ZONE_TEXTS, events=EVENTS)
 
 def page_one_view(core: PageOneState, seat: int, open_hands: bool) -> dict:
     """Page One from `seat`: its hand, the trick on the table, the stock, discards and tricks."""
