@@ -238,7 +238,11 @@ def view_schema(game: Any) -> dict:
         "Meld": _doc(_object({"rank": _one_of(ranks + ("wild",) if ranks else None), "cards": cards,
                               "naturals": count_, "wilds": count_,
                               "canasta": _doc(_nullable(_one_of(shape.canastas if shape else None)),
-                                              "the kind of canasta, once the meld is one")}),
+                                              "the kind of canasta, once the meld is one"),
+                              "points": _doc({"type": "integer"},
+                                             "the meld's face value: its cards' values, and its canasta bonus "
+                                             "once it is one (the hand's scorer may yet count the cards against "
+                                             "the side, or add a penalty for an unfinished meld: the rules')")}),
                      "A meld on the table (Canasta): a rank's natural and wild cards."),
         "Zone": _doc(_object({"name": _matching(shape.zones if shape else None), "cards": cards,
                               "text": _doc(_nullable({"type": "string"}), "the zone in words: \"23 cards\""),

@@ -177,6 +177,7 @@ def test_a_phone_keeps_the_hand_and_the_actions_in_view_and_the_felt_shows_the_s
             if game == "python_modern_canasta":
                 assert int(shown.get_attribute("data-cards")) == sum(len(m["cards"]) for m in melds)
                 assert int(shown.get_attribute("data-canastas")) == sum(bool(m["canasta"]) for m in melds)
+                assert int(shown.get_attribute("data-points")) == sum(m["points"] for m in melds)
             else:
                 assert shown.count() == 0
         if direction is not None:       # American Page One: the next player, the rules' way round

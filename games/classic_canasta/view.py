@@ -6,6 +6,7 @@ from games.classic_canasta import actions as ca
 from games.classic_canasta.actions import BLACK_SLOT
 from games.classic_canasta.core import DRAWS, EVENTS, ClassicState
 from games.classic_canasta.scoring import canasta_bonus
+from games.canasta_family.scoring import cards_value
 from games.canasta_family.cards import BLACK_THREE, JOKER, KIND_NAMES, RED_THREE, TWO
 from games.modern_canasta.view import CANASTA_RANKS, KNOWN_ZONE, canasta_card, canasta_counts
 from games.view import ViewShape, action, count, with_hand_actions, zone
@@ -24,7 +25,7 @@ ZONE_TEXTS = (
     ("Stock", "text: the cards left in the stock (\"52 cards\"); no cards shown"),
     (f"Melds: {_WHO}", "one a side (`side`): \"your side\" / \"their side\" with four players (partners), \"you\" "
                        "/ \"p1\" with two or three; `melds`: the side's melds (rank, cards, naturals, wilds, and the "
-                       "kind of canasta once one); text: the side's score before the hand and its initial meld: "
+                       "kind of canasta once one; its points now); text: the side's score before the hand and its initial meld: "
                        "\"score 0; initial meld needs 50\" until made, then \"score 0; initial meld made\""),
     (f"Red 3s: {_WHO}", "one a side: cards: the side's red 3s laid down; no text"),
     (KNOWN_ZONE, "cards: what every seat knows that seat holds (the rest of a pile it took, the cards of an "
@@ -44,8 +45,10 @@ def _classic_meld(slot: int, n: int, t: int, j: int) -> dict:
     kind = BLACK_THREE if slot == BLACK_SLOT else slot
     cards = [canasta_card(kind) for _ in range(n)] + [canasta_card(TWO) for _ in range(t)] \
         + [canasta_card(JOKER) for _ in range(j)]
+    complete = n + t + j >= 7
     return {"rank": "3" if slot == BLACK_SLOT else KIND_NAMES[kind], "cards": cards, "naturals": n, "wilds": t + j,
-            "canasta": ("mixed" if t or j else "natural") if n + t + j >= 7 else None}
+            "canasta": ("mixed" if t or j else "natural") if complete else None,
+            "points": cards_value(kind, n, t, j) + (canasta_bonus(n, t, j) if complete else 0)}
 
 
 def _kind_name(kind: int) -> str:

@@ -10,7 +10,7 @@ from games.modern_canasta import actions as ca
 from games.modern_canasta.cards import (ACE, BLACK_THREE, JOKER, KIND_NAMES, NUM_KINDS, NUM_SLOTS, RED_THREE, SEVEN,
                                         TWO, VALUES, WILD_SLOT)
 from games.modern_canasta.core import EVENTS, CanastaState
-from games.modern_canasta.scoring import canasta_bonus
+from games.modern_canasta.scoring import canasta_bonus, meld_value
 from games.view import ViewShape, action, card, count, with_hand_actions, zone
 
 
@@ -38,7 +38,8 @@ def meld(slot: int, n: int, t: int, j: int, complete: bool) -> dict:
     cards = [canasta_card(slot)] * n if slot != WILD_SLOT else []
     cards = [dict(c) for c in cards] + [canasta_card(TWO) for _ in range(t)] + [canasta_card(JOKER) for _ in range(j)]
     return {"rank": "wild" if slot == WILD_SLOT else KIND_NAMES[slot], "cards": cards, "naturals": n,
-            "wilds": t + j, "canasta": canasta_kind(slot, n, t, j) if complete else None}
+            "wilds": t + j, "canasta": canasta_kind(slot, n, t, j) if complete else None,
+            "points": meld_value(slot, n, t, j) + (canasta_bonus(slot, n, t, j) if complete else 0)}
 
 
 def canasta_counts(counts: list[int]) -> list[dict]:
@@ -60,7 +61,7 @@ ZONE_TEXTS = (
     ("Stock", "text: the cards left in the stock (\"58 cards\"); no cards shown"),
     ("Melds: (?:your|their) side", "one a partnership (`side`: 0 is seats 0 and 2): `melds`: its canastas and "
                                    "unfinished melds (rank, or \"wild\" for the wild-card meld; cards, naturals, "
-                                   "wilds; the kind of canasta once one); text: the side's score before the hand "
+                                   "wilds; the kind of canasta once one; its points now); text: the side's score before the hand "
                                    "and its initial meld: \"score 0; initial meld needs 125\" until made, then "
                                    "\"score 0; initial meld made\""),
     ("3s: (?:your|their) side", "one a partnership: cards: its 3s laid down, red then black (the card's "

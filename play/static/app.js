@@ -185,8 +185,8 @@ function renderFelt(felt, view, { interactive, hinted, played = null }) {
 }
 
 /** Each side's running score on the felt: the match standing (Canasta: its points so far, a
- * match of Page One deals: its total), and in a game of melds, what each side has melded this
- * hand (all on the table: every seat sees it). Only at the table, and only where a match has
+ * match of Page One deals: its total), and in a game of melds, what each side's melds count this
+ * hand, canasta bonuses included (the view's Meld.points: all on the table, every seat sees it). Only at the table, and only where a match has
  * more than one deal to stand in. */
 function scoreboardNode(view, mySide) {
   const match = view.match;
@@ -197,9 +197,11 @@ function scoreboardNode(view, mySide) {
     const melds = zones.filter((z) => z.side === side && Array.isArray(z.melds)).flatMap((z) => z.melds);
     const cards = melds.reduce((n, m) => n + (m.cards || []).length, 0);
     const canastas = melds.filter((m) => m.canasta).length;
+    const points = melds.reduce((n, m) => n + (m.points || 0), 0);
     const hand = zones.some((z) => z.side === side && Array.isArray(z.melds))
-      ? el("span", { class: "this-hand", testid: `melded-${side}`, dataset: { cards: String(cards), canastas: String(canastas) } },
-        `this hand ${cards} card${cards === 1 ? "" : "s"} melded` + (canastas ? `, ${canastas} canasta${canastas === 1 ? "" : "s"}` : ""))
+      ? el("span", { class: "this-hand", testid: `melded-${side}`,
+        dataset: { cards: String(cards), canastas: String(canastas), points: String(points) } },
+        `this hand ${fmt(points, 0)} on the table` + (canastas ? `, ${canastas} canasta${canastas === 1 ? "" : "s"}` : ""))
       : null;
     const colour = columns.length < (view.players || []).length ? ` side-${side % 2}` : "";
     return el("span", { class: "score-chip" + (column.me ? " mine" : "") + colour, testid: `score-${side}`,
