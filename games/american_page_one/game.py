@@ -234,8 +234,8 @@ LEVELS = (
     registry.Level("club", "american-page-one-club", ("i47-level-american-page-one-rules-random",)),
     registry.Level("strong", "american-page-one-network",
                    ("neural-american-page-one", "i47-level-american-page-one-neural-random")),
-    # not measured against random: a search at 0.15 s a move, too slow for a short run there
-    registry.Level("strongest", STRONGEST, ("search-american-page-one-strong",)),
+    registry.Level("strongest", STRONGEST, ("search-american-page-one-strong",
+                                            "i47-level-american-page-one-strong-random")),
 )
 
 registry.register(registry.GameEntry(
