@@ -75,7 +75,11 @@ class RayPool:
             if address:
                 check_reachable(address)
                 os.environ.setdefault("RAY_gcs_server_port_wait_time_s", RAY_CONNECT_ATTEMPTS)
-            kwargs = {"address": address} if address else {"num_cpus": workers}
+            # "local": a run without an address starts its own instance. Left to itself ray.init
+            # joins the last cluster started on this machine (RAY_ADDRESS, or the address a
+            # `ray start` or ray.cluster_utils.Cluster wrote under /tmp/ray), and then refuses
+            # num_cpus, or plays on (and is stopped with) someone else's cluster.
+            kwargs = {"address": address} if address else {"address": "local", "num_cpus": workers}
             try:
                 ray.init(include_dashboard=False, log_to_driver=False, **kwargs)
             except ConnectionError as e:

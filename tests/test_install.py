@@ -19,9 +19,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 # What a build never needs: the repository, earlier builds (stale modules would slip into the
-# wheel), results and the lab's runs.
+# wheel), results and the lab's runs; and the test runs' caches, which tests running beside this
+# one (pytest -n 2) write and prune while it copies (a file gone mid-copy failed the copy).
 LEFT_OUT = shutil.ignore_patterns(".git", "build", "dist", "*.egg-info", "__pycache__", "results", "runs",
-                                  ".pytest_cache", ".venv*")
+                                  ".pytest_cache", ".hypothesis", ".venv*")
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("setuptools") is None
                                 or importlib.util.find_spec("venv") is None,

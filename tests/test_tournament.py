@@ -47,7 +47,11 @@ def reference(config: TournamentConfig) -> list[tuple]:
     return [outcome(player.play(t, [0.0] * PROBE_SIZE)) for t in planned_games(config)]
 
 
-def test_results_are_the_same_for_any_worker_count_and_backend(tmp_path):
+def test_results_are_the_same_for_any_worker_count_and_backend(tmp_path, monkeypatch):
+    """The Ray run starts its own instance although another cluster's address is about (a Ray
+    test beside it, in parallel, leaves one under /tmp/ray; a stale RAY_ADDRESS reads the same):
+    joining it, ray.init refused num_cpus or played on a cluster that another test then stopped."""
+    monkeypatch.setenv("RAY_ADDRESS", "127.0.0.1:1")
     config = TournamentConfig.create(PAGE_ONE, ["random", "rules", "r2=random"], deals=10, seed=4)
     expected = reference(config)
     summaries = []
