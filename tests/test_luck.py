@@ -287,3 +287,47 @@ def test_show_luck_prints_each_side_once_the_deal_is_over(tmp_path, capsys):
     main(["show", str(path), "1", "--view", "1", "--luck"])
     out = [line for line in capsys.readouterr().out.splitlines() if line.startswith("luck: ")]
     assert out == ["luck: shown once the deal is finished (it reads every hidden card)"]
+
+
+def _first_of_a_draw(game: pyspiel.Game, actions: list[int]) -> int:
+    """The index of the first chance event after a decision whose outcome leads to another
+    chance event (the first of a two-card draw), with more than one outcome."""
+    state, decided = game.new_initial_state(), False
+    for i, a in enumerate(actions):
+        if state.is_chance_node() and decided and len(state.chance_outcomes()) > 1:
+            child = state.clone()
+            child.apply_action(a)
+            if child.is_chance_node():
+                return i
+        decided = decided or not state.is_chance_node()
+        state.apply_action(a)
+    raise AssertionError("no two-card draw in this deal")
+
+
+def _luck_if_drawn(game: pyspiel.Game, before: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """At the chance node after `before`: each outcome's probability, and the luck each seat
+    would have had if that outcome were the one drawn (eval.luck.chance_luck's last event)."""
+    state = _state_before(game, before, len(before))
+    outcomes = state.chance_outcomes()
+    luck = [chance_luck(game, before + [o])[-1].luck for o, _ in outcomes]
+    return np.array([p for _, p in outcomes]), np.array(luck)
+
+
+@pytest.mark.parametrize("game_string,event", [
+    ("python_modern_canasta", "deal"), ("python_classic_canasta(players=2)", "deal"),
+    ("python_classic_canasta(players=2)", "draw"), ("python_page_one(players=4)", "deal")])
+def test_the_luck_an_event_could_bring_weighs_to_exactly_nothing(game_string, event):
+    """The expectation is exact: over every outcome an event allows, the luck weighed by
+    the outcome's probability is 0 to rounding, for each seat. Unlike the mean-zero test,
+    this fails on any slip in the weights (outcomes averaged evenly, a kind's copies
+    counted once: Canasta's kinds have 4 or 8 copies) and at a draw in play, whose values
+    are taken one step on."""
+    game = load_game(game_string)
+    actions = _random_deal(game, 11)
+    if event == "deal":
+        before = actions[:1]                      # the second card dealt
+    else:                                         # the first card of a draw in play: its outcomes
+        before = actions[:_first_of_a_draw(game, actions)]      # lead to the second card's chance node
+    probs, luck = _luck_if_drawn(game, before)
+    assert len(probs) > 1 and np.abs(luck).max() > 1e-6        # a real event, with luck in it
+    assert probs @ luck / probs.sum() == pytest.approx(np.zeros(game.num_players()), abs=1e-9)
