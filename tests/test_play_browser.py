@@ -119,6 +119,10 @@ def new_game(page, game: str, seed: int, bots: str, match: int | None = None, se
     if match is not None:
         page.select_option("[data-testid=match-select]", str(match))
     page.click("[data-testid=start-game]")
+    # The table, or the form's refusal said on a field (named here, rather than a timeout).
+    page.wait_for_selector("[data-testid=hand], .field-error:not(:empty)")
+    refused = [e.inner_text() for e in page.locator(".field-error:not(:empty)").all()]
+    assert not refused, f"the deal was refused: {refused}"
     page.wait_for_selector("[data-testid=hand]")
     return status(page)
 
