@@ -12,6 +12,7 @@ from pathlib import Path
 
 from agents.neural.config import TrainConfig
 from games.spec import parse_spec
+from scripts.cli_checks import number
 
 _HELP = {
     "game": "game string to train on",
@@ -68,16 +69,6 @@ def _boolean(text: str) -> bool:
     return text.lower() == "true"
 
 
-def _finite(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
-    return value
-
-
 def add_train_arguments(parser: argparse.ArgumentParser) -> None:
     defaults = TrainConfig()
     for f in dataclasses.fields(TrainConfig):
@@ -88,7 +79,7 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
         elif isinstance(default, bool):
             parser.add_argument(flag, type=_boolean, default=None, help=f"{_HELP[f.name]} (default: {default})")
         else:
-            parser.add_argument(flag, type=_finite if isinstance(default, float) else type(default), default=None,
+            parser.add_argument(flag, type=number(-math.inf, math.inf) if isinstance(default, float) else type(default), default=None,
                                 help=f"{_HELP[f.name]} (default: {default})")
     parser.add_argument("--resume", metavar="CHECKPOINT",
                         help="continue from a checkpoint, in its folder; its settings apply unless given here "
