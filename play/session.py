@@ -718,13 +718,32 @@ def _match_so_far(match_info: dict, sides: int) -> tuple[list[list[float]], int]
     return history, deal
 
 
+def hint_verdict(values: list, i: int, noticeable: float, points_per_unit: float | None) -> str:
+    """A hint row in plain words, from the paired gap's interval against the least loss the
+    review calls a mistake (the game's `noticeable_loss`): the same test the review flags a
+    move by. One place for the page and the terminal."""
+    if i == 0:
+        others = values[1:]
+        return "clearly best" if others and all(o.gap_low > noticeable for o in others) else "best"
+    v = values[i]
+    if v.gap_high <= noticeable:
+        return "about equal"
+    if v.gap_low > noticeable:
+        return (f"mistake, about {round(v.gap * points_per_unit)} points" if points_per_unit
+                else f"mistake, about {v.gap:.2f} of a place")
+    return "perhaps worse"
+
+
 def hint_json(result, game: str, state, seat: int, names: list[str], agents: list[str]) -> dict:
-    """The contract's Hint from a search.analysis.Analysis, each value with its action's label."""
+    """The contract's Hint from a search.analysis.Analysis, each value with its action's label
+    and its verdict in words."""
     labels = {a["action"]: a["label"] for a in seat_view(game, state, seat, names, agents)["actions"]}
+    noticeable = registry.lookup(game).noticeable_loss      # the least loss the review calls a mistake
+    values = list(result.values)
     return {"player": result.player, "worlds": result.worlds, "policy": result.policy,
             "seconds": round(result.seconds, 3), "evaluator": result.evaluator,
-            "points_per_unit": result.points_per_unit,
-            "noticeable": registry.lookup(game).noticeable_loss,    # the least loss the review calls a mistake
+            "points_per_unit": result.points_per_unit, "noticeable": noticeable,
             "values": [{"action": v.action, "label": labels.get(v.action, v.text), "mean": v.mean, "low": v.low,
-                        "high": v.high, "gap": v.gap, "gap_low": v.gap_low, "gap_high": v.gap_high}
-                       for v in result.values]}
+                        "high": v.high, "gap": v.gap, "gap_low": v.gap_low, "gap_high": v.gap_high,
+                        "verdict": hint_verdict(values, i, noticeable, result.points_per_unit)}
+                       for i, v in enumerate(values)]}

@@ -57,6 +57,12 @@ def score_text(view: dict) -> str:
     return "\n".join(lines)
 
 
+def _amount(value: float, hint: dict) -> str:
+    """A hint's figure as the page shows it: points where the game has them, else its returns."""
+    k = hint["points_per_unit"]
+    return f"{value * k:+.0f}" if k else f"{value:+.3f}"
+
+
 def run_text(spec: GameSpec, records_dir: Path | None, *, stdin: IO[str] | None = None,
              stdout: IO[str] | None = None, session_id: str | None = None, analysis_worlds: int = DEFAULT_ANALYSIS_WORLDS,
              session: Session | None = None) -> int:
@@ -117,9 +123,11 @@ def run_text(spec: GameSpec, records_dir: Path | None, *, stdin: IO[str] | None 
             except (SessionError, ValueError) as e:
                 say(f"no hint: {e}")
                 continue
-            say(f"hint ({hint['evaluator']}):")
+            say(f"hint ({hint['evaluator']}), your expected "
+                + ("points" if hint["points_per_unit"] else "return") + " (95%):")
             for v in hint["values"][:5]:
-                say(f"  {v['label']:<32} {v['mean']:+.3f}  [{v['low']:+.3f}, {v['high']:+.3f}]")
+                say(f"  {v['label']:<32} {_amount(v['mean'], hint)}  "
+                    f"[{_amount(v['low'], hint)}, {_amount(v['high'], hint)}]  {v['verdict']}")
             shown = min(shown, len(view["log"]))
             continue
         try:

@@ -21,7 +21,9 @@ def test_a_whole_game_in_the_terminal_with_a_hint_and_bad_input(tmp_path):
     out = io.StringIO()
     assert run_text(spec, tmp_path, stdin=typed, stdout=out, session_id="t1") == 0
     text = out.getvalue()
-    assert "hint (24 worlds continued by rules" in text
+    assert "hint (24 worlds continued by rules" in text and "your expected return (95%):" in text
+    first_row = text.split("your expected return (95%):\n", 1)[1].split("\n", 1)[0]
+    assert first_row.rstrip().endswith(("  best", "  clearly best"))       # the server's verdict, as on the page
     assert "'x': type a move's number, h or q" in text and "99: moves are 1.." in text
     assert "== Page One · deal 1 of 1 ==" in text and "Your hand:" in text and "    1. " in text
     assert text.rstrip().endswith("match over.")

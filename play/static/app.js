@@ -657,20 +657,6 @@ async function askHint() {
   }
 }
 
-/** A hint row in plain words, from the paired gap's interval against the least loss the review
- * calls a mistake (the game's `noticeable`): the same test the review flags a move by. */
-function hintVerdict(hint, v, i) {
-  const t = hint.noticeable || 0;
-  const k = hint.points_per_unit || 1;
-  const others = hint.values.slice(1);
-  if (i === 0) return others.length && others.every((o) => o.gap_low > t) ? "clearly best" : "best";
-  if (v.gap_high <= t) return "about equal";
-  if (v.gap_low > t) {
-    return hint.points_per_unit ? `mistake, about ${Math.round(v.gap * k)} points` : `mistake, about ${fmt(v.gap, 2)} of a place`;
-  }
-  return "perhaps worse";
-}
-
 function renderHint() {
   const panel = $("hint-panel");
   const hint = app.hint;
@@ -688,7 +674,7 @@ function renderHint() {
     el("td", {}, `[${f2(v.low)}, ${f2(v.high)}]`),
     el("td", { title: i === 0 ? null : `paired difference from the chosen action, 95% [${f2(-v.gap_high)}, ${f2(-v.gap_low)}]` },
       i === 0 ? "chosen" : `${f2(-v.gap)} [${f2(-v.gap_high)}, ${f2(-v.gap_low)}]`),
-    el("td", { class: "verdict", testid: "hint-verdict" }, hintVerdict(hint, v, i))));
+    el("td", { class: "verdict", testid: "hint-verdict" }, v.verdict)));
   $("hint-body").replaceChildren(
     el("table", { class: "hint-table", testid: "hint-table" },
       el("thead", {}, el("tr", {}, el("th", {}, "action"), el("th", {}, hint.points_per_unit ? "points" : "value"),
