@@ -134,17 +134,37 @@ def held_out_report(layers, scale: float, test: ValueData) -> dict[str, float]:
             "r2_mover": float(1 - (err[:, 0] ** 2).mean() / max(test.y[:, 0].var(), 1e-12))}
 
 
-def playout_check(game: pyspiel.Game, network, path: str | os.PathLike, games: range, *, positions: int,
-                  playouts: int, policy: str, seed: int, progress: bool = True) -> dict[str, float]:
-    """The network's error against the policy's playouts, on `positions` states
-    of the given (held-out) games of a self-play results file, in the game's units.
+@dataclass
+class PlayoutValues:
+    """Held-out states with the policy's playouts from each: `outcomes[i]` are the
+    returns of the player to move, `players[i]`, in `playouts` playouts from `states[i]`."""
 
-    From each state, `playouts` playouts of `policy` (fresh chance each) give the
-    state's value V to within their standard error; the network's root mean
-    squared error is measured against their mean less that mean's variance (so it
-    estimates the error against V itself), and one playout's error is their
-    standard deviation: the error a search's single rollout makes. Seat values of
-    the player to move."""
+    states: list
+    players: list[int]
+    outcomes: np.ndarray
+
+    def errors(self, network) -> dict[str, float]:
+        """A network's error against these playouts, in the game's units: its root mean
+        squared error against their mean less that mean's variance (so it estimates the
+        error against the state's value itself), beside one playout's error (their
+        standard deviation: the error a search's single rollout makes)."""
+        mean = self.outcomes.mean(axis=1)
+        noise = self.outcomes.var(axis=1, ddof=1) / self.outcomes.shape[1]
+        net_sq = (self.predictions(network) - mean) ** 2
+        return {"positions": len(self.states), "playouts": int(self.outcomes.shape[1]),
+                "rmse_network_vs_value": float(math.sqrt(max(0.0, net_sq.mean() - noise.mean()))),
+                "rmse_one_playout": float(math.sqrt(self.outcomes.var(axis=1, ddof=1).mean())),
+                "rmse_network_vs_playout_mean": float(math.sqrt(net_sq.mean()))}
+
+    def predictions(self, network) -> np.ndarray:
+        """The network's value of each state for its player to move."""
+        return np.array([network.values(s)[p] for s, p in zip(self.states, self.players)])
+
+
+def playout_values(game: pyspiel.Game, path: str | os.PathLike, games: range, *, positions: int,
+                   playouts: int, policy: str, seed: int, progress: bool = True) -> PlayoutValues:
+    """`positions` states of the given games of a self-play results file (one a game),
+    each with `playouts` playouts of `policy` from it (fresh chance each)."""
     import random
 
     from tqdm import tqdm
@@ -153,24 +173,25 @@ def playout_check(game: pyspiel.Game, network, path: str | os.PathLike, games: r
     from search.rollout import BotRollout
     from training.selfplay import positions as draw
     rollout = BotRollout.from_spec(policy, game, seed)
-    net_sq, noise, spread, rows = [], [], [], 0
-    states = draw(path, per_game=1, seed=seed, games=games)
-    for p in tqdm(states, total=min(positions, len(games)), desc="playout check", unit="pos",
-                  disable=not progress):
-        if rows >= positions:
+    states, players, outcomes = [], [], []
+    for p in tqdm(draw(path, per_game=1, seed=seed, games=games), total=min(positions, len(games)),
+                  desc="playouts", unit="pos", disable=not progress):
+        if len(states) >= positions:
             break
-        rows += 1
-        stream = random.Random(derive_seed(71, seed, rows))
-        outcomes = [rollout.evaluate(p.state.clone(), stream.random)[p.player] for _ in range(playouts)]
-        mean = float(np.mean(outcomes))
-        var = float(np.var(outcomes, ddof=1))
-        net_sq.append((network.values(p.state)[p.player] - mean) ** 2)
-        noise.append(var / playouts)
-        spread.append(var)
-    return {"positions": rows, "playouts": playouts,
-            "rmse_network_vs_value": float(math.sqrt(max(0.0, np.mean(net_sq) - np.mean(noise)))),
-            "rmse_one_playout": float(math.sqrt(np.mean(spread))),
-            "rmse_network_vs_playout_mean": float(math.sqrt(np.mean(net_sq)))}
+        stream = random.Random(derive_seed(71, seed, len(states) + 1))
+        outcomes.append([rollout.evaluate(p.state.clone(), stream.random)[p.player] for _ in range(playouts)])
+        states.append(p.state)
+        players.append(p.player)
+    return PlayoutValues(states, players, np.array(outcomes, dtype=float).reshape(len(states), playouts))
+
+
+def playout_check(game: pyspiel.Game, network, path: str | os.PathLike, games: range, *, positions: int,
+                  playouts: int, policy: str, seed: int, progress: bool = True) -> dict[str, float]:
+    """The network's error against the policy's playouts (PlayoutValues.errors), on
+    `positions` states of the given (held-out) games of a self-play results file,
+    seat values of the player to move."""
+    return playout_values(game, path, games, positions=positions, playouts=playouts, policy=policy,
+                          seed=seed, progress=progress).errors(network)
 
 
 def run(args: argparse.Namespace) -> dict:
