@@ -18,7 +18,8 @@ with the seed 0 and again with the seed 1. Reported:
   the cost lies inside the re-check's interval, and whether the two agree within their
   combined interval (|cost - recheck| <= 1.96 sqrt(se_cost^2 + se_recheck^2): 95% of the
   time when both are unbiased; the first two fall short of 95% even then, by how much
-  their sizes say, since neither figure is exact);
+  their sizes say, since neither figure is exact: `if_calibrated` gives the three shares a
+  perfectly calibrated review would have at these interval widths, calibrated_shares);
 * how many seed-0 flags were the seed-0 analysis's own chosen action (the hint's first
   choice at the same budget and seed), which the review rules out by construction.
 """
@@ -30,8 +31,11 @@ import json
 import math
 import sys
 import time
+from statistics import NormalDist
 
 from tqdm import tqdm
+
+from search.analysis import Z95
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -128,7 +132,34 @@ def summary(rows: list[dict], worlds: int, recheck_worlds: int, seconds: float) 
             "mean_cost": sum(r["cost"] for r in flagged0) / max(1, len(flagged0)),
             "mean_recheck": sum(r["recheck"][0] for r in flagged0) / max(1, len(flagged0)),
             "hint_first_choice_flagged": sum(1 for r in flagged0 if r["hint_first_choice"]),
+            "if_calibrated": calibrated_shares(flagged0),
             "worlds": worlds, "seconds": seconds}
+
+
+def calibrated_shares(flagged: list[dict]) -> dict[str, float]:
+    """The three shares above as a perfectly calibrated review would score them: each cost
+    and each re-check unbiased and normal with the standard errors their intervals say.
+
+    With a the cost (standard error sa) and r the re-check (sr), a - r has the standard
+    error c = sqrt(sa^2 + sr^2); r lies inside a's interval with the probability that
+    |a - r| < 1.96 sa, which is P(|Z| < 1.96 sa / c), a inside r's with P(|Z| < 1.96 sr / c),
+    and they agree with P(|Z| < 1.96) = 0.95. So a cost with any noise of its own lies
+    inside the re-check's interval less than 95% of the time, however many worlds the
+    re-check has: that share reaches 95% only for a cost measured without error. The
+    observed shares are judged against these, not against 0.95. A decision the cards
+    decide (both intervals of width 0) counts as inside every time."""
+    unit = NormalDist()
+    shares = {"recheck_inside_flag_interval": 0.0, "flag_inside_recheck_interval": 0.0,
+              "flag_and_recheck_agree": 0.0}
+    for r in flagged:
+        sa = (r["interval"][1] - r["interval"][0]) / (2 * Z95)
+        sr = (r["recheck"][2] - r["recheck"][1]) / (2 * Z95)
+        c = math.hypot(sa, sr)
+        for name, k in (("recheck_inside_flag_interval", sa / c if c else math.inf),
+                        ("flag_inside_recheck_interval", sr / c if c else math.inf),
+                        ("flag_and_recheck_agree", 1.0 if c else math.inf)):
+            shares[name] += 2 * unit.cdf(Z95 * k) - 1 if k < math.inf else 1.0
+    return {name: total / max(1, len(flagged)) for name, total in shares.items()}
 
 
 def _within(x: float, low: float, high: float) -> bool:
