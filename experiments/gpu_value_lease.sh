@@ -42,13 +42,20 @@ grow() {
     done
 }
 
-# 1. Self-play, every core busy: Modern Canasta by its network (the strongest fast
-#    policy) and by its rule bot (twenty times faster), classic Canasta by its rule bot.
-grow modern_neural python_modern_canasta neural $((11 * SCALE)) 4361 1500 30000 &
-grow modern_rules python_modern_canasta rules $((2 * SCALE)) 4362 4000 24000 &
-grow classic2 "python_classic_canasta(players=2)" rules 1 4363 4000 20000 &
-grow classic3 "python_classic_canasta(players=3)" rules 1 4364 4000 20000 &
-grow classic4 "python_classic_canasta(players=4)" rules 1 4365 4000 20000 &
+# 1. Self-play, every core busy. SET=canasta: Modern Canasta by its network (the
+#    strongest fast policy) and by its rule bot (twenty times faster), classic Canasta
+#    by its rule bot. SET=pages: Page One and American Page One by their networks.
+SET=${SET:-canasta}
+if [ "$SET" = canasta ]; then
+    grow modern_neural python_modern_canasta neural $((11 * SCALE)) 4361 1500 30000 &
+    grow modern_rules python_modern_canasta rules $((2 * SCALE)) 4362 4000 24000 &
+    grow classic2 "python_classic_canasta(players=2)" rules 1 4363 4000 20000 &
+    grow classic3 "python_classic_canasta(players=3)" rules 1 4364 4000 20000 &
+    grow classic4 "python_classic_canasta(players=4)" rules 1 4365 4000 20000 &
+else
+    grow page_one "python_page_one(players=4)" neural $((7 * SCALE)) 4366 8000 60000 &
+    grow american_page_one "python_american_page_one(players=4)" neural $((8 * SCALE)) 4367 6000 40000 &
+fi
 wait
 python3 - "$WORK" <<'EOF' | tee "$OUT/games.txt"
 import sqlite3, sys, pathlib
@@ -68,18 +75,26 @@ belief() {  # NAME GAME DB
         --out "$WORK/nets/$1.belief.safetensors" --per-game 8 --hidden 256,256 --epochs "$EPOCHS" \
         --lr 3e-4 --seed 43 --device "$DEVICE" --no-onnx --quiet >"$WORK/nets/$1.belief.log" 2>&1
 }
-value modern_neural python_modern_canasta modern_neural 8 256,256 &
-value modern_neural_wide python_modern_canasta modern_neural 8 512,512 &
-value modern_rules python_modern_canasta modern_rules 4 256,256 &
-belief modern_neural python_modern_canasta modern_neural &
-for p in 2 3 4; do
-    value classic$p "python_classic_canasta(players=$p)" classic$p 6 256,256 &
-    belief classic$p "python_classic_canasta(players=$p)" classic$p &
-done
+if [ "$SET" = canasta ]; then
+    value modern_neural python_modern_canasta modern_neural 8 256,256 &
+    value modern_neural_wide python_modern_canasta modern_neural 8 512,512 &
+    value modern_rules python_modern_canasta modern_rules 4 256,256 &
+    belief modern_neural python_modern_canasta modern_neural &
+    for p in 2 3 4; do
+        value classic$p "python_classic_canasta(players=$p)" classic$p 6 256,256 &
+        belief classic$p "python_classic_canasta(players=$p)" classic$p &
+    done
+else
+    for g in page_one american_page_one; do
+        value $g "python_$g(players=4)" $g 4 256,256 &
+        value ${g}_wide "python_$g(players=4)" $g 4 512,512 &
+        belief $g "python_$g(players=4)" $g &
+    done
+fi
 wait
 echo "seconds: $((SECONDS - START))"
 tail -n 3 "$WORK"/nets/*.log
 (cd "$WORK/nets" && tar czf "$OUT/nets.tgz" ./*.safetensors ./*.json ./*.csv ./*.log)
 cp "$WORK"/*.selfplay.log "$OUT/"
-cat "$WORK"/modern_neural.selfplay.log | tail -3
+tail -n 3 "$WORK"/*.selfplay.log
 ls -la "$OUT"
