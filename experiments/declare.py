@@ -56,26 +56,40 @@ _ROW = re.compile(r"^\| (?P<agent>[^|]+?) \| (?P<elo>[+-]\d+) \| \[(?P<low>[+-]\
                   r"(?P<games>\d+) \|.*\| (?P<ms>[\d.]+) \|$")
 
 
-def result_from_output(output: list[str]) -> dict | None:
-    """The first agent's Elo over the second, from a two-agent tournament's table.
+def result_from_output(output: list[str], measured: str | None = None) -> dict | None:
+    """The measured agent's Elo over the other, from a two-agent tournament's table.
 
-    The harness anchors its first agent at 0, so the second's figure, negated, is
-    the first's over it (the interval flipped); None where the output holds no
-    such table (a training run, a script's own report)."""
+    The harness anchors one agent at 0 (its first by name), so the other's figure,
+    negated, is the anchor's over it (the interval flipped). `measured` (the
+    command's first `--agent`) is the agent the figure is given for; without it, or
+    where it is not in the table, the anchor. None where the output holds no such
+    table (a training run, a script's own report)."""
     rows = [m for m in map(_ROW.match, output) if m]
     if len(rows) != 2:
         return None
     first, second = (rows if rows[0]["elo"] == "+0" else rows[::-1])
+    if measured == second["agent"]:
+        return {"agent": second["agent"], "against": first["agent"], "elo": int(second["elo"]),
+                "low": int(second["low"]), "high": int(second["high"]), "games": int(second["games"]),
+                "ms_per_move": float(second["ms"])}
     return {"agent": first["agent"], "against": second["agent"], "elo": -int(second["elo"]),
             "low": -int(second["high"]), "high": -int(second["low"]), "games": int(first["games"]),
             "ms_per_move": float(first["ms"])}
+
+
+def measured_agent(command: list[str] | str) -> str | None:
+    """The name of a tournament command's first `--agent` (NAME=SPEC or a bare spec): the bot it measures."""
+    from eval.config import split_agent
+    words = command if isinstance(command, list) else command.split()
+    agents = [words[i + 1] for i, word in enumerate(words[:-1]) if word == "--agent"]
+    return split_agent(agents[0])[0] if agents else None
 
 
 def load(name: str) -> dict:
     """Record NAME, with `result` read from its output where it was written without one."""
     record = json.loads((RUNS / f"{name}.json").read_text())
     if "result" not in record and isinstance(record.get("output"), list):
-        found = result_from_output(record["output"])
+        found = result_from_output(record["output"], measured_agent(record["command"]))
         if found:
             record["result"] = found
     return record
@@ -115,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     record.update(status="done", exit_code=done.returncode, seconds=round(time.time() - start, 1),
                   output=(done.stdout.strip().splitlines() + done.stderr.strip().splitlines()[-5:])[-60:])
-    found = result_from_output(record["output"])
+    found = result_from_output(record["output"], measured_agent(command))
     if found:
         record["result"] = found
     if args.report and Path(args.report).is_file():
