@@ -6,8 +6,7 @@
 #
 #   OUT=/tmp/lease MINUTES=6.5 ACTORS=13 DEVICE=cuda bash experiments/gpu_lease.sh
 #
-# The machine has no network: open_spiel travels as a wheel in .whl/ (see
-# /work/.library/device/README.md), installed under /tmp/site.
+# The machine has no network: experiments/lease_setup.sh installs open_spiel from .whl/.
 set -uo pipefail
 OUT=${OUT:?the folder the results go to}
 MINUTES=${MINUTES:-6.5}
@@ -16,13 +15,7 @@ DEVICE=${DEVICE:-cuda}
 SEED=${SEED:-4340}
 INIT=${INIT:-}          # a bot file to continue from (a later lease, on fresh deals: another SEED)
 BENCH=${BENCH:-1}
-export PYTHONUNBUFFERED=1
-if ls .whl/*.whl >/dev/null 2>&1; then
-    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl || exit 1
-    export PYTHONPATH=/tmp/site:$PWD
-fi
-nproc; nvidia-smi -L 2>/dev/null
-python3 -c "import torch, pyspiel; print('torch', torch.__version__, 'cuda', torch.cuda.is_available())" || exit 1
+source experiments/lease_setup.sh
 
 # 1. The learner's step, CPU against GPU, on every game's network (scripts/bench_learner.py).
 [ "$BENCH" = 1 ] && python3 -m scripts.bench --only learner --seconds 1 --repeats 2 2>&1 | tee "$OUT/learner.txt"

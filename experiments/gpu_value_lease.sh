@@ -10,8 +10,7 @@
 #
 #   OUT=/tmp/lease SP_SECONDS=260 DEVICE=cuda bash experiments/gpu_value_lease.sh
 #
-# The machine has no network: open_spiel travels as a wheel in .whl/ (see
-# /work/.library/device/README.md), installed under /tmp/site.
+# The machine has no network: experiments/lease_setup.sh installs open_spiel from .whl/.
 set -uo pipefail
 OUT=${OUT:?the folder the results go to}
 SP_SECONDS=${SP_SECONDS:-260}
@@ -19,13 +18,7 @@ TRAIN_SECONDS=${TRAIN_SECONDS:-240}
 DEVICE=${DEVICE:-cuda}
 EPOCHS=${EPOCHS:-25}
 SCALE=${SCALE:-1}        # workers multiplier: 1 on the lease's 16 cores
-export PYTHONUNBUFFERED=1
-if ls .whl/*.whl >/dev/null 2>&1; then
-    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl || exit 1
-    export PYTHONPATH=/tmp/site:$PWD
-fi
-nproc; nvidia-smi -L 2>/dev/null
-python3 -c "import torch, pyspiel; print('torch', torch.__version__, 'cuda', torch.cuda.is_available())" || exit 1
+source experiments/lease_setup.sh
 WORK=/tmp/lease_work; rm -rf "$WORK"; mkdir -p "$WORK/nets"
 START=$SECONDS; SP_END=$((START + SP_SECONDS))
 

@@ -18,25 +18,25 @@ the playouts' own noise is the same for both and cancels from that difference.
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
+import os
 import sys
 
 import numpy as np
 import pyspiel
 
 import games  # noqa: F401  (registers our games)
+from scripts.cli_checks import CliParser, game_string, integer
 
 
 def compare(outcomes, networks: dict[str, object]) -> dict:
-    """Every network's errors (PlayoutValues.errors), and each one's mean squared
+    """Every network's errors (PlayoutValues.summary), and each one's mean squared
     error less the first's, with its 95% interval, in the game's units squared."""
-    mean = outcomes.outcomes.mean(axis=1)
     report, first = {}, None
     for name, network in networks.items():
-        squared = (outcomes.predictions(network) - mean) ** 2
-        row = outcomes.errors(network)
+        squared = outcomes.squared_errors(network)
+        row = outcomes.summary(squared)
         if first is None:
             first = squared
         else:
@@ -48,19 +48,24 @@ def compare(outcomes, networks: dict[str, object]) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m experiments.value_check", description=__doc__.split("\n\n")[0])
+    parser = CliParser(prog="python -m experiments.value_check", description=__doc__.split("\n\n")[0])
     parser.add_argument("networks", nargs="+", metavar="FILE", help="value network files, the first the reference")
-    parser.add_argument("--game", required=True)
+    parser.add_argument("--game", required=True, type=game_string)
     parser.add_argument("--data", required=True, help="a self-play results file none of the networks trained on")
     parser.add_argument("--policy", default="rules", help="the bot that plays the playouts (default rules)")
-    parser.add_argument("--positions", type=int, default=200)
-    parser.add_argument("--playouts", type=int, default=16)
+    parser.add_argument("--positions", type=integer(1, 10 ** 6), default=200)
+    parser.add_argument("--playouts", type=integer(2, 10 ** 4), default=16)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     from search.value import value_network
     from training.value import playout_values
     game = pyspiel.load_game(args.game)
-    networks = {path: value_network(path, game) for path in args.networks}
+    try:
+        networks = {path: value_network(path, game) for path in args.networks}
+    except (ValueError, OSError) as e:
+        parser.error(str(e))
+    if not os.path.isfile(args.data):
+        parser.error(f"--data {args.data}: no such file")
     outcomes = playout_values(game, args.data, range(10 ** 9), positions=args.positions,
                               playouts=args.playouts, policy=args.policy, seed=args.seed)
     report = {"game": args.game, "data": args.data, "policy": args.policy, "seed": args.seed,

@@ -17,14 +17,15 @@ judge them with experiments/value_check.py on fresh games.
 
 from __future__ import annotations
 
-import argparse
 import multiprocessing
+import os
 import random
 
 import numpy as np
 import pyspiel
 
 import games  # noqa: F401  (registers our games)
+from scripts.cli_checks import CliParser, game_string, integer
 
 
 def _rows(args: tuple[str, str, str, int, int, int, int]):
@@ -55,16 +56,19 @@ def _rows(args: tuple[str, str, str, int, int, int, int]):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m experiments.value_targets",
+    parser = CliParser(prog="python -m experiments.value_targets",
                                      description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", required=True)
+    parser.add_argument("--game", required=True, type=game_string)
     parser.add_argument("--data", required=True, help="a self-play results file (cardarena selfplay)")
     parser.add_argument("--policy", default="rules", help="the bot of the further playouts: the self-play policy")
-    parser.add_argument("--per-game", type=int, default=4)
-    parser.add_argument("--outcomes", type=int, default=8, help="outcomes a position's mean target averages")
+    parser.add_argument("--per-game", type=integer(1, 10 ** 4), default=4)
+    parser.add_argument("--outcomes", type=integer(1, 10 ** 4), default=8,
+                        help="outcomes a position's mean target averages")
     parser.add_argument("--out", required=True, help="the networks' path, less .return/.mean.safetensors")
-    parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--processes", type=integer(1, 256), default=2)
     args = parser.parse_args(argv)
+    if not os.path.isfile(args.data):
+        parser.error(f"--data {args.data}: no such file")
     from search.netfile import save
     from training.value import ValueData, split, train
     jobs = [(args.game, args.data, args.policy, args.per_game, args.outcomes, k, args.processes)

@@ -144,21 +144,25 @@ class PlayoutValues:
     outcomes: np.ndarray
 
     def errors(self, network) -> dict[str, float]:
-        """A network's error against these playouts, in the game's units: its root mean
-        squared error against their mean less that mean's variance (so it estimates the
-        error against the state's value itself), beside one playout's error (their
-        standard deviation: the error a search's single rollout makes)."""
-        mean = self.outcomes.mean(axis=1)
-        noise = self.outcomes.var(axis=1, ddof=1) / self.outcomes.shape[1]
-        net_sq = (self.predictions(network) - mean) ** 2
-        return {"positions": len(self.states), "playouts": int(self.outcomes.shape[1]),
-                "rmse_network_vs_value": float(math.sqrt(max(0.0, net_sq.mean() - noise.mean()))),
-                "rmse_one_playout": float(math.sqrt(self.outcomes.var(axis=1, ddof=1).mean())),
-                "rmse_network_vs_playout_mean": float(math.sqrt(net_sq.mean()))}
+        """A network's error against these playouts, in the game's units (summary)."""
+        return self.summary(self.squared_errors(network))
 
-    def predictions(self, network) -> np.ndarray:
-        """The network's value of each state for its player to move."""
-        return np.array([network.values(s)[p] for s, p in zip(self.states, self.players)])
+    def squared_errors(self, network) -> np.ndarray:
+        """Each state's squared difference between the network's value and its playouts' mean."""
+        values = np.array([network.values(s)[p] for s, p in zip(self.states, self.players)])
+        return (values - self.outcomes.mean(axis=1)) ** 2
+
+    def summary(self, squared: np.ndarray) -> dict[str, float]:
+        """From a network's squared errors: its root mean squared error against the
+        playouts' mean less that mean's variance (so it estimates the error against the
+        state's value itself), beside one playout's error (their standard deviation: the
+        error a search's single rollout makes)."""
+        spread = self.outcomes.var(axis=1, ddof=1)
+        noise = spread / self.outcomes.shape[1]
+        return {"positions": len(self.states), "playouts": int(self.outcomes.shape[1]),
+                "rmse_network_vs_value": float(math.sqrt(max(0.0, squared.mean() - noise.mean()))),
+                "rmse_one_playout": float(math.sqrt(spread.mean())),
+                "rmse_network_vs_playout_mean": float(math.sqrt(squared.mean()))}
 
 
 def playout_values(game: pyspiel.Game, path: str | os.PathLike, games: range, *, positions: int,
