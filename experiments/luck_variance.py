@@ -6,23 +6,29 @@ means with their standard errors, the factor by which the adjusted standard
 error is smaller (with a bootstrap interval over deals), the deals an adjusted
 run needs for the plain run's interval (deals / factor^2), and coverage: the
 run cut into batches of `--batch` deals, the share of batches whose 95% normal
-interval holds the whole run's plain mean (the "true" gap a long plain run fixes).
+interval holds the true gap, with a Wilson interval over the batches. The true
+gap is fixed by a long plain run on other deals (`--truth-deals`, seed
+`--truth-seed`: plain play costs next to nothing beside the luck), or, without
+one, by the whole run's own plain mean.
 
     python -m experiments.luck_variance --game python_modern_canasta --first rules --second random --deals 400
+    python -m experiments.luck_variance --game "python_classic_canasta(players=4)" --first rules \
+        --second random --deals 1000 --truth-deals 20000 --truth-seed 1
 """
 
 from __future__ import annotations
 
-import argparse
 import math
 import time
 from pathlib import Path
 
 import numpy as np
 
-from eval.luck import adjusted_records
+from eval.config import split_agent
+from eval.luck import adjusted_records, luck_game
 from eval.storage import ResultsDB
 from eval.tournament import TournamentConfig, run_tournament
+from scripts.cli_checks import CliParser, game_string, integer, seed
 
 
 def per_deal(records, a: int, b: int) -> np.ndarray:
@@ -40,41 +46,70 @@ def per_deal(records, a: int, b: int) -> np.ndarray:
     return np.array([d[0] / d[2] - d[1] / d[3] for d in sums.values() if d[2] and d[3]])
 
 
-def coverage(x: np.ndarray, truth: float, batch: int) -> tuple[float, int]:
-    """Share of `batch`-deal slices whose mean +- 1.96 SE holds `truth`, and how many slices."""
+def coverage(x: np.ndarray, truth: float, batch: int) -> tuple[int, int]:
+    """How many `batch`-deal slices have a mean +- 1.96 SE that holds `truth`, of how many."""
     hits, n = 0, len(x) // batch
     for k in range(n):
         s = x[k * batch:(k + 1) * batch]
         half = 1.96 * s.std(ddof=1) / math.sqrt(batch)
-        hits += abs(s.mean() - truth) <= half
-    return (hits / n if n else math.nan), n
+        hits += bool(abs(s.mean() - truth) <= half)
+    return hits, n
+
+
+def wilson(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a share `hits` / `n`."""
+    if n == 0:
+        return math.nan, math.nan
+    share = hits / n
+    centre = (share + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def play(game: str, first: str, second: str, deals: int, seed: int, results: Path, workers: int):
+    """The records of a duplicate tournament of the two agents (played, or resumed from `results`)."""
+    config = TournamentConfig.create(game, [first, second], deals=deals, seed=seed)
+    results.parent.mkdir(parents=True, exist_ok=True)
+    run_tournament(config, results, workers=workers, progress=True, bootstrap=0)
+    with ResultsDB.read(results) as db:
+        return config, list(db.games(history=True))
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--game", required=True)
+    p = CliParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--game", required=True, type=game_string)
     p.add_argument("--first", required=True, metavar="[NAME=]SPEC")
     p.add_argument("--second", required=True, metavar="[NAME=]SPEC")
-    p.add_argument("--deals", type=int, default=200)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--workers", type=int, default=1)
-    p.add_argument("--batch", type=int, default=20, help="deals per slice of the coverage check")
+    p.add_argument("--deals", type=integer(2, 10**7), default=200)
+    p.add_argument("--seed", type=seed, default=0)
+    p.add_argument("--workers", type=integer(1, 1024), default=1)
+    p.add_argument("--batch", type=integer(2, 10**6), default=20, help="deals per slice of the coverage check")
+    p.add_argument("--truth-deals", type=integer(0, 10**7), default=0,
+                   help="deals of a plain run on other deals that fixes the true gap for the coverage check")
+    p.add_argument("--truth-seed", type=seed, default=None, help="that run's seed (default: --seed + 1)")
     p.add_argument("--results", default=None, help="results file (default results/luck-<game>-<seed>.db)")
     args = p.parse_args()
-    config = TournamentConfig.create(args.game, [args.first, args.second], deals=args.deals, seed=args.seed)
+    truth_seed = args.seed + 1 if args.truth_seed is None else args.truth_seed
+    if args.truth_deals and truth_seed == args.seed:
+        p.error("--truth-seed must differ from --seed: the truth is fixed on other deals")
+    try:
+        config = TournamentConfig.create(args.game, [args.first, args.second], deals=args.deals, seed=args.seed)
+        luck_game(config)           # refuses a game with no value network before anything is played
+    except ValueError as e:
+        p.error(str(e))
     results = Path(args.results or f"results/luck-{args.game.split('(')[0]}-{config.game.count(',')}-{args.seed}.db")
-    results.parent.mkdir(exist_ok=True)
-    run_tournament(config, results, workers=args.workers, progress=True, bootstrap=0)
-    with ResultsDB.read(results) as db:
-        records = list(db.games(history=True))
     names = config.agent_names
-    from eval.config import split_agent
     a, b = names.index(split_agent(args.first)[0]), names.index(split_agent(args.second)[0])
+    if args.truth_deals:
+        long_run = per_deal(play(args.game, args.first, args.second, args.truth_deals, truth_seed,
+                                 results.with_name(results.stem + "-truth.db"), args.workers)[1], a, b)
+        truth = long_run.mean()
+        truth_line = (f"truth: a plain run of {len(long_run)} other deals (seed {truth_seed}), "
+                      f"{truth:+.4f} +- {1.96 * long_run.std(ddof=1) / math.sqrt(len(long_run)):.4f}")
+    records = play(args.game, args.first, args.second, args.deals, args.seed, results, args.workers)[1]
     started = time.process_time()
     adjusted = adjusted_records(config, records, progress=True)
     cpu = (time.process_time() - started) / max(1, len(records))
-    if adjusted is None:
-        raise SystemExit(f"no value network is shipped for {config.game}")
     plain, adj = per_deal(records, a, b), per_deal(adjusted, a, b)
     D = len(plain)
     se_p, se_a = plain.std(ddof=1) / math.sqrt(D), adj.std(ddof=1) / math.sqrt(D)
@@ -82,9 +117,11 @@ def main() -> None:
     idx = rng.integers(0, D, size=(2000, D))
     factors = plain[idx].std(1, ddof=1) / adj[idx].std(1, ddof=1)
     lo, hi = np.percentile(factors, [2.5, 97.5])
-    truth = plain.mean()
-    cov_p, n = coverage(plain, truth, args.batch)
-    cov_a, _ = coverage(adj, truth, args.batch)
+    if not args.truth_deals:
+        truth = plain.mean()
+        truth_line = "truth: the whole run's plain mean"
+    (hits_p, n), (hits_a, _) = coverage(plain, truth, args.batch), coverage(adj, truth, args.batch)
+    (pl, ph), (al, ah) = wilson(hits_p, n), wilson(hits_a, n)
     print(f"game {config.game}; {names[a]} less {names[b]}; {D} deals, seed {args.seed}")
     print(f"plain    mean difference {plain.mean():+.4f} +- {1.96 * se_p:.4f} (SE {se_p:.4f})")
     print(f"adjusted mean difference {adj.mean():+.4f} +- {1.96 * se_a:.4f} (SE {se_a:.4f})")
@@ -92,8 +129,9 @@ def main() -> None:
           f"1.96 x combined SE {1.96 * math.hypot(se_p, se_a):.4f}")
     print(f"SE factor {se_p / se_a:.2f} [95% bootstrap {lo:.2f}, {hi:.2f}]")
     print(f"deals for the plain run's interval: plain {D}, adjusted {math.ceil(D / (se_p / se_a) ** 2)}")
-    print(f"coverage of the {n} slices of {args.batch} deals (truth: the whole run's plain mean): "
-          f"plain {cov_p:.2f}, adjusted {cov_a:.2f}")
+    print(truth_line)
+    print(f"coverage of the {n} slices of {args.batch} deals: plain {hits_p / max(n, 1):.2f} "
+          f"[{pl:.2f}, {ph:.2f}], adjusted {hits_a / max(n, 1):.2f} [{al:.2f}, {ah:.2f}] (Wilson 95%)")
     print(f"luck: {cpu:.3f} s of CPU a game")
 
 

@@ -1,0 +1,51 @@
+"""The luck-variance experiment: its coverage arithmetic, a small run with a long
+plain run fixing the truth, and its refusals."""
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from experiments.luck_variance import coverage, wilson
+
+GAME = "python_page_one(players=4)"
+
+
+def test_wilson_interval_matches_the_formula_at_known_points():
+    low, high = wilson(45, 50)
+    assert (round(low, 4), round(high, 4)) == (0.7864, 0.9565)
+    low, high = wilson(50, 50)          # a perfect record still leaves room below
+    assert high == pytest.approx(1.0) and low == pytest.approx(0.92865, abs=1e-4)
+
+
+def test_coverage_counts_the_slices_whose_interval_holds_the_truth():
+    x = np.array([0.0, 2.0] * 10 + [10.0, 12.0] * 10)      # two slices of 20: means 1 and 11
+    assert coverage(x, 1.0, 20) == (1, 2)
+    assert coverage(x, 6.0, 20) == (0, 2)
+    assert coverage(x[:39], 1.0, 20) == (1, 1)                # a part slice is left out
+
+
+def test_a_small_run_reports_the_truth_from_other_deals_and_the_coverage(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "experiments.luck_variance", "--game", GAME, "--first", "rules",
+                           "--second", "random", "--deals", "8", "--batch", "4", "--truth-deals", "30",
+                           "--seed", "3", "--results", str(tmp_path / "r.db")],
+                          check=True, capture_output=True, text=True)
+    assert "truth: a plain run of 30 other deals (seed 4)" in done.stdout
+    assert "coverage of the 2 slices of 4 deals" in done.stdout
+    assert (tmp_path / "r.db").is_file() and (tmp_path / "r-truth.db").is_file()
+
+
+def test_nonsense_gets_one_line_exit_2_and_plays_nothing(tmp_path):
+    results = ["--results", str(tmp_path / "r.db")]
+    cases = [["--game", "nonsense", "--first", "rules", "--second", "random"],
+             ["--game", GAME, "--first", "rules(x=1)", "--second", "random"],
+             ["--game", "python_page_one(players=2)", "--first", "rules", "--second", "random"],
+             ["--game", GAME, "--first", "rules", "--second", "random", "--truth-deals", "5", "--truth-seed", "0"],
+             ["--game", GAME, "--first", "rules", "--second", "random", "--deals", "-3"]]
+    for args in cases:
+        done = subprocess.run([sys.executable, "-m", "experiments.luck_variance", *args, *results],
+                              capture_output=True, text=True)
+        assert done.returncode == 2 and done.stdout == "", args
+        assert len(done.stderr.splitlines()) == 1 and "Traceback" not in done.stderr, (args, done.stderr)
+    assert not list(tmp_path.iterdir())
