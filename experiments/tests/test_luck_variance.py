@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import pytest
 
-from experiments.luck_variance import coverage, wilson
+from experiments.luck_variance import coverage, subset_coverage, wilson
 
 GAME = "python_page_one(players=4)"
 
@@ -26,6 +26,15 @@ def test_coverage_counts_the_slices_whose_interval_holds_the_truth():
     assert coverage(x[:39], 1.0, 20) == (1, 1)                # a part slice is left out
 
 
+def test_subset_coverage_of_the_whole_set_is_that_one_slice_and_a_far_truth_is_never_held():
+    rng = np.random.default_rng(0)
+    x = np.random.default_rng(1).normal(1.0, 1.0, 40)
+    for truth in (0.5, 1.0, 1.5):
+        assert subset_coverage(x, truth, 40, 50, rng) == coverage(x, truth, 40)[0]
+    assert subset_coverage(x, 5.0, 20, 500, rng) == 0.0
+    assert 0.85 < subset_coverage(x, x.mean(), 20, 2000, rng) <= 1.0
+
+
 def test_a_small_run_reports_the_truth_from_other_deals_and_the_coverage(tmp_path):
     done = subprocess.run([sys.executable, "-m", "experiments.luck_variance", "--game", GAME, "--first", "rules",
                            "--second", "random", "--deals", "8", "--batch", "4", "--truth-deals", "30",
@@ -33,6 +42,7 @@ def test_a_small_run_reports_the_truth_from_other_deals_and_the_coverage(tmp_pat
                           check=True, capture_output=True, text=True)
     assert "truth: a plain run of 30 other deals (seed 4)" in done.stdout
     assert "coverage of the 2 slices of 4 deals" in done.stdout
+    assert "coverage of 20000 random subsets of 4 deals" in done.stdout
     assert (tmp_path / "r.db").is_file() and (tmp_path / "r-truth.db").is_file()
 
 
