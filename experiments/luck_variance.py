@@ -8,10 +8,9 @@ run needs for the plain run's interval (deals / factor^2), and coverage: the
 run cut into batches of `--batch` deals, the share of batches whose 95% normal
 interval holds the true gap, with a Wilson interval over the batches, and the
 same share over 20,000 random subsets of as many deals (a precise reading that
-does not hang on how the few slices fall). The true
-gap is fixed by a long plain run on other deals (`--truth-deals`, seed
-`--truth-seed`: plain play costs next to nothing beside the luck), or, without
-one, by the whole run's own plain mean.
+does not hang on how the few slices fall). The true gap is fixed by a long plain
+run on other deals (`--truth-deals`, seed `--truth-seed`: plain play costs next
+to nothing beside the luck), or, without one, by the whole run's own plain mean.
 
     python -m experiments.luck_variance --game python_modern_canasta --first rules --second random --deals 400
     python -m experiments.luck_variance --game "python_classic_canasta(players=4)" --first rules \
@@ -105,6 +104,8 @@ def main() -> None:
     truth_seed = args.seed + 1 if args.truth_seed is None else args.truth_seed
     if args.truth_deals and truth_seed == args.seed:
         p.error("--truth-seed must differ from --seed: the truth is fixed on other deals")
+    if args.batch > args.deals:
+        p.error(f"--batch {args.batch} is more than the run's {args.deals} deals")
     try:
         config = TournamentConfig.create(args.game, [args.first, args.second], deals=args.deals, seed=args.seed)
         luck_game(config)           # refuses a game with no value network before anything is played
@@ -113,6 +114,7 @@ def main() -> None:
     results = Path(args.results or f"results/luck-{args.game.split('(')[0]}-{config.game.count(',')}-{args.seed}.db")
     names = config.agent_names
     a, b = names.index(split_agent(args.first)[0]), names.index(split_agent(args.second)[0])
+    truth, truth_line = None, "truth: the whole run's plain mean"
     if args.truth_deals:
         long_run = per_deal(play(args.game, args.first, args.second, args.truth_deals, truth_seed,
                                  results.with_name(results.stem + "-truth.db"), args.workers)[1], a, b)
@@ -130,9 +132,8 @@ def main() -> None:
     idx = rng.integers(0, D, size=(2000, D))
     factors = plain[idx].std(1, ddof=1) / adj[idx].std(1, ddof=1)
     lo, hi = np.percentile(factors, [2.5, 97.5])
-    if not args.truth_deals:
+    if truth is None:
         truth = plain.mean()
-        truth_line = "truth: the whole run's plain mean"
     (hits_p, n), (hits_a, _) = coverage(plain, truth, args.batch), coverage(adj, truth, args.batch)
     (pl, ph), (al, ah) = wilson(hits_p, n), wilson(hits_a, n)
     sub_p, sub_a = (subset_coverage(x, truth, args.batch, 20000, np.random.default_rng(args.seed)) for x in (plain, adj))

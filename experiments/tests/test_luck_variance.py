@@ -52,7 +52,8 @@ def test_nonsense_gets_one_line_exit_2_and_plays_nothing(tmp_path):
              ["--game", GAME, "--first", "rules(x=1)", "--second", "random"],
              ["--game", "python_page_one(players=2)", "--first", "rules", "--second", "random"],
              ["--game", GAME, "--first", "rules", "--second", "random", "--truth-deals", "5", "--truth-seed", "0"],
-             ["--game", GAME, "--first", "rules", "--second", "random", "--deals", "-3"]]
+             ["--game", GAME, "--first", "rules", "--second", "random", "--deals", "-3"],
+             ["--game", GAME, "--first", "rules", "--second", "random", "--deals", "10", "--batch", "20"]]
     for args in cases:
         done = subprocess.run([sys.executable, "-m", "experiments.luck_variance", *args, *results],
                               capture_output=True, text=True)
