@@ -28,7 +28,8 @@ TABLES: dict[str, tuple[str, ...]] = {
         "search-page-one-strong", "search-page-one-cheat",
         "search-american-page-one-strong", "search-american-page-one-flat", "search-american-page-one-cheat",
         "search-canasta-strong-ismcts", "search-canasta-strong", "search-canasta-fast", "i43-mc-fast-value",
-        "search-canasta-cheat", "i43-mc-cheat-value", "i43-mc-cheat-value-2", "i43-classic4-search",
+        "search-canasta-cheat", "i43-mc-cheat-value", "i43-mc-cheat-value-2", "i43-mc-cheat-value-3",
+        "i43-classic4-search",
         "search-hearts-openspiel",
     ),
     # docs/neural.md: the shipped networks alone.
