@@ -21,15 +21,17 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 from eval.config import split_agent
 from eval.luck import adjusted_records, luck_game
-from eval.storage import ResultsDB
+from eval.storage import ResultsDB, ResultsFileError
 from eval.tournament import TournamentConfig, run_tournament
 from scripts.cli_checks import CliParser, game_string, integer, seed
+from search.analysis import Z95
 
 
 def per_deal(records, a: int, b: int) -> np.ndarray:
@@ -52,7 +54,7 @@ def coverage(x: np.ndarray, truth: float, batch: int) -> tuple[int, int]:
     hits, n = 0, len(x) // batch
     for k in range(n):
         s = x[k * batch:(k + 1) * batch]
-        half = 1.96 * s.std(ddof=1) / math.sqrt(batch)
+        half = Z95 * s.std(ddof=1) / math.sqrt(batch)
         hits += bool(abs(s.mean() - truth) <= half)
     return hits, n
 
@@ -64,11 +66,11 @@ def subset_coverage(x: np.ndarray, truth: float, batch: int, draws: int, rng: np
     hits = 0
     for _ in range(draws):
         s = rng.choice(x, batch, replace=False)
-        hits += bool(abs(s.mean() - truth) <= 1.96 * s.std(ddof=1) / math.sqrt(batch))
+        hits += bool(abs(s.mean() - truth) <= Z95 * s.std(ddof=1) / math.sqrt(batch))
     return hits / draws
 
 
-def wilson(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
+def wilson(hits: int, n: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval of a share `hits` / `n`."""
     if n == 0:
         return math.nan, math.nan
@@ -78,13 +80,13 @@ def wilson(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def play(game: str, first: str, second: str, deals: int, seed: int, results: Path, workers: int):
-    """The records of a duplicate tournament of the two agents (played, or resumed from `results`)."""
-    config = TournamentConfig.create(game, [first, second], deals=deals, seed=seed)
+def play(config: TournamentConfig, results: Path, workers: int) -> list:
+    """The games of a tournament with their histories (played, or resumed from `results`);
+    ResultsFileError (a ValueError, one line) where `results` holds another tournament."""
     results.parent.mkdir(parents=True, exist_ok=True)
     run_tournament(config, results, workers=workers, progress=True, bootstrap=0)
     with ResultsDB.read(results) as db:
-        return config, list(db.games(history=True))
+        return list(db.games(history=True))
 
 
 def main() -> None:
@@ -99,7 +101,8 @@ def main() -> None:
     p.add_argument("--truth-deals", type=integer(0, 10**7), default=0,
                    help="deals of a plain run on other deals that fixes the true gap for the coverage check")
     p.add_argument("--truth-seed", type=seed, default=None, help="that run's seed (default: --seed + 1)")
-    p.add_argument("--results", default=None, help="results file (default results/luck-<game>-<seed>.db)")
+    p.add_argument("--results", default=None, help="results file (default results/luck-<game>-<seed>.db); "
+                                                     "the truth run's is beside it, its name ending -truth.db")
     args = p.parse_args()
     truth_seed = args.seed + 1 if args.truth_seed is None else args.truth_seed
     if args.truth_deals and truth_seed == args.seed:
@@ -115,13 +118,16 @@ def main() -> None:
     names = config.agent_names
     a, b = names.index(split_agent(args.first)[0]), names.index(split_agent(args.second)[0])
     truth, truth_line = None, "truth: the whole run's plain mean"
-    if args.truth_deals:
-        long_run = per_deal(play(args.game, args.first, args.second, args.truth_deals, truth_seed,
-                                 results.with_name(results.stem + "-truth.db"), args.workers)[1], a, b)
-        truth = long_run.mean()
-        truth_line = (f"truth: a plain run of {len(long_run)} other deals (seed {truth_seed}), "
-                      f"{truth:+.4f} +- {1.96 * long_run.std(ddof=1) / math.sqrt(len(long_run)):.4f}")
-    records = play(args.game, args.first, args.second, args.deals, args.seed, results, args.workers)[1]
+    try:
+        if args.truth_deals:
+            long_run = per_deal(play(replace(config, deals=args.truth_deals, seed=truth_seed),
+                                     results.with_name(results.stem + "-truth.db"), args.workers), a, b)
+            truth = long_run.mean()
+            truth_line = (f"truth: a plain run of {len(long_run)} other deals (seed {truth_seed}), "
+                          f"{truth:+.4f} +- {Z95 * long_run.std(ddof=1) / math.sqrt(len(long_run)):.4f}")
+        records = play(config, results, args.workers)
+    except ResultsFileError as e:
+        p.error(str(e))
     started = time.process_time()
     adjusted = adjusted_records(config, records, progress=True)
     cpu = (time.process_time() - started) / max(1, len(records))
@@ -138,10 +144,10 @@ def main() -> None:
     (pl, ph), (al, ah) = wilson(hits_p, n), wilson(hits_a, n)
     sub_p, sub_a = (subset_coverage(x, truth, args.batch, 20000, np.random.default_rng(args.seed)) for x in (plain, adj))
     print(f"game {config.game}; {names[a]} less {names[b]}; {D} deals, seed {args.seed}")
-    print(f"plain    mean difference {plain.mean():+.4f} +- {1.96 * se_p:.4f} (SE {se_p:.4f})")
-    print(f"adjusted mean difference {adj.mean():+.4f} +- {1.96 * se_a:.4f} (SE {se_a:.4f})")
+    print(f"plain    mean difference {plain.mean():+.4f} +- {Z95 * se_p:.4f} (SE {se_p:.4f})")
+    print(f"adjusted mean difference {adj.mean():+.4f} +- {Z95 * se_a:.4f} (SE {se_a:.4f})")
     print(f"agree: |plain - adjusted| = {abs(plain.mean() - adj.mean()):.4f}, "
-          f"1.96 x combined SE {1.96 * math.hypot(se_p, se_a):.4f}")
+          f"1.96 x combined SE {Z95 * math.hypot(se_p, se_a):.4f}")
     print(f"SE factor {se_p / se_a:.2f} [95% bootstrap {lo:.2f}, {hi:.2f}]")
     print(f"deals for the plain run's interval: plain {D}, adjusted {math.ceil(D / (se_p / se_a) ** 2)}")
     print(truth_line)

@@ -56,8 +56,7 @@ def _rows(args: tuple[str, str, str, int, int, int, int]):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = CliParser(prog="python -m experiments.value_targets",
-                                     description=__doc__.split("\n\n")[0])
+    parser = CliParser(prog="python -m experiments.value_targets", description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", required=True, type=game_string)
     parser.add_argument("--data", required=True, help="a self-play results file (cardarena selfplay)")
     parser.add_argument("--policy", default="rules", help="the bot of the further playouts: the self-play policy")

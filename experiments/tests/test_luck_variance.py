@@ -60,3 +60,15 @@ def test_nonsense_gets_one_line_exit_2_and_plays_nothing(tmp_path):
         assert done.returncode == 2 and done.stdout == "", args
         assert len(done.stderr.splitlines()) == 1 and "Traceback" not in done.stderr, (args, done.stderr)
     assert not list(tmp_path.iterdir())
+
+
+def test_a_results_file_of_another_tournament_is_refused_in_one_line_and_kept(tmp_path):
+    args = [sys.executable, "-m", "experiments.luck_variance", "--game", GAME, "--first", "rules", "--second",
+            "random", "--deals", "4", "--batch", "2", "--truth-deals", "6", "--results", str(tmp_path / "r.db")]
+    subprocess.run(args, check=True, capture_output=True)
+    truth = tmp_path / "r-truth.db"
+    before = truth.read_bytes()
+    done = subprocess.run([*args, "--truth-seed", "5"], capture_output=True, text=True)
+    assert done.returncode == 2 and "holds a different tournament" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+    assert truth.read_bytes() == before
