@@ -65,3 +65,12 @@ class CardBot(pyspiel.Bot):
 
     def step(self, state) -> int:
         raise NotImplementedError
+
+    def known_policy(self, state) -> list[tuple[int, float]] | None:
+        """The bot's policy at `state`, (action, probability) over its legal actions,
+        where the bot states it and it depends on the state alone (not on what the
+        bot saw before nor on its seed); None where it is not stated. The luck
+        adjustment (eval/luck.py) takes a stated policy's random choices out of the
+        score as it takes the cards' (AIVAT's action terms). A deterministic bot need
+        not state one: its choices carry no luck."""
+        return None

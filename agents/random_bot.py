@@ -17,3 +17,8 @@ class RandomBot(CardBot):
     def step(self, state) -> int:
         legal = state.legal_actions()
         return legal[self.rng.randrange(len(legal))]
+
+    def known_policy(self, state) -> list[tuple[int, float]]:
+        """Uniform over the legal actions, whatever came before."""
+        legal = state.legal_actions()
+        return [(action, 1.0 / len(legal)) for action in legal]
