@@ -105,5 +105,16 @@ def make_bot(spec: str, game: pyspiel.Game, player: int, seed: int = 0) -> pyspi
     return bot
 
 
-__all__ = ["make_bot", "bot_factory", "bot_settings", "available_bots", "bot_file_location", "parse_spec",
+def stated_policy(spec: str, game: pyspiel.Game) -> Callable[[pyspiel.State], list[tuple[int, float]]] | None:
+    """The policy the bot `spec` names states (its `known_policy`: a function of the
+    state alone), where its factory declares `states_policy`; None for any other bot,
+    which is not made to ask (an engine's program is never started for this).
+    ValueError as make_bot's."""
+    name, _ = parse_spec(expand(spec))
+    if name not in BOT_FACTORIES or not getattr(bot_factory(name), "states_policy", False):
+        return None
+    return make_bot(spec, game, 0, 0).known_policy
+
+
+__all__ = ["make_bot", "bot_factory", "stated_policy", "bot_settings", "available_bots", "bot_file_location", "parse_spec",
            "BOT_FACTORIES"]

@@ -48,10 +48,14 @@ class CardBot(pyspiel.Bot):
     then make one bot instead of one per seat).
 
     `declared_settings`: the settings its constructor takes beyond (game, player, seed), typed
-    (games.registry.Param), for agents.bot_settings and `cardarena list`; none by default."""
+    (games.registry.Param), for agents.bot_settings and `cardarena list`; none by default.
+
+    `states_policy`: `known_policy` says the bot's policy (agents.stated_policy reads it
+    without making any other bot)."""
 
     any_seat = False
     declared_settings: tuple = ()
+    states_policy = False
 
     def __init__(self, player: int):
         pyspiel.Bot.__init__(self)

@@ -9,6 +9,7 @@ from agents.base import CardBot
 
 class RandomBot(CardBot):
     any_seat = True
+    states_policy = True        # known_policy below: what the luck adjustment reads
 
     def __init__(self, game, player: int, seed: int):
         super().__init__(player)

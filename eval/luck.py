@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 import pyspiel
@@ -45,10 +45,16 @@ from search.value import ValueNetwork, value_network
 
 
 @dataclass
-class ChanceLuck:
-    """One chance event: the move's index in the game, and each seat's luck."""
+class LuckEvent:
+    """One event luck is measured at: the move's index in the game, each seat's
+    luck, and whether it was a bot's random choice (its stated policy) rather than chance."""
     move: int
     luck: list[float]
+    choice: bool = False
+
+
+# A bot's stated policy (agents.stated_policy): the state -> (action, probability).
+Policy = Callable[[pyspiel.State], Sequence[tuple[int, float]]]
 
 
 @dataclass
@@ -130,9 +136,27 @@ def _values(net: ValueNetwork, states: Sequence[pyspiel.State]) -> np.ndarray:
     return out
 
 
-def chance_luck(game: pyspiel.Game, actions: Sequence[int], net: ValueNetwork | None = None) -> list[ChanceLuck]:
+def _luck(net: ValueNetwork, state: pyspiel.State, law: Sequence[tuple[int, float]], taken: int) -> list[float]:
+    """Each seat's value after `taken` less its expectation over `law` at `state`."""
+    children = []
+    for action, _ in law:
+        child = state.clone()
+        child.apply_action(action)
+        children.append(child)
+    values = _values(net, children)
+    probs = np.array([p for _, p in law])
+    k = next(k for k, (action, _) in enumerate(law) if action == taken)
+    return list(values[k] - probs @ values / probs.sum())
+
+
+def luck_events(game: pyspiel.Game, actions: Sequence[int], net: ValueNetwork | None = None,
+                policies: Sequence[Policy | None] = ()) -> list[LuckEvent]:
     """The luck of every chance event among `actions` (one deal's history, from
-    the initial state), each seat's, exact over the event's outcomes."""
+    the initial state), each seat's, exact over the event's outcomes; and, where
+    `policies` gives a seat's stated policy, the luck of each of that seat's random
+    choices the same way (AIVAT's action terms: mean zero given the state as the
+    chance terms are, provided the bot played by the policy it states). ValueError,
+    one line, for an action its seat's stated policy does not allow."""
     net = net or luck_model(game)
     if net is None:
         raise ValueError(f"no value network is shipped for {game}; luck cannot be measured there")
@@ -140,21 +164,21 @@ def chance_luck(game: pyspiel.Game, actions: Sequence[int], net: ValueNetwork | 
     out = []
     for i, action in enumerate(actions):
         if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            children = []
-            for o, _ in outcomes:
-                child = state.clone()
-                child.apply_action(o)
-                children.append(child)
-            values = _values(net, children)
-            probs = np.array([p for _, p in outcomes])
-            drawn = next(k for k, (o, _) in enumerate(outcomes) if o == action)
-            out.append(ChanceLuck(i, list(values[drawn] - probs @ values / probs.sum())))
+            out.append(LuckEvent(i, _luck(net, state, state.chance_outcomes(), action)))
+        else:
+            seat = state.current_player()
+            policy = policies[seat] if seat < len(policies) else None
+            if policy is not None:
+                law = [(a, p) for a, p in policy(state) if p > 0]
+                if action not in {a for a, _ in law}:
+                    raise ValueError(f"move {i}: seat {seat} played {action}, which its stated policy does not allow")
+                if len(law) > 1:
+                    out.append(LuckEvent(i, _luck(net, state, law, action), choice=True))
         state.apply_action(action)
     return out
 
 
-def side_luck(game: pyspiel.Game, events: Sequence[ChanceLuck]) -> list[float]:
+def side_luck(game: pyspiel.Game, events: Sequence[LuckEvent]) -> list[float]:
     """Each seat's share of its side's summed luck: the mean of the side's seats' luck."""
     total = np.sum([e.luck for e in events], axis=0) if events else np.zeros(game.num_players())
     out = [0.0] * game.num_players()
@@ -165,13 +189,15 @@ def side_luck(game: pyspiel.Game, events: Sequence[ChanceLuck]) -> list[float]:
     return out
 
 
-def adjusted_returns(game: pyspiel.Game, actions: Sequence[int], returns: Sequence[float]) -> list[float] | None:
-    """Each seat's return less its side's luck over the deal; None where no
-    value network is shipped for the game."""
+def adjusted_returns(game: pyspiel.Game, actions: Sequence[int], returns: Sequence[float],
+                     policies: Sequence[Policy | None] = ()) -> list[float] | None:
+    """Each seat's return less its side's luck over the deal (the cards', and the
+    random choices of the seats whose `policies` are stated); None where no value
+    network is shipped for the game."""
     net = luck_model(game)
     if net is None:
         return None
-    luck = side_luck(game, chance_luck(game, actions, net))
+    luck = side_luck(game, luck_events(game, actions, net, policies))
     return [float(r - x) for r, x in zip(returns, luck)]
 
 
@@ -188,7 +214,7 @@ def deal_luck(record: Record) -> list[SideLuck] | None:
         return None
     entry = registry.of_game(game)
     unit = (entry.points_per_unit if entry is not None and entry.points_per_unit else 1.0)
-    luck = side_luck(game, chance_luck(game, [m.action for m in record.moves], net))
+    luck = side_luck(game, luck_events(game, [m.action for m in record.moves], net))
     out = []
     for side in sides_of(game):
         made = float(np.mean([record.returns[s] for s in side])) * unit
@@ -214,10 +240,17 @@ def seat_luck_lines(record: Record, seat: int | None) -> list[str]:
     return lines
 
 
-def adjusted_record(game: pyspiel.Game, rec):
+def stated_policies(config, game: pyspiel.Game) -> list[Policy | None]:
+    """Each agent's stated policy (agents.stated_policy), in the config's agent order."""
+    from agents import stated_policy
+    return [stated_policy(spec, game) for _, spec in config.agents]
+
+
+def adjusted_record(game: pyspiel.Game, rec, stated: Sequence[Policy | None] = ()):
     """A stored game (eval.play.GameRecord, with its history) with each seat's
-    return replaced by its adjusted return; a void game as it is. ValueError,
-    one line, for a game stored without its history."""
+    return replaced by its adjusted return, `stated` giving each agent's stated
+    policy (`stated_policies`); a void game as it is. ValueError, one line, for a
+    game stored without its history."""
     from dataclasses import replace
     if rec.returns is None:
         return rec
@@ -225,7 +258,8 @@ def adjusted_record(game: pyspiel.Game, rec):
     if not histories:
         raise ValueError(f"game {rec.deal}-{rec.rotation} was stored without its history: "
                          f"its luck cannot be measured")
-    return replace(rec, returns=adjusted_returns(game, histories[0].actions, rec.returns))
+    policies = [stated[agent] if agent < len(stated) else None for agent in rec.seats]
+    return replace(rec, returns=adjusted_returns(game, histories[0].actions, rec.returns, policies))
 
 
 def luck_game(config) -> pyspiel.Game:
@@ -246,4 +280,6 @@ def adjusted_records(config, records: Sequence, progress: bool = False) -> list:
     ValueErrors of `luck_game` and `adjusted_record`."""
     from tqdm import tqdm
     game = luck_game(config)
-    return [adjusted_record(game, rec) for rec in tqdm(records, desc="luck", unit="game", disable=not progress)]
+    stated = stated_policies(config, game)
+    return [adjusted_record(game, rec, stated)
+            for rec in tqdm(records, desc="luck", unit="game", disable=not progress)]

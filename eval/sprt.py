@@ -112,6 +112,9 @@ class SprtTracker:
         names = config.agent_names
         from eval.luck import luck_game
         self.luck_game = luck_game(config) if adjusted else None     # ValueError where it cannot be
+        if self.luck_game is not None:
+            from eval.luck import stated_policies
+            self.stated = stated_policies(config, self.luck_game)
         for name in (baseline, candidate):
             if name not in names:
                 raise ValueError(f"{name!r} is not an agent of this test; agents: {', '.join(names)}")
@@ -131,7 +134,7 @@ class SprtTracker:
     def add(self, record) -> None:
         if self.luck_game is not None:
             from eval.luck import adjusted_record
-            record = adjusted_record(self.luck_game, record)
+            record = adjusted_record(self.luck_game, record, self.stated)
         self.waiting.setdefault(record.deal, []).append(record)
         while len(self.waiting.get(self.next_deal, ())) == self.games_in_deal.get(self.next_deal, -1):
             if self.result.verdict != UNDECIDED:

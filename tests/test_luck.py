@@ -11,7 +11,7 @@ import pyspiel
 import pytest
 
 import games  # noqa: F401
-from eval.luck import adjusted_returns, chance_luck, deal_luck, luck_model, seat_luck_lines, sides_of
+from eval.luck import adjusted_returns, luck_events, deal_luck, luck_model, seat_luck_lines, sides_of
 from eval.tournament import TournamentConfig, load_summary, run_tournament
 from games import registry
 from games.chance import DealChance
@@ -78,7 +78,7 @@ def _luck_by_kind(game: pyspiel.Game) -> dict[str, list[list[float]]]:
         actions = _random_deal(game, seed)
         first_decision = next(i for i, a in enumerate(actions)
                               if not _state_before(game, actions, i).is_chance_node())
-        for event in chance_luck(game, actions if short_of_play() else actions[:first_decision]):
+        for event in luck_events(game, actions if short_of_play() else actions[:first_decision]):
             kinds["deal" if event.move < first_decision else "play"].append(event.luck)
         seed += 1
     return kinds
@@ -96,7 +96,7 @@ def test_a_drawn_outcome_that_is_the_only_one_has_no_luck():
     game = load_game("python_modern_canasta")
     actions = _random_deal(game, 3)
     state = game.new_initial_state()
-    events = {e.move: e.luck for e in chance_luck(game, actions)}
+    events = {e.move: e.luck for e in luck_events(game, actions)}
     for i, a in enumerate(actions):
         if state.is_chance_node() and len(state.chance_outcomes()) == 1:
             assert events[i] == pytest.approx([0.0] * 4, abs=1e-9)
@@ -151,14 +151,14 @@ def test_adjusted_and_plain_agree_on_a_known_gap_and_the_report_shows_both(tmp_p
     asking for no game the test had not measured shows it adjusted these very games."""
     import eval.luck
     measured: dict[tuple, list] = {}
-    real = eval.luck.chance_luck
+    real = eval.luck.luck_events
 
-    def once(game, actions, net=None):
-        key = (str(game), tuple(actions))
+    def once(game, actions, net=None, policies=()):
+        key = (str(game), tuple(actions), tuple(p is not None for p in policies))
         if key not in measured:
-            measured[key] = real(game, actions, net)
+            measured[key] = real(game, actions, net, policies)
         return measured[key]
-    monkeypatch.setattr(eval.luck, "chance_luck", once)
+    monkeypatch.setattr(eval.luck, "luck_events", once)
     config, path, records, adjusted = _tournament(tmp_path, ["random", "rules"], 16)
     games_measured = set(measured)
     assert games_measured
@@ -306,10 +306,10 @@ def _first_of_a_draw(game: pyspiel.Game, actions: list[int]) -> int:
 
 def _luck_if_drawn(game: pyspiel.Game, before: list[int]) -> tuple[np.ndarray, np.ndarray]:
     """At the chance node after `before`: each outcome's probability, and the luck each seat
-    would have had if that outcome were the one drawn (eval.luck.chance_luck's last event)."""
+    would have had if that outcome were the one drawn (eval.luck.luck_events's last event)."""
     state = _state_before(game, before, len(before))
     outcomes = state.chance_outcomes()
-    luck = [chance_luck(game, before + [o])[-1].luck for o, _ in outcomes]
+    luck = [luck_events(game, before + [o])[-1].luck for o, _ in outcomes]
     return np.array([p for _, p in outcomes]), np.array(luck)
 
 
@@ -331,3 +331,57 @@ def test_the_luck_an_event_could_bring_weighs_to_exactly_nothing(game_string, ev
     probs, luck = _luck_if_drawn(game, before)
     assert len(probs) > 1 and np.abs(luck).max() > 1e-6        # a real event, with luck in it
     assert probs @ luck / probs.sum() == pytest.approx(np.zeros(game.num_players()), abs=1e-9)
+
+
+def _uniform(state):
+    legal = state.legal_actions()
+    return [(a, 1 / len(legal)) for a in legal]
+
+
+@pytest.mark.parametrize("game_string", ["python_modern_canasta", "python_page_one(players=4)"])
+def test_a_stated_choice_weighs_to_exactly_nothing_and_only_stated_seats_have_choice_terms(game_string):
+    """AIVAT's action terms: at a decision of a seat whose policy is stated, the luck
+    of each action it could have taken, weighed by the policy, is 0 to rounding; seats
+    with no stated policy get no term; an event list without policies has none at all."""
+    game = load_game(game_string)
+    actions = _random_deal(game, 5)
+    stated = [_uniform if seat % 2 else None for seat in range(game.num_players())]
+    events = luck_events(game, actions, policies=stated)
+    choices = [e for e in events if e.choice]
+    assert choices and not any(e.choice for e in luck_events(game, actions))
+    for e in choices:
+        state = _state_before(game, actions, e.move)
+        assert state.current_player() % 2 == 1 and len(state.legal_actions()) > 1
+    e = next(e for e in choices if np.abs(e.luck).max() > 1e-6)
+    state = _state_before(game, actions, e.move)
+    law = _uniform(state)
+    luck = [luck_events(game, actions[:e.move] + [a], policies=stated)[-1].luck for a, _ in law]
+    assert np.mean(luck, axis=0) == pytest.approx(np.zeros(game.num_players()), abs=1e-9)
+
+
+def test_an_action_outside_its_stated_policy_is_refused_in_one_line():
+    game = load_game("python_page_one(players=4)")
+    actions = _random_deal(game, 2)
+    i = next(i for i in range(len(actions)) if not _state_before(game, actions, i).is_chance_node())
+    seat = _state_before(game, actions, i).current_player()
+    only_another = [None] * 4
+    only_another[seat] = lambda state: [(a, 1.0) for a in state.legal_actions() if a != actions[i]][:1]
+    with pytest.raises(ValueError, match=f"move {i}: seat {seat} played"):
+        luck_events(game, actions, policies=only_another)
+
+
+def test_only_a_bot_that_states_its_policy_is_read_and_no_other_is_made():
+    """The random bot states its policy; the rule bot does not; an engine is never
+    started to ask (its spec names a program that does not exist, and nothing fails)."""
+    from agents import stated_policy
+    from eval.luck import stated_policies
+    game = load_game("python_page_one(players=4)")
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    assert stated_policy("random", game)(state) == _uniform(state)
+    assert stated_policy("rules", game) is None
+    assert stated_policy("engine(cmd=/no/such/program)", game) is None
+    config = TournamentConfig.create("python_page_one(players=4)", ["random", "rules"], deals=2, seed=0)
+    policies = stated_policies(config, game)
+    assert [p is not None for p in policies] == [name == "random" for name in config.agent_names]
