@@ -93,8 +93,8 @@ def sides_of(game: pyspiel.Game) -> list[tuple[int, ...]]:
     return list(registry.partnerships(game) or tuple((s,) for s in range(game.num_players())))
 
 
-def _values(net: ValueNetwork, states: Sequence[pyspiel.State]) -> np.ndarray:
-    """Each state's per-seat value: true returns at the end, the network at a
+def state_values(net: ValueNetwork, states: Sequence[pyspiel.State]) -> np.ndarray:
+    """Each state's per-seat value as luck reads it: true returns at the end, the network at a
     decision. A chance node in the middle of a draw (Canasta draws two cards,
     each its own event) is off the positions the network learnt, and valued
     there its luck was noise (correlation 0.02 with the result, docs/tournament.md):
@@ -143,7 +143,7 @@ def _luck(net: ValueNetwork, state: pyspiel.State, law: Sequence[tuple[int, floa
         child = state.clone()
         child.apply_action(action)
         children.append(child)
-    values = _values(net, children)
+    values = state_values(net, children)
     probs = np.array([p for _, p in law])
     k = next(k for k, (action, _) in enumerate(law) if action == taken)
     return list(values[k] - probs @ values / probs.sum())

@@ -32,8 +32,21 @@ pair does not cancel, any randomness of a bot that states no policy, and the
 covariance of the two tables' luck (they share the deck). Only cheap bots are
 worth rolling out: the cost is some 2 m rollouts per event.
 
+The same two outcomes measure a value network's error in the luck it reports
+(`--value`, the shipped one by default): with d = V^pi(o1) - V^pi(o2) and d_net
+the network's, ((d_net - (mean1 - mean2))^2 - (var1 + var2) / m) / 2 estimates
+E (network's luck - true luck)^2 at the event without bias. Those errors are
+increments of a martingale too, so an adjustment by the network leaves about
+
+    Var D - cards + error(cards)            (chance events alone)
+
+and its SE factor is about sqrt(Var D / that): the error a network makes in the
+worth of each card, summed over a deal, is what it adds back. The report gives
+that prediction beside the ceilings, for the network's measured factor
+(experiments/luck_variance.py) to be checked against.
+
     python -m experiments.luck_ceiling --game "python_classic_canasta(players=4)" \
-        --first rules --second random --deals 200 --rollouts 8 --seed 0
+        --first rules --second random --deals 200 --rollouts 8 --seed 0 [--value FILE]
 """
 
 from __future__ import annotations
@@ -53,7 +66,10 @@ from games.chance import DealChance
 from games.load import load_game
 from games.seeding import derive_seed
 from scripts.cli_checks import CliParser, game_string, integer, one_line, seed
+from eval.luck import state_values
 from search.analysis import Z95
+from search.netfile import NetFileError
+from search.value import ValueNetwork, value_network
 
 _TABLE, _BOTS, _ROLLOUTS = 1, 2, 3      # streams of derive_seed
 
@@ -66,15 +82,19 @@ class Setup:
     second: str
     seed: int
     rollouts: int
+    value: str | None = None        # the value network whose error is measured (None: none)
 
 
 @dataclass
 class DealSplit:
-    """One duplicate deal: D, and the parts of its variance the cards in play and
-    the stated choices make (unbiased estimates; either may come out negative)."""
+    """One duplicate deal: D, the parts of its variance the cards in play and the
+    stated choices make, and a value network's error in the luck of each (unbiased
+    estimates, each weighted as D weights its table; any may come out negative)."""
     difference: float
     cards: float
     choices: float
+    cards_error: float = 0.0
+    choices_error: float = 0.0
 
 
 def lineup(players: int, rotation: int) -> list[int]:
@@ -86,8 +106,9 @@ def lineup(players: int, rotation: int) -> list[int]:
 class _Table:
     """The bots of one lineup, and rollouts of them from any state."""
 
-    def __init__(self, game: pyspiel.Game, specs: tuple[str, str], seats: list[int], rng: random.Random):
-        self.game, self.specs, self.seats, self.rng = game, specs, seats, rng
+    def __init__(self, game: pyspiel.Game, specs: tuple[str, str], seats: list[int], rng: random.Random,
+                 net: ValueNetwork | None = None):
+        self.game, self.specs, self.seats, self.rng, self.net = game, specs, seats, rng, net
 
     def bots(self, seed: int) -> list:
         return [make_bot(self.specs[agent], self.game, s, derive_seed(_BOTS, seed, s))
@@ -111,45 +132,55 @@ class _Table:
                 s.apply_action(bots[s.current_player()].step(s))
         return self.margin(s.returns())
 
-    def spread(self, state, law: list[tuple[int, float]], rollouts: int) -> float:
-        """An unbiased estimate of the variance of V^pi over the outcomes of `law` at `state`."""
+    def spread(self, state, law: list[tuple[int, float]], rollouts: int) -> tuple[float, float]:
+        """Unbiased estimates of the variance of V^pi over the outcomes of `law` at
+        `state`, and of the network's mean squared error in that event's luck (0
+        without a network)."""
         actions, probs = zip(*law)
-        estimates = []
+        estimates, children = [], []
         for action in self.rng.choices(actions, probs, k=2):
             child = state.clone()
             child.apply_action(action)
             x = [self.rollout(child) for _ in range(rollouts)]
             estimates.append((float(np.mean(x)), float(np.var(x, ddof=1))))
+            children.append(child)
         (m1, v1), (m2, v2) = estimates
-        return (m1 - m2) ** 2 / 2 - (v1 + v2) / (2 * rollouts)
+        noise = (v1 + v2) / rollouts
+        signal = ((m1 - m2) ** 2 - noise) / 2
+        if self.net is None:
+            return signal, 0.0
+        n1, n2 = (self.margin(v) for v in state_values(self.net, children))
+        return signal, (((n1 - n2) - (m1 - m2)) ** 2 - noise) / 2
 
 
 def split_deal(setup: Setup, deal: int) -> DealSplit:
     """Plays deal `deal` at both tables and estimates its parts."""
     game = load_game(setup.game)
     chance_seed = derive_seed(_TABLE, setup.seed, deal)
-    margins, cards, choices = [], 0.0, 0.0
+    net = None if setup.value is None else value_network(setup.value, game)
+    margins, parts = [], np.zeros(4)        # cards, choices, and the network's error in each
     rotations = 2
     for rotation in range(rotations):
         rng = random.Random(derive_seed(_ROLLOUTS, setup.seed, deal, rotation))
-        table = _Table(game, (setup.first, setup.second), lineup(game.num_players(), rotation), rng)
+        table = _Table(game, (setup.first, setup.second), lineup(game.num_players(), rotation), rng, net)
         bots = table.bots(derive_seed(setup.seed, deal, rotation))
         chance, state, playing = DealChance(chance_seed), game.new_initial_state(), False
         while not state.is_terminal():
             if state.is_chance_node():
                 if playing:
-                    cards += table.spread(state, state.chance_outcomes(), setup.rollouts)
+                    parts[[0, 2]] += table.spread(state, state.chance_outcomes(), setup.rollouts)
                 state.apply_action(chance(state))
                 continue
             playing = True
             bot = bots[state.current_player()]
             law = getattr(bot, "known_policy", lambda s: None)(state)
             if law is not None and len(law) > 1:
-                choices += table.spread(state, law, setup.rollouts)
+                parts[[1, 3]] += table.spread(state, law, setup.rollouts)
             state.apply_action(bot.step(state))
         margins.append(table.margin(state.returns()))
     # D is the mean of the tables' margins: each table's parts weigh 1 / rotations^2.
-    return DealSplit(float(np.mean(margins)), cards / rotations ** 2, choices / rotations ** 2)
+    cards, choices, cards_error, choices_error = (float(x) for x in parts / rotations ** 2)
+    return DealSplit(float(np.mean(margins)), cards, choices, cards_error, choices_error)
 
 
 def _split(args: tuple[Setup, int]) -> DealSplit:
@@ -163,10 +194,16 @@ def ceilings(splits: list[DealSplit]) -> dict[str, float]:
     cards = float(np.mean([s.cards for s in splits]))
     choices = float(np.mean([s.choices for s in splits]))
 
+    cards_error = float(np.mean([s.cards_error for s in splits]))
+    choices_error = float(np.mean([s.choices_error for s in splits]))
+
     def ceiling(left: float) -> float:
         return math.sqrt(var / left) if left > 0 else math.inf
-    return {"var": var, "cards": cards, "choices": choices,
-            "chance_only": ceiling(var - cards), "with_choices": ceiling(var - cards - choices)}
+    return {"var": var, "cards": cards, "choices": choices, "cards_error": cards_error,
+            "choices_error": choices_error,
+            "chance_only": ceiling(var - cards), "with_choices": ceiling(var - cards - choices),
+            "network_chance_only": ceiling(var - cards + cards_error),
+            "network_with_choices": ceiling(var - cards - choices + cards_error + choices_error)}
 
 
 def main() -> None:
@@ -177,9 +214,18 @@ def main() -> None:
     p.add_argument("--deals", type=integer(4, 10**6), default=200)
     p.add_argument("--seed", type=seed, default=0)
     p.add_argument("--rollouts", type=integer(2, 10**4), default=8, help="rollouts after each sampled outcome")
+    p.add_argument("--value", default="shipped", metavar="FILE",
+                   help="the value network whose error in the luck is measured (default: the shipped one; "
+                        "none: no network)")
     p.add_argument("--workers", type=integer(1, 1024), default=1)
     args = p.parse_args()
     game = load_game(args.game)
+    value = None if args.value == "none" else args.value
+    if value is not None:
+        try:
+            value_network(value, game)
+        except (ValueError, NetFileError) as e:
+            p.error(one_line(e))
     if game.num_players() % 2:
         p.error(f"{args.game} seats {game.num_players()} players: the two agents alternate seats, "
                 f"which needs an even number")
@@ -192,7 +238,7 @@ def main() -> None:
         except ValueError as e:
             p.error(one_line(e))
         specs.append(spec.strip())
-    setup = Setup(args.game, specs[0], specs[1], args.seed, args.rollouts)
+    setup = Setup(args.game, specs[0], specs[1], args.seed, args.rollouts, value)
     tasks = [(setup, deal) for deal in range(args.deals)]
     with Pool(args.workers) as pool:
         splits = list(tqdm(pool.imap(_split, tasks), total=len(tasks), desc="deals", unit="deal"))
@@ -215,6 +261,15 @@ def main() -> None:
           f"{c['var'] - c['cards'] - c['choices']:.4f}")
     print(f"SE factor ceiling, chance events alone: {c['chance_only']:.2f} {interval('chance_only')}")
     print(f"SE factor ceiling, stated choices adjusted too: {c['with_choices']:.2f} {interval('with_choices')}")
+    if value is None:
+        return
+    for key, words in (("cards_error", "the cards'"), ("choices_error", "the stated choices'")):
+        x = [getattr(s, key) for s in splits]
+        print(f"the network's error in {words} luck, summed over a deal: {c[key]:.4f} "
+              f"+- {Z95 * np.std(x, ddof=1) / math.sqrt(len(x)):.4f}")
+    print(f"SE factor the network should reach, chance events alone: {c['network_chance_only']:.2f} "
+          f"{interval('network_chance_only')}; stated choices too: {c['network_with_choices']:.2f} "
+          f"{interval('network_with_choices')}")
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ def test_spread_is_unbiased_for_the_variance_of_the_value_over_the_outcomes():
     law = [(0, 0.5), (1, 0.3), (2, 0.2)]
     mean = sum(p * table.values[a] for a, p in law)
     truth = sum(p * (table.values[a] - mean) ** 2 for a, p in law)
-    estimates = [table.spread(_Coin(), law, 4) for _ in range(20000)]
+    estimates = [table.spread(_Coin(), law, 4)[0] for _ in range(20000)]
     assert sum(estimates) / len(estimates) == pytest.approx(truth, rel=0.05)
     assert min(estimates) < 0          # unbiased, so not clipped at zero
 
@@ -50,6 +50,9 @@ def test_ceilings_follow_the_parts_and_a_variance_fully_explained_has_none():
     assert c["chance_only"] == pytest.approx((4 / 3 / (4 / 3 - 0.25)) ** 0.5)
     assert c["with_choices"] == pytest.approx((4 / 3 / (4 / 3 - 0.75)) ** 0.5)
     assert ceilings([DealSplit(d, 1.0, 1.0) for d in (0.0, 2.0)])["with_choices"] == float("inf")
+    with_errors = ceilings([DealSplit(d, 0.25, 0.5, 0.1, 0.2) for d in (0.0, 2.0, 0.0, 2.0)])
+    assert with_errors["network_chance_only"] == pytest.approx((4 / 3 / (4 / 3 - 0.25 + 0.1)) ** 0.5)
+    assert with_errors["network_with_choices"] == pytest.approx((4 / 3 / (4 / 3 - 0.75 + 0.3)) ** 0.5)
 
 
 def test_lineups_alternate_and_the_rule_bot_states_no_policy_while_random_states_uniform():
@@ -64,14 +67,20 @@ def test_lineups_alternate_and_the_rule_bot_states_no_policy_while_random_states
     assert make_bot("rules", game, state.current_player(), 3).known_policy(state) is None
 
 
-def test_a_small_run_prints_the_parts_and_both_ceilings():
-    done = subprocess.run([sys.executable, "-m", "experiments.luck_ceiling", "--game", GAME, "--first", "rules",
-                           "--second", "random", "--deals", "4", "--rollouts", "2"],
-                          check=True, capture_output=True, text=True)
-    assert "4 duplicate deals, seed 0, 2 rollouts an outcome" in done.stdout
+def test_a_small_run_prints_the_parts_both_ceilings_and_the_networks_error():
+    def run(*extra):
+        return subprocess.run([sys.executable, "-m", "experiments.luck_ceiling", "--game", GAME, "--first", "rules",
+                               "--second", "random", "--deals", "4", "--rollouts", "2", *extra],
+                              check=True, capture_output=True, text=True).stdout
+    shipped, without = run(), run("--value", "none")
+    assert "4 duplicate deals, seed 0, 2 rollouts an outcome" in shipped
     for line in ("part of Var D from the cards drawn in play", "part of Var D from the stated random choices",
                  "SE factor ceiling, chance events alone", "SE factor ceiling, stated choices adjusted too"):
-        assert line in done.stdout
+        assert line in shipped and line in without
+    assert "the network's error in the cards' luck" in shipped and "SE factor the network should reach" in shipped
+    assert "network" not in without
+    # the network only reads the sampled outcomes: the rollouts, and so the parts, are the same
+    assert shipped.splitlines()[:7] == without.splitlines()[:7]
 
 
 def test_nonsense_gets_one_line_and_exit_2():
@@ -80,7 +89,9 @@ def test_nonsense_gets_one_line_and_exit_2():
              ["--game", GAME, "--first", "rules(x=1)", "--second", "random"],
              ["--game", GAME, "--first", "a=rules", "--second", "random"],
              ["--game", GAME, "--first", "rules", "--second", "random", "--deals", "2"],
-             ["--game", GAME, "--first", "rules", "--second", "random", "--rollouts", "1"]]
+             ["--game", GAME, "--first", "rules", "--second", "random", "--rollouts", "1"],
+             ["--game", GAME, "--first", "rules", "--second", "random", "--value", "/no/such/net.safetensors"],
+             ["--game", "python_page_one(players=2)", "--first", "rules", "--second", "random"]]
     for args in cases:
         done = subprocess.run([sys.executable, "-m", "experiments.luck_ceiling", *args], capture_output=True, text=True)
         assert done.returncode == 2 and done.stdout == "" and len(done.stderr.strip().splitlines()) == 1, args
