@@ -156,16 +156,25 @@ def luck_events(game: pyspiel.Game, actions: Sequence[int], net: ValueNetwork | 
     `policies` gives a seat's stated policy, the luck of each of that seat's random
     choices the same way (AIVAT's action terms: mean zero given the state as the
     chance terms are, provided the bot played by the policy it states). ValueError,
-    one line, for an action its seat's stated policy does not allow."""
+    one line naming the move, for a history that does not replay (an outcome the
+    event does not offer, an illegal move) or an action its seat's stated policy
+    does not allow."""
     net = net or luck_model(game)
     if net is None:
         raise ValueError(f"no value network is shipped for {game}; luck cannot be measured there")
     state = game.new_initial_state()
     out = []
     for i, action in enumerate(actions):
+        if state.is_terminal():
+            raise ValueError(f"move {i}: the deal was already over")
         if state.is_chance_node():
-            out.append(LuckEvent(i, _luck(net, state, state.chance_outcomes(), action)))
+            outcomes = state.chance_outcomes()
+            if action not in {o for o, _ in outcomes}:
+                raise ValueError(f"move {i}: {action} is not an outcome of the chance event there")
+            out.append(LuckEvent(i, _luck(net, state, outcomes, action)))
         else:
+            if action not in state.legal_actions():
+                raise ValueError(f"move {i}: {action} is not a legal move there")
             seat = state.current_player()
             policy = policies[seat] if seat < len(policies) else None
             if policy is not None:
@@ -249,8 +258,8 @@ def stated_policies(config, game: pyspiel.Game) -> list[Policy | None]:
 def adjusted_record(game: pyspiel.Game, rec, stated: Sequence[Policy | None] = ()):
     """A stored game (eval.play.GameRecord, with its history) with each seat's
     return replaced by its adjusted return, `stated` giving each agent's stated
-    policy (`stated_policies`); a void game as it is. ValueError, one line, for a
-    game stored without its history."""
+    policy (`stated_policies`); a void game as it is. ValueError, one line naming
+    the game, for one stored without its history or whose history does not replay."""
     from dataclasses import replace
     if rec.returns is None:
         return rec
@@ -259,7 +268,10 @@ def adjusted_record(game: pyspiel.Game, rec, stated: Sequence[Policy | None] = (
         raise ValueError(f"game {rec.deal}-{rec.rotation} was stored without its history: "
                          f"its luck cannot be measured")
     policies = [stated[agent] if agent < len(stated) else None for agent in rec.seats]
-    return replace(rec, returns=adjusted_returns(game, histories[0].actions, rec.returns, policies))
+    try:
+        return replace(rec, returns=adjusted_returns(game, histories[0].actions, rec.returns, policies))
+    except ValueError as e:
+        raise ValueError(f"game {rec.deal}-{rec.rotation}: {e}") from None
 
 
 def luck_game(config) -> pyspiel.Game:

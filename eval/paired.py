@@ -73,7 +73,7 @@ class PairedComparison:
             lines.append(f"| {a.agent} | {a.path} | {a.mean_return:+.3f} | {a.win_rate:.3f} |")
         lines += ["", f"{self.first.agent} ({self.first.path}) less {self.second.agent} ({self.second.path}), "
                       f"deal by deal, 95% bootstrap over the deals ({self.bootstrap} resamples)"
-                      + (", luck-adjusted returns (each chance event's luck removed):" if self.adjusted else ":"),
+                      + (", luck-adjusted returns (the luck of chance and of stated random choices removed):" if self.adjusted else ":"),
                   f"mean return {signed(self.return_difference, 3)}, win rate {signed(self.win_difference, 3)}"]
         return "\n".join(lines)
 

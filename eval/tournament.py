@@ -117,4 +117,5 @@ def _summary(db: ResultsDB, anchor: str | None, bootstrap: int, luck: bool, prog
     from eval.luck import adjusted_records
     adjusted = adjusted_records(config, list(db.games(history=True)), progress)
     return with_adjusted(plain, summarize(config, adjusted, plain.anchor, bootstrap),
-                         "chance events' luck under the shipped value network, removed (eval/luck.py)")
+                         "the luck of chance events and of stated random choices under the shipped value "
+                         "network, removed (eval/luck.py)")

@@ -321,6 +321,6 @@ def _report_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-files", action="store_true",
                    help="do not write the .md/.csv/.json/.png reports beside the results file")
     p.add_argument("--luck", action="store_true",
-                   help="also show the Elo and mean return with each chance event's luck removed (the "
-                        "shipped value network's; 0.3 s a deal at Canasta, ~11 s at American Page One, on one "
+                   help="also show the Elo and mean return with the luck of each chance event and of each stated random "
+                        "choice removed (the shipped value network's; 0.3 s a deal at Canasta, ~11 s at American Page One, on one "
                         "core: off by default; docs/tournament.md, 'Luck')")

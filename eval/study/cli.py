@@ -47,7 +47,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--workers", type=_workers, default=os.cpu_count() or 1, help="processes (default: CPUs)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--luck", action="store_true",
-                   help="also the points per hand with each chance event's luck removed (single hands, "
+                   help="also the points per hand with each chance event's luck (and each stated random "
+                        "choice's) removed (single hands, "
                         "--target none; ~0.4 s a hand; docs/tournament.md, 'Luck')")
     p.set_defaults(func=_canasta)
     add_stats_command(commands)

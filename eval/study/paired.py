@@ -306,7 +306,8 @@ class StudyResult:
         if self.sprt is not None:
             lines.append(self.sprt.describe())
         if self.adjusted is not None:
-            lines.append("Luck removed: each chance event's luck under the shipped value network subtracted "
+            lines.append("Luck removed: each chance event's luck (and each stated random choice's) under the shipped "
+                         "value network subtracted "
                          "from each side's points (unbiased; docs/tournament.md, 'Luck').")
         lines.append(f"Results: {self.results} ({self.played} games played now, {self.seconds:.1f} s).")
         return "\n".join(lines)
