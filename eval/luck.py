@@ -1,4 +1,5 @@
-"""Luck taken out of the score: AIVAT-style control variates at every chance event.
+"""Luck taken out of the score: AIVAT's control variates at every chance event and
+every random choice of a bot that states its policy.
 
 A duplicate pair of tables cancels the cards dealt, but once the two tables play
 differently every later draw is luck again. AIVAT (Burch et al., AAAI 2018)
@@ -17,6 +18,13 @@ process. The expectation is exact: every outcome `chance_outcomes()` allows (at
 most 53 in our games) is applied to a clone and the lot goes through the network
 in one batch, so there is no sampling to keep unbiased. A state after an outcome
 that ends the game is valued by its true returns.
+
+A bot's random choices are luck too, when it says how it chooses (agents/base.py
+`known_policy`; the random bot: uniform): at its decisions, the same term over
+its policy, `V(after the move) - sum_a pi(a) V(after a)`, AIVAT's action terms,
+mean zero given the state as long as the bot played by the policy it states.
+On rules against random those choices are a third to a half of the noise
+(experiments/luck_ceiling.py), so no V could do without them there.
 
 A side's luck is the mean of its seats' luck (partners share one return), and a
 seat's adjusted return is its return less its side's luck. A game or player
