@@ -110,11 +110,9 @@ class SprtTracker:
     def __init__(self, config: TournamentConfig, baseline: str, candidate: str, elo0: float, elo1: float,
                  alpha: float, beta: float, adjusted: bool = False):
         names = config.agent_names
-        from eval.luck import luck_game
+        from eval.luck import luck_game, stated_policies
         self.luck_game = luck_game(config) if adjusted else None     # ValueError where it cannot be
-        if self.luck_game is not None:
-            from eval.luck import stated_policies
-            self.stated = stated_policies(config, self.luck_game)
+        self.stated = stated_policies(config, self.luck_game) if self.luck_game is not None else []
         for name in (baseline, candidate):
             if name not in names:
                 raise ValueError(f"{name!r} is not an agent of this test; agents: {', '.join(names)}")

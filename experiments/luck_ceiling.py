@@ -62,11 +62,11 @@ from tqdm import tqdm
 
 from agents import make_bot
 from eval.config import split_agent
+from eval.luck import state_values
 from games.chance import DealChance
 from games.load import load_game
 from games.seeding import derive_seed
 from scripts.cli_checks import CliParser, game_string, integer, one_line, seed
-from eval.luck import state_values
 from search.analysis import Z95
 from search.netfile import NetFileError
 from search.value import ValueNetwork, value_network
