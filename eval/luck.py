@@ -40,7 +40,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Sequence
+from pathlib import Path
+from typing import Callable, Protocol, Sequence
 
 import numpy as np
 import pyspiel
@@ -48,8 +49,8 @@ from threadpoolctl import threadpool_limits
 
 from games import registry
 from records.record import Record, game_of
-from search.netfile import NetFileError, shipped_path
-from search.value import ValueNetwork, value_network
+from search.netfile import NetFile, NetFileError, shipped_path
+from search.value import FullStateEncoder, ValueNetwork, perspective, value_network
 
 
 @dataclass
@@ -63,6 +64,96 @@ class LuckEvent:
 
 # A bot's stated policy (agents.stated_policy): the state -> (action, probability).
 Policy = Callable[[pyspiel.State], Sequence[tuple[int, float]]]
+
+
+class Valuer(Protocol):
+    """What luck reads a value from: every seat's value at many positions at once
+    (search.value.ValueNetwork, or a LuckNetwork seated at one table)."""
+    players: int
+
+    def batch(self, worlds: Sequence[pyspiel.State]) -> np.ndarray: ...
+
+
+class LuckNetwork:
+    """A value network made for luck: trained on the differences between an
+    event's outcomes under the very agents it will judge (training/luck_value.py),
+    where the shipped value network learnt the levels of self-play. The value of a
+    position depends on who plays on from it, so its input is the full-state
+    encoding (search.value.FullStateEncoder, from the player to move) followed, for
+    each seat round the table in the same order, by a one-hot of which of its
+    `agents` (bot specs, in the file's `training` notes) sits there. Its outputs
+    are every seat's value in that order, as a value network's are."""
+
+    def __init__(self, net: NetFile, game: pyspiel.Game):
+        agents = net.training.get("agents")
+        if (not isinstance(agents, list) or not 1 <= len(agents) <= 16
+                or not all(isinstance(a, str) and a for a in agents)):
+            raise NetFileError(f"{net.path}: a luck network must name the agents it was trained for")
+        self.net, self.agents = net, tuple(agents)
+        self.encoder = FullStateEncoder(game)
+        self.players = game.num_players()
+        expected = self.input_size(self.encoder.size, self.players, len(agents))
+        if net.mlp.input_size != expected:
+            raise NetFileError(f"{net.path}: its input is {net.mlp.input_size} numbers, this game's encoding "
+                               f"with {len(agents)} agents gives {expected}")
+
+    @staticmethod
+    def input_size(encoding: int, players: int, agents: int) -> int:
+        return encoding + players * agents
+
+    def encode(self, state: pyspiel.State, seating: Sequence[int], out: np.ndarray) -> None:
+        """`state`'s input row, `seating` giving each seat's agent (an index into `agents`)."""
+        me, n, width = perspective(state), self.players, self.encoder.size
+        self.encoder.encode(state, me, out[:width])
+        seats = out[width:].reshape(n, len(self.agents))
+        seats[:] = 0.0
+        for k in range(n):
+            seats[k, seating[(me + k) % n]] = 1.0
+
+    def seated(self, seating: Sequence[int]) -> "SeatedLuckNetwork":
+        """The network at a table where seat s holds agent `seating[s]`."""
+        return SeatedLuckNetwork(self, tuple(seating))
+
+    def for_agents(self, specs: Sequence[str]) -> list[int]:
+        """Each of a tournament's agent specs as an index into `agents`; ValueError,
+        one line, where one is not among them (the values it learnt are those agents')."""
+        index = []
+        for spec in specs:
+            if spec.strip() not in self.agents:
+                raise ValueError(f"the luck network {self.net.path} was trained for {', '.join(self.agents)}, "
+                                 f"not {spec.strip()!r}")
+            index.append(self.agents.index(spec.strip()))
+        return index
+
+
+@dataclass(frozen=True)
+class SeatedLuckNetwork:
+    """A LuckNetwork at one table: a Valuer."""
+    network: LuckNetwork
+    seating: tuple[int, ...]
+
+    @property
+    def players(self) -> int:
+        return self.network.players
+
+    def batch(self, worlds: Sequence[pyspiel.State]) -> np.ndarray:
+        net = self.network
+        x = np.empty((len(worlds), net.net.mlp.input_size), np.float32)
+        for i, world in enumerate(worlds):
+            net.encode(world, self.seating, x[i])
+        out = net.net.mlp(x) * net.net.scale
+        for i, world in enumerate(worlds):
+            out[i] = np.roll(out[i], perspective(world))     # relative seat k is seat (me + k) % n
+        return out
+
+
+def luck_network(path: str, game: pyspiel.Game) -> LuckNetwork:
+    """The luck network in `path`, checked against the game; ValueError (a
+    NetFileError), one line, for a file that is not one or was made for another game."""
+    from search.netfile import load
+    if not Path(path).is_file():
+        raise NetFileError(f"{path!r} is not a file")
+    return LuckNetwork(load(path, kind="luck", game=game), game)
 
 
 @dataclass
@@ -101,50 +192,48 @@ def sides_of(game: pyspiel.Game) -> list[tuple[int, ...]]:
     return list(registry.partnerships(game) or tuple((s,) for s in range(game.num_players())))
 
 
-def state_values(net: ValueNetwork, states: Sequence[pyspiel.State]) -> np.ndarray:
-    """Each state's per-seat value as luck reads it: true returns at the end, the network at a
-    decision. A chance node in the middle of a draw (Canasta draws two cards,
-    each its own event) is off the positions the network learnt, and valued
-    there its luck was noise (correlation 0.02 with the result, docs/tournament.md):
-    where its outcomes all lead to decisions or the end, its value is their exact
-    expectation instead, one step on; deeper chance (the deal) keeps the network's.
-    Any value function keeps the luck's mean zero, so this only changes the noise."""
-    out = np.empty((len(states), net.players))
-    rows: list[pyspiel.State] = []          # every state the network values, in one batch
-    plan: list[tuple[int, list[float] | None, int, int]] = []   # (state, probs or None, first row, rows)
-    for i, s in enumerate(states):
-        if s.is_terminal():
-            out[i] = s.returns()
-            continue
-        if s.is_chance_node():
-            children = []
-            for o, _ in s.chance_outcomes():
-                child = s.clone()
-                child.apply_action(o)
-                children.append(child)
-            if not any(c.is_chance_node() for c in children):
-                plan.append((i, [p for _, p in s.chance_outcomes()], len(rows), len(children)))
-                rows += children
-                continue
-        plan.append((i, None, len(rows), 1))
-        rows.append(s)
-    live = [k for k, r in enumerate(rows) if not r.is_terminal()]
+def leaf_rows(state: pyspiel.State) -> list[tuple[pyspiel.State, float]]:
+    """The positions a state's value is read from, with their weights: the state
+    itself, except a chance node in the middle of a draw (Canasta draws two cards,
+    each its own event), which is off the positions a network learns and, valued
+    there, made its luck noise (correlation 0.02 with the result, docs/tournament.md):
+    where its outcomes all lead to decisions or the end, it is their expectation,
+    one step on; deeper chance (the deal) is read where it stands. Any value
+    function keeps the luck's mean zero, so this only changes the noise; a luck
+    network (`LuckNetwork`) is trained on the very rows this gives."""
+    if state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        children = []
+        for o, _ in outcomes:
+            child = state.clone()
+            child.apply_action(o)
+            children.append(child)
+        if not any(c.is_chance_node() for c in children):
+            total = sum(p for _, p in outcomes)
+            return [(c, p / total) for c, (_, p) in zip(children, outcomes)]
+    return [(state, 1.0)]
+
+
+def state_values(net: Valuer, states: Sequence[pyspiel.State]) -> np.ndarray:
+    """Each state's per-seat value as luck reads it: the weighted values of its
+    `leaf_rows`, true returns at the end and the network at the rest."""
+    rows: list[pyspiel.State] = []          # every position valued, in one batch
+    plan: list[tuple[int, int, np.ndarray]] = []      # (first row, rows, weights) a state
+    for s in states:
+        leaves = leaf_rows(s)
+        plan.append((len(rows), len(leaves), np.array([w for _, w in leaves])))
+        rows += [leaf for leaf, _ in leaves]
     values = np.empty((len(rows), net.players))
+    live = [k for k, r in enumerate(rows) if not r.is_terminal()]
     for k, r in enumerate(rows):
         if r.is_terminal():
             values[k] = r.returns()
     if live:
         values[live] = net.batch([rows[k] for k in live])
-    for i, probs, first, count in plan:
-        if probs is None:
-            out[i] = values[first]
-        else:
-            p = np.array(probs)
-            out[i] = p @ values[first:first + count] / p.sum()
-    return out
+    return np.array([w @ values[first:first + count] for first, count, w in plan])
 
 
-def _luck(net: ValueNetwork, state: pyspiel.State, law: Sequence[tuple[int, float]], taken: int) -> list[float]:
+def _luck(net: Valuer, state: pyspiel.State, law: Sequence[tuple[int, float]], taken: int) -> list[float]:
     """Each seat's value after `taken` less its expectation over `law` at `state`."""
     children = []
     for action, _ in law:
@@ -157,7 +246,7 @@ def _luck(net: ValueNetwork, state: pyspiel.State, law: Sequence[tuple[int, floa
     return list(values[k] - probs @ values / probs.sum())
 
 
-def luck_events(game: pyspiel.Game, actions: Sequence[int], net: ValueNetwork | None = None,
+def luck_events(game: pyspiel.Game, actions: Sequence[int], net: Valuer | None = None,
                 policies: Sequence[Policy | None] = ()) -> list[LuckEvent]:
     """The luck of every chance event among `actions` (one deal's history, from
     the initial state), each seat's, exact over the event's outcomes; and, where
@@ -166,10 +255,16 @@ def luck_events(game: pyspiel.Game, actions: Sequence[int], net: ValueNetwork | 
     chance terms are, provided the bot played by the policy it states). ValueError,
     one line naming the move, for a history that does not replay (an outcome the
     event does not offer, an illegal move) or an action its seat's stated policy
-    does not allow."""
+    does not allow.
+
+    A luck network (`SeatedLuckNetwork`) measures no chance event before the
+    first decision: it learnt positions of play, not half-dealt hands, and
+    leaving any event out keeps the estimate unbiased (each term has mean zero
+    on its own). The deal is the duplicate pair's to cancel."""
     net = net or luck_model(game)
     if net is None:
         raise ValueError(f"no value network is shipped for {game}; luck cannot be measured there")
+    deal = not isinstance(net, SeatedLuckNetwork)
     state = game.new_initial_state()
     out = []
     for i, action in enumerate(actions):
@@ -179,8 +274,10 @@ def luck_events(game: pyspiel.Game, actions: Sequence[int], net: ValueNetwork | 
             outcomes = state.chance_outcomes()
             if action not in {o for o, _ in outcomes}:
                 raise ValueError(f"move {i}: {action} is not an outcome of the chance event there")
-            out.append(LuckEvent(i, _luck(net, state, outcomes, action)))
+            if deal:
+                out.append(LuckEvent(i, _luck(net, state, outcomes, action)))
         else:
+            deal = True
             if action not in state.legal_actions():
                 raise ValueError(f"move {i}: {action} is not a legal move there")
             seat = state.current_player()
@@ -207,11 +304,11 @@ def side_luck(game: pyspiel.Game, events: Sequence[LuckEvent]) -> list[float]:
 
 
 def adjusted_returns(game: pyspiel.Game, actions: Sequence[int], returns: Sequence[float],
-                     policies: Sequence[Policy | None] = ()) -> list[float] | None:
+                     policies: Sequence[Policy | None] = (), net: Valuer | None = None) -> list[float] | None:
     """Each seat's return less its side's luck over the deal (the cards', and the
-    random choices of the seats whose `policies` are stated); None where no value
-    network is shipped for the game."""
-    net = luck_model(game)
+    random choices of the seats whose `policies` are stated), measured with `net`
+    (default: the shipped value network); None where there is none."""
+    net = net or luck_model(game)
     if net is None:
         return None
     luck = side_luck(game, luck_events(game, actions, net, policies))
@@ -263,11 +360,54 @@ def stated_policies(config, game: pyspiel.Game) -> list[Policy | None]:
     return [stated_policy(spec, game) for _, spec in config.agents]
 
 
-def adjusted_record(game: pyspiel.Game, rec, stated: Sequence[Policy | None] = ()):
+@dataclass(frozen=True)
+class LuckJudge:
+    """What a tournament's luck is measured with: its game, each agent's stated
+    policy, and the value: the shipped value network, or a luck network
+    (`LuckNetwork`) seated by which of its agents sits where."""
+    game: pyspiel.Game
+    stated: tuple[Policy | None, ...]
+    network: LuckNetwork | None = None
+    agent_index: tuple[int, ...] = ()       # each tournament agent's index in the luck network's agents
+
+    def valuer(self, seats: Sequence[int]) -> Valuer:
+        """The value at a table where seat s holds the tournament's agent seats[s]."""
+        if self.network is None:
+            return luck_model(self.game)
+        return self.network.seated([self.agent_index[a] for a in seats])
+
+    @property
+    def words(self) -> str:
+        """How the reports name the measure."""
+        value = "the shipped value network" if self.network is None else f"the luck network {self.network.net.path}"
+        return f"the luck of chance events and of stated random choices under {value}, removed (eval/luck.py)"
+
+
+def luck_judge(config, luck_net: str | None = None) -> LuckJudge:
+    """The judge of a tournament's luck (`luck_net`: a luck network file, else the
+    shipped value network); ValueError, one line, for a match (its result is not
+    the sum of its deals' returns, which a value predicts), a game with no value
+    network shipped and no luck network given, or a luck network that is not one,
+    was made for another game or not for these agents."""
+    from games.load import load_game
+    if config.match is not None:
+        raise ValueError("adjusted scores are measured per deal: a match's result is not its deals' returns")
+    game = load_game(config.game)
+    stated = tuple(stated_policies(config, game))
+    if luck_net is not None:
+        network = luck_network(luck_net, game)
+        return LuckJudge(game, stated, network, tuple(network.for_agents([spec for _, spec in config.agents])))
+    if luck_model(game) is None:
+        raise ValueError(f"no value network is shipped for {config.game}: no luck-adjusted scores "
+                         f"(a luck network trained for its agents can be given)")
+    return LuckJudge(game, stated)
+
+
+def adjusted_record(judge: LuckJudge, rec):
     """A stored game (eval.play.GameRecord, with its history) with each seat's
-    return replaced by its adjusted return, `stated` giving each agent's stated
-    policy (`stated_policies`); a void game as it is. ValueError, one line naming
-    the game, for one stored without its history or whose history does not replay."""
+    return replaced by its adjusted return under `judge`; a void game as it is.
+    ValueError, one line naming the game, for one stored without its history or
+    whose history does not replay."""
     from dataclasses import replace
     if rec.returns is None:
         return rec
@@ -275,31 +415,19 @@ def adjusted_record(game: pyspiel.Game, rec, stated: Sequence[Policy | None] = (
     if not histories:
         raise ValueError(f"game {rec.deal}-{rec.rotation} was stored without its history: "
                          f"its luck cannot be measured")
-    policies = [stated[agent] if agent < len(stated) else None for agent in rec.seats]
+    policies = [judge.stated[agent] if agent < len(judge.stated) else None for agent in rec.seats]
     try:
-        return replace(rec, returns=adjusted_returns(game, histories[0].actions, rec.returns, policies))
+        returns = adjusted_returns(judge.game, histories[0].actions, rec.returns, policies,
+                                   judge.valuer(rec.seats))
+        return replace(rec, returns=returns)
     except ValueError as e:
         raise ValueError(f"game {rec.deal}-{rec.rotation}: {e}") from None
 
 
-def luck_game(config) -> pyspiel.Game:
-    """The game of a tournament whose scores are to be adjusted; ValueError, one
-    line, for a match (its result is not the sum of its deals' returns, which
-    the value network predicts) or a game with no value network shipped."""
-    from games.load import load_game
-    if config.match is not None:
-        raise ValueError("adjusted scores are measured per deal: a match's result is not its deals' returns")
-    game = load_game(config.game)
-    if luck_model(game) is None:
-        raise ValueError(f"no value network is shipped for {config.game}: no luck-adjusted scores")
-    return game
-
-
-def adjusted_records(config, records: Sequence, progress: bool = False) -> list:
-    """The tournament's games with adjusted returns (`adjusted_record`); the
-    ValueErrors of `luck_game` and `adjusted_record`."""
+def adjusted_records(config, records: Sequence, progress: bool = False, luck_net: str | None = None) -> list:
+    """The tournament's games with adjusted returns (`adjusted_record`, under
+    `luck_judge(config, luck_net)`); the ValueErrors of both."""
     from tqdm import tqdm
-    game = luck_game(config)
-    stated = stated_policies(config, game)
-    return [adjusted_record(game, rec, stated)
+    judge = luck_judge(config, luck_net)
+    return [adjusted_record(judge, rec)
             for rec in tqdm(records, desc="luck", unit="game", disable=not progress)]

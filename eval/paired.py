@@ -78,8 +78,8 @@ class PairedComparison:
         return "\n".join(lines)
 
 
-def _agent_by_deal(db: ResultsDB, agent: str,
-                   adjusted: bool = False) -> tuple[dict[int, tuple[float, float, float]], list]:
+def _agent_by_deal(db: ResultsDB, agent: str, adjusted: bool = False,
+                   luck_net: str | None = None) -> tuple[dict[int, tuple[float, float, float]], list]:
     """The agent's (returns, seats, firsts) in each deal it played, keyed by the
     deal's chance seed, and the file's other agents; on luck-adjusted returns
     (eval/luck.py) where `adjusted`."""
@@ -90,7 +90,7 @@ def _agent_by_deal(db: ResultsDB, agent: str,
     records = [r for r in db.games(history=adjusted) if r.returns is not None]
     if adjusted:
         from eval.luck import adjusted_records
-        records = adjusted_records(config, records)
+        records = adjusted_records(config, records, luck_net=luck_net)
     if not records:
         raise ValueError(f"{db.path}: no finished game")
     totals = deal_totals(records, len(names), side_of_seat(len(records[0].seats), config.teams))
@@ -102,18 +102,20 @@ def _agent_by_deal(db: ResultsDB, agent: str,
 
 
 def compare(first_path: str | os.PathLike, first_agent: str, second_path: str | os.PathLike,
-            second_agent: str, bootstrap: int = 2000, seed: int = 0, adjusted: bool = False) -> PairedComparison:
+            second_agent: str, bootstrap: int = 2000, seed: int = 0, adjusted: bool = False,
+            luck_net: str | None = None) -> PairedComparison:
     """`first_agent` of the first file against `second_agent` of the second, on
     the deals both played; refused (ValueError) where the files differ in more.
-    `adjusted`: on each game's luck-adjusted returns (eval/luck.py)."""
+    `adjusted`: on each game's luck-adjusted returns (eval/luck.py; `luck_net`:
+    a luck network's, else the shipped value network's)."""
     with ResultsDB.read(first_path) as a, ResultsDB.read(second_path) as b:
         ca, cb = a.config(), b.config()
         for setting in ("game", "teams", "duplicate", "mixed_partners", "match"):
             if getattr(ca, setting) != getattr(cb, setting):
                 raise ValueError(f"the files differ in {setting}: {getattr(ca, setting)!r} ({a.path}) and "
                                  f"{getattr(cb, setting)!r} ({b.path})")
-        first, first_opponents = _agent_by_deal(a, first_agent, adjusted)
-        second, second_opponents = _agent_by_deal(b, second_agent, adjusted)
+        first, first_opponents = _agent_by_deal(a, first_agent, adjusted, luck_net)
+        second, second_opponents = _agent_by_deal(b, second_agent, adjusted, luck_net)
     if first_opponents != second_opponents:
         def show(opponents: list) -> str:
             return ", ".join(f"{n}={s}" for n, s in opponents) or "none"

@@ -108,11 +108,10 @@ class SprtTracker:
     """Follows deals in order as their games arrive; `decide` says when to stop."""
 
     def __init__(self, config: TournamentConfig, baseline: str, candidate: str, elo0: float, elo1: float,
-                 alpha: float, beta: float, adjusted: bool = False):
+                 alpha: float, beta: float, adjusted: bool = False, luck_net: str | None = None):
         names = config.agent_names
-        from eval.luck import luck_game, stated_policies
-        self.luck_game = luck_game(config) if adjusted else None     # ValueError where it cannot be
-        self.stated = stated_policies(config, self.luck_game) if self.luck_game is not None else []
+        from eval.luck import luck_judge
+        self.judge = luck_judge(config, luck_net) if adjusted else None     # ValueError where it cannot be
         for name in (baseline, candidate):
             if name not in names:
                 raise ValueError(f"{name!r} is not an agent of this test; agents: {', '.join(names)}")
@@ -130,9 +129,9 @@ class SprtTracker:
         self.result = self._result()
 
     def add(self, record) -> None:
-        if self.luck_game is not None:
+        if self.judge is not None:
             from eval.luck import adjusted_record
-            record = adjusted_record(self.luck_game, record, self.stated)
+            record = adjusted_record(self.judge, record)
         self.waiting.setdefault(record.deal, []).append(record)
         while len(self.waiting.get(self.next_deal, ())) == self.games_in_deal.get(self.next_deal, -1):
             if self.result.verdict != UNDECIDED:
@@ -157,16 +156,17 @@ class SprtTracker:
 def run_sprt(config: TournamentConfig, results: str | os.PathLike, baseline: str, candidate: str, *,
              elo0: float = 0.0, elo1: float = 10.0, alpha: float = 0.05, beta: float = 0.05,
              workers: int = 1, backend_name: str = "local", address: str | None = None,
-             progress: bool = True, adjusted: bool = False) -> SprtResult:
+             progress: bool = True, adjusted: bool = False, luck_net: str | None = None) -> SprtResult:
     """Plays deals of `config` (two agents; `config.deals` is the most it will
     play) until the SPRT decides; resumes from `results` like a tournament.
     `adjusted`: each deal's score is the finishing order of the luck-adjusted
-    returns (eval/luck.py), so the Elo tested is that order's."""
+    returns (eval/luck.py; `luck_net`: a luck network's, else the shipped value
+    network's), so the Elo tested is that order's."""
     if len(config.agents) != 2:
         raise ValueError(f"an SPRT compares two agents, got {len(config.agents)}")
     if not (0 < alpha < 1 and 0 < beta < 1) or elo1 <= elo0:
         raise ValueError("need 0 < alpha, beta < 1 and elo0 < elo1")
-    tracker = SprtTracker(config, baseline, candidate, elo0, elo1, alpha, beta, adjusted)
+    tracker = SprtTracker(config, baseline, candidate, elo0, elo1, alpha, beta, adjusted, luck_net)
     with ResultsDB.open_for(results, config) as db:
         stored = list(db.games(history=adjusted))
         for record in stored:

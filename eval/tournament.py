@@ -83,7 +83,8 @@ def play(db: ResultsDB, pool, tasks: Iterable[GameTask], total: int, progress: b
 
 def run_tournament(config: TournamentConfig, results: str | os.PathLike, *, workers: int = 1,
                    backend_name: str = "local", address: str | None = None, progress: bool = True,
-                   anchor: str | None = None, bootstrap: int = BOOTSTRAP_SAMPLES, luck: bool = False) -> Summary:
+                   anchor: str | None = None, bootstrap: int = BOOTSTRAP_SAMPLES, luck: bool = False,
+                   luck_net: str | None = None) -> Summary:
     """Plays the games of `config` missing from `results`, then summarises them all
     (with the luck-adjusted figures beside the plain ones where `luck`)."""
     with ResultsDB.open_for(results, config) as db:
@@ -94,17 +95,19 @@ def run_tournament(config: TournamentConfig, results: str | os.PathLike, *, work
             with backend(config, workers, backend_name, address) as pool:
                 for _ in play(db, pool, todo, len(planned), progress):
                     pass
-        return _summary(db, anchor, bootstrap, luck, progress)
+        return _summary(db, anchor, bootstrap, luck, progress, luck_net)
 
 
 def load_summary(results: str | os.PathLike, anchor: str | None = None,
-                 bootstrap: int = BOOTSTRAP_SAMPLES, luck: bool = False, progress: bool = False) -> Summary:
+                 bootstrap: int = BOOTSTRAP_SAMPLES, luck: bool = False, progress: bool = False,
+                 luck_net: str | None = None) -> Summary:
     """The summary of whatever a results file holds (`cardarena report`)."""
     with ResultsDB.read(results) as db:
-        return _summary(db, anchor, bootstrap, luck, progress)
+        return _summary(db, anchor, bootstrap, luck, progress, luck_net)
 
 
-def _summary(db: ResultsDB, anchor: str | None, bootstrap: int, luck: bool, progress: bool) -> Summary:
+def _summary(db: ResultsDB, anchor: str | None, bootstrap: int, luck: bool, progress: bool,
+             luck_net: str | None = None) -> Summary:
     """The plain summary, and where `luck` the adjusted one beside it. The luck
     is measured here from the stored histories (the same numbers the workers
     would get: a deal's luck depends on its actions only), so a results file
@@ -114,8 +117,9 @@ def _summary(db: ResultsDB, anchor: str | None, bootstrap: int, luck: bool, prog
     plain = summarize(config, list(db.games()), anchor, bootstrap)
     if not luck:
         return plain
-    from eval.luck import adjusted_records
-    adjusted = adjusted_records(config, list(db.games(history=True)), progress)
-    return with_adjusted(plain, summarize(config, adjusted, plain.anchor, bootstrap),
-                         "the luck of chance events and of stated random choices under the shipped value "
-                         "network, removed (eval/luck.py)")
+    from eval.luck import adjusted_record, luck_judge
+    from tqdm import tqdm
+    judge = luck_judge(config, luck_net)
+    adjusted = [adjusted_record(judge, rec) for rec in tqdm(list(db.games(history=True)), desc="luck",
+                                                            unit="game", disable=not progress)]
+    return with_adjusted(plain, summarize(config, adjusted, plain.anchor, bootstrap), judge.words)

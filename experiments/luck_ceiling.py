@@ -33,7 +33,8 @@ covariance of the two tables' luck (they share the deck). Only cheap bots are
 worth rolling out: the cost is some 2 m rollouts per event.
 
 The same two outcomes measure a value network's error in the luck it reports
-(`--value`, the shipped one by default): with d = V^pi(o1) - V^pi(o2) and d_net
+(`--value`, the shipped one by default, or a luck network trained for the two
+agents, training/luck_value.py): with d = V^pi(o1) - V^pi(o2) and d_net
 the network's, ((d_net - (mean1 - mean2))^2 - (var1 + var2) / m) / 2 estimates
 E (network's luck - true luck)^2 at the event without bias. Those errors are
 increments of a martingale too, so an adjustment by the network leaves about
@@ -62,14 +63,14 @@ from tqdm import tqdm
 
 from agents import make_bot
 from eval.config import split_agent
-from eval.luck import state_values
+from eval.luck import Valuer, luck_network, state_values
 from games.chance import DealChance
 from games.load import load_game
 from games.seeding import derive_seed
 from scripts.cli_checks import CliParser, game_string, integer, one_line, seed
 from search.analysis import Z95
-from search.netfile import NetFileError
-from search.value import ValueNetwork, value_network
+from search.netfile import NetFileError, load
+from search.value import value_network
 
 _TABLE, _BOTS, _ROLLOUTS = 1, 2, 3      # streams of derive_seed
 
@@ -82,7 +83,7 @@ class Setup:
     second: str
     seed: int
     rollouts: int
-    value: str | None = None        # the value network whose error is measured (None: none)
+    value: str | None = None        # the value or luck network whose error is measured (None: none)
 
 
 @dataclass
@@ -107,7 +108,7 @@ class _Table:
     """The bots of one lineup, and rollouts of them from any state."""
 
     def __init__(self, game: pyspiel.Game, specs: tuple[str, str], seats: list[int], rng: random.Random,
-                 net: ValueNetwork | None = None):
+                 net: Valuer | None = None):
         self.game, self.specs, self.seats, self.rng, self.net = game, specs, seats, rng, net
 
     def bots(self, seed: int) -> list:
@@ -157,12 +158,12 @@ def split_deal(setup: Setup, deal: int) -> DealSplit:
     """Plays deal `deal` at both tables and estimates its parts."""
     game = load_game(setup.game)
     chance_seed = derive_seed(_TABLE, setup.seed, deal)
-    net = None if setup.value is None else value_network(setup.value, game)
     margins, parts = [], np.zeros(4)        # cards, choices, and the network's error in each
     rotations = 2
     for rotation in range(rotations):
         rng = random.Random(derive_seed(_ROLLOUTS, setup.seed, deal, rotation))
-        table = _Table(game, (setup.first, setup.second), lineup(game.num_players(), rotation), rng, net)
+        seats = lineup(game.num_players(), rotation)
+        table = _Table(game, (setup.first, setup.second), seats, rng, valuer(setup, game, seats))
         bots = table.bots(derive_seed(setup.seed, deal, rotation))
         chance, state, playing = DealChance(chance_seed), game.new_initial_state(), False
         while not state.is_terminal():
@@ -181,6 +182,27 @@ def split_deal(setup: Setup, deal: int) -> DealSplit:
     # D is the mean of the tables' margins: each table's parts weigh 1 / rotations^2.
     cards, choices, cards_error, choices_error = (float(x) for x in parts / rotations ** 2)
     return DealSplit(float(np.mean(margins)), cards, choices, cards_error, choices_error)
+
+
+def valuer(setup: Setup, game: pyspiel.Game, seats: list[int]) -> Valuer | None:
+    """The network whose error is measured, at a table seating `seats` (0 first, 1
+    second): a value network as it is, a luck network told who sits where."""
+    if setup.value is None:
+        return None
+    if is_luck_network(setup.value):
+        network = luck_network(setup.value, game)
+        index = network.for_agents([setup.first, setup.second])
+        return network.seated([index[agent] for agent in seats])
+    return value_network(setup.value, game)
+
+
+def is_luck_network(path: str) -> bool:
+    """Whether a file is a luck network (else it is read as a value network)."""
+    try:
+        load(path, kind="luck")
+    except (NetFileError, ValueError):
+        return False
+    return True
 
 
 def _split(args: tuple[Setup, int]) -> DealSplit:
@@ -216,16 +238,11 @@ def main() -> None:
     p.add_argument("--rollouts", type=integer(2, 10**4), default=8, help="rollouts after each sampled outcome")
     p.add_argument("--value", default="shipped", metavar="FILE",
                    help="the value network whose error in the luck is measured (default: the shipped one; "
-                        "none: no network)")
+                        "a luck network for the two agents, training/luck_value.py; none: no network)")
     p.add_argument("--workers", type=integer(1, 1024), default=1)
     args = p.parse_args()
     game = load_game(args.game)
     value = None if args.value == "none" else args.value
-    if value is not None:
-        try:
-            value_network(value, game)
-        except (ValueError, NetFileError) as e:
-            p.error(one_line(e))
     if game.num_players() % 2:
         p.error(f"{args.game} seats {game.num_players()} players: the two agents alternate seats, "
                 f"which needs an even number")
@@ -238,6 +255,12 @@ def main() -> None:
         except ValueError as e:
             p.error(one_line(e))
         specs.append(spec.strip())
+    if value is not None:
+        try:
+            valuer(Setup(args.game, specs[0], specs[1], args.seed, args.rollouts, value), game,
+                   lineup(game.num_players(), 0))
+        except (ValueError, NetFileError) as e:
+            p.error(one_line(e))
     setup = Setup(args.game, specs[0], specs[1], args.seed, args.rollouts, value)
     tasks = [(setup, deal) for deal in range(args.deals)]
     with Pool(args.workers) as pool:

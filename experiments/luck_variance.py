@@ -14,7 +14,7 @@ to nothing beside the luck), or, without one, by the whole run's own plain mean.
 
     python -m experiments.luck_variance --game python_modern_canasta --first rules --second random --deals 400
     python -m experiments.luck_variance --game "python_classic_canasta(players=4)" --first rules \
-        --second random --deals 1000 --truth-deals 20000 --truth-seed 1
+        --second random --deals 1000 --truth-deals 20000 --truth-seed 1 [--luck-net FILE]
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from eval.config import split_agent
-from eval.luck import adjusted_records, luck_game
+from eval.luck import adjusted_records, luck_judge
 from eval.storage import ResultsDB, ResultsFileError
 from eval.tournament import TournamentConfig, run_tournament
 from scripts.cli_checks import CliParser, game_string, integer, seed
@@ -101,6 +101,8 @@ def main() -> None:
     p.add_argument("--truth-deals", type=integer(0, 10**7), default=0,
                    help="deals of a plain run on other deals that fixes the true gap for the coverage check")
     p.add_argument("--truth-seed", type=seed, default=None, help="that run's seed (default: --seed + 1)")
+    p.add_argument("--luck-net", metavar="FILE", help="measure the luck with this luck network, trained for the two "
+                   "agents (training/luck_value.py), instead of the shipped value network")
     p.add_argument("--results", default=None, help="results file (default results/luck-<game>-<seed>.db); "
                                                      "the truth run's is beside it, its name ending -truth.db")
     args = p.parse_args()
@@ -111,7 +113,7 @@ def main() -> None:
         p.error(f"--batch {args.batch} is more than the run's {args.deals} deals")
     try:
         config = TournamentConfig.create(args.game, [args.first, args.second], deals=args.deals, seed=args.seed)
-        luck_game(config)           # refuses a game with no value network before anything is played
+        luck_judge(config, args.luck_net)    # refuses a game with no value network before anything is played
     except ValueError as e:
         p.error(str(e))
     results = Path(args.results or f"results/luck-{args.game.split('(')[0]}-{config.game.count(',')}-{args.seed}.db")
@@ -129,7 +131,7 @@ def main() -> None:
     except ResultsFileError as e:
         p.error(str(e))
     started = time.process_time()
-    adjusted = adjusted_records(config, records, progress=True)
+    adjusted = adjusted_records(config, records, progress=True, luck_net=args.luck_net)
     cpu = (time.process_time() - started) / max(1, len(records))
     plain, adj = per_deal(records, a, b), per_deal(adjusted, a, b)
     D = len(plain)
@@ -143,7 +145,8 @@ def main() -> None:
     (hits_p, n), (hits_a, _) = coverage(plain, truth, args.batch), coverage(adj, truth, args.batch)
     (pl, ph), (al, ah) = wilson(hits_p, n), wilson(hits_a, n)
     sub_p, sub_a = (subset_coverage(x, truth, args.batch, 20000, np.random.default_rng(args.seed)) for x in (plain, adj))
-    print(f"game {config.game}; {names[a]} less {names[b]}; {D} deals, seed {args.seed}")
+    print(f"game {config.game}; {names[a]} less {names[b]}; {D} deals, seed {args.seed}; luck under "
+          f"{args.luck_net or 'the shipped value network'}")
     print(f"plain    mean difference {plain.mean():+.4f} +- {Z95 * se_p:.4f} (SE {se_p:.4f})")
     print(f"adjusted mean difference {adj.mean():+.4f} +- {Z95 * se_a:.4f} (SE {se_a:.4f})")
     print(f"agree: |plain - adjusted| = {abs(plain.mean() - adj.mean()):.4f}, "

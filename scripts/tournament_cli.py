@@ -147,6 +147,11 @@ def _tournament(args: argparse.Namespace) -> None:
     config = _config(args, args.agent or default_agents(args.game), args.deals)
     if args.anchor is not None and args.anchor not in config.agent_names:
         raise ValueError(f"--anchor {args.anchor!r} is not an agent; agents: {', '.join(config.agent_names)}")
+    if args.luck_net is not None:
+        args.luck = True
+    if args.luck:
+        from eval.luck import luck_judge
+        luck_judge(config, args.luck_net)        # refused before anything is played
     nothing_left = _nothing_left(config, results)
     results.parent.mkdir(exist_ok=True)
     print(f"{config.describe()}; agents: {', '.join(f'{n}={s}' if n != s else n for n, s in config.agents)}; "
@@ -155,7 +160,7 @@ def _tournament(args: argparse.Namespace) -> None:
     with _resumable(str(results)):
         summary = run_tournament(config, results, workers=args.workers, backend_name=args.backend,
                                  address=args.address, progress=not args.quiet, anchor=args.anchor,
-                                 bootstrap=args.bootstrap, luck=args.luck)
+                                 bootstrap=args.bootstrap, luck=args.luck, luck_net=args.luck_net)
     if nothing_left:
         print(f"nothing left to play: all {summary.games} games were already stored in {results}",
               file=sys.stderr)
@@ -171,7 +176,8 @@ def _report(args: argparse.Namespace) -> None:
     from records.files import regular_input
     results = regular_input(args.results, "results file")
     _check_report_paths(results, not args.no_files)
-    _print_and_write(load_summary(results, args.anchor, args.bootstrap, args.luck, progress=args.luck),
+    luck = args.luck or args.luck_net is not None
+    _print_and_write(load_summary(results, args.anchor, args.bootstrap, luck, progress=luck, luck_net=args.luck_net),
                      results, not args.no_files)
 
 
@@ -188,7 +194,8 @@ def _sprt(args: argparse.Namespace) -> None:
     with _resumable(str(results)):
         result = run_sprt(config, results, baseline, candidate, elo0=args.elo0, elo1=args.elo1,
                           alpha=args.alpha, beta=args.beta, workers=args.workers, backend_name=args.backend,
-                          address=args.address, progress=not args.quiet, adjusted=args.adjusted)
+                          address=args.address, progress=not args.quiet,
+                          adjusted=args.adjusted or args.luck_net is not None, luck_net=args.luck_net)
     print(result.describe())
 
 
@@ -197,7 +204,8 @@ def _paired(args: argparse.Namespace) -> None:
     for path in (args.first_file, args.second_file):
         _refuse_folder(Path(path))
     print(compare(args.first_file, args.first_agent, args.second_file, args.second_agent,
-                  args.bootstrap, adjusted=args.adjusted).describe())
+                  args.bootstrap, adjusted=args.adjusted or args.luck_net is not None,
+                  luck_net=args.luck_net).describe())
 
 
 def _refuse_folder(results: Path) -> None:
@@ -278,6 +286,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--adjusted", action="store_true",
                    help="score each deal by the finishing order of luck-adjusted returns (docs/tournament.md, "
                         "'Luck'); the plain finishing order is the default")
+    add_luck_net_option(p, "--adjusted")
     p.set_defaults(func=_sprt)
 
     p = sub.add_parser("paired", help="two agents from two results files, deal by deal on the deals both played",
@@ -293,7 +302,15 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                    help=f"bootstrap resamples, {MIN_BOOTSTRAP} to {MAX_BOOTSTRAP} (default %(default)s)")
     p.add_argument("--adjusted", action="store_true",
                    help="compare luck-adjusted returns (docs/tournament.md, 'Luck'); plain by default")
+    add_luck_net_option(p, "--adjusted")
     p.set_defaults(func=_paired)
+
+
+def add_luck_net_option(p: argparse.ArgumentParser, implies: str) -> None:
+    """`--luck-net FILE`: the luck measured with a luck network trained for the agents."""
+    p.add_argument("--luck-net", metavar="FILE",
+                   help=f"measure the luck with this luck network, trained for these agents (training/luck_value.py), "
+                        f"instead of the shipped value network; implies {implies}")
 
 
 def _bootstrap_count(text: str) -> int:
@@ -324,3 +341,4 @@ def _report_options(p: argparse.ArgumentParser) -> None:
                    help="also show the Elo and mean return with the luck of each chance event and of each stated random "
                         "choice removed (the shipped value network's; 0.3 s a deal at Canasta, ~11 s at American Page One, on one "
                         "core: off by default; docs/tournament.md, 'Luck')")
+    add_luck_net_option(p, "--luck")

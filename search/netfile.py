@@ -7,7 +7,7 @@ unpickles) with string metadata:
 
     format            "cardarena-net"
     format_version    "1"
-    kind              "value" or "belief"
+    kind              "value", "belief" or "luck" (a value for luck, eval/luck.py)
     game              the full game string it was trained on
     game_short_name   the game's short name (its registry name)
     players           the game's number of players
@@ -40,7 +40,7 @@ import numpy as np
 
 FORMAT = "cardarena-net"
 FORMAT_VERSION = "1"
-KINDS = ("value", "belief")
+KINDS = ("value", "belief", "luck")
 MAX_FILE_BYTES = 1 << 30
 MAX_LAYERS = 16
 MAX_WIDTH = 1 << 14

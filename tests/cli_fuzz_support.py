@@ -152,6 +152,7 @@ def build_place(place: Path) -> None:
     (place / "empty.db").write_bytes(b"")
     torch.save({"weights": torch.zeros(2)}, place / "plain.pt")
     shutil.copy(ROOT / "bots" / "python_page_one.safetensors", place / "bot.safetensors")
+    _luck_networks(place)
     with contextlib.closing(sqlite3.connect(place / "foreign.db")) as conn:
         conn.execute("CREATE TABLE t (x)")
         conn.commit()
@@ -194,6 +195,25 @@ def build_place(place: Path) -> None:
     (place / "short.json").write_text(json.dumps(short))
     (place / "deep.json").write_text("[" * DEPTH + "]" * DEPTH)
     (place / "deep.jsonl").write_text(lines[0] + "{\"a\":" * DEPTH + "1" + "}" * DEPTH + "\n")
+
+
+def _luck_networks(place: Path) -> None:
+    """Small luck networks of Page One (random weights: what is tested is what reads
+    them): one for po.db's agents, one for others, and a file of another kind."""
+    import numpy as np
+    from eval.luck import LuckNetwork
+    from games.load import load_game
+    from search.netfile import save
+    from search.value import FullStateEncoder
+    game = load_game(RESULTS["po.db"][0])
+    n, rng = game.num_players(), np.random.default_rng(0)
+    for name, kind, agents in (("po.luck.safetensors", "luck", ["random", "rules"]),
+                               ("other.luck.safetensors", "luck", ["rules", "ismcts"]),
+                               ("po.value.safetensors", "value", ["random", "rules"])):
+        size = LuckNetwork.input_size(FullStateEncoder(game).size, n, len(agents))
+        save(place / name, [(rng.normal(0, 0.05, (8, size)), np.zeros(8)), (rng.normal(0, 0.1, (n, 8)), np.zeros(n))],
+             kind=kind, game=str(game), short_name=game.get_type().short_name, players=n, output_shape=[n],
+             training={"agents": agents})
 
 
 def add_specials(place: Path) -> None:

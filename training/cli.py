@@ -1,4 +1,4 @@
-"""`cardarena selfplay`, `train-value` and `train-belief`: the data, and the networks learnt from it."""
+"""`cardarena selfplay`, `train-value`, `train-belief` and `train-luck`: the data, and the networks learnt from it."""
 
 from __future__ import annotations
 
@@ -40,6 +40,28 @@ def _train(recipe: str):
     return handle
 
 
+def _train_luck(args: argparse.Namespace) -> None:
+    """Checks everything before any work (the game, the agents, the outputs), then
+    runs training.luck_value and prints its report."""
+    from agents import make_bot
+    from records.files import regular_input
+    from training.selfplay import check_outputs
+    game = cli_checks.load_game(args.game)
+    args.agents = [a.strip() for a in args.agents]
+    if len(set(args.agents)) != len(args.agents):
+        raise ValueError("--agents: name each agent once")
+    if game.num_players() % len(args.agents):
+        raise ValueError(f"--agents: {len(args.agents)} agents cannot alternate round {game.num_players()} seats")
+    for spec in args.agents:
+        make_bot(spec, game, 0, 0)               # ValueError, one line, for a bad spec
+    from pathlib import Path
+    if args.events is not None and Path(args.events).exists():
+        regular_input(args.events, "--events")
+    check_outputs(args.out, args.events, args.force)
+    from training.luck_value import run
+    print(json.dumps(run(args), indent=2))
+
+
 def _hidden(text: str) -> list[int]:
     try:
         sizes = [int(x) for x in text.split(",")]
@@ -51,7 +73,7 @@ def _hidden(text: str) -> list[int]:
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
-    """selfplay, train-value and train-belief."""
+    """selfplay, train-value, train-belief and train-luck."""
     p = sub.add_parser("selfplay", help="games of one bot in every seat, stored for training value and belief networks",
                        description="Plays DEALS games of POLICY in every seat through the tournament harness "
                                    "(local processes or Ray), storing every move in a results file; running it "
@@ -91,6 +113,47 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--uniform-worlds", type=cli_checks.integer(2, 100_000), default=200,
                    help="resampled worlds estimating the uniform resampler at each (default %(default)s)")
     p.set_defaults(func=_train("training.belief"))
+
+    p = sub.add_parser("train-luck", help="learn a luck network: the worth of each event's outcomes under given agents",
+                       description="Plays games of the agents, and at every chance event and stated random "
+                                   "choice rolls them out after sampled outcomes with common seeds; learns the "
+                                   "differences between an event's outcomes (training/luck_value.py), the one "
+                                   "thing a luck term reads. Writes a network file of kind luck that --luck-net "
+                                   "reads, its learning curve and a report.")
+    _luck_arguments(p)
+    p.set_defaults(func=_train_luck)
+
+
+def _luck_arguments(p: argparse.ArgumentParser) -> None:
+    """train-luck's options."""
+    p.add_argument("--game", required=True, type=cli_checks.game_string, help="OpenSpiel game string")
+    p.add_argument("--agents", required=True, nargs="+", metavar="SPEC",
+                   help="the bot specs the network will judge, seated in turn round the table")
+    p.add_argument("--out", required=True, help="the network file to write, e.g. runs/po.luck.safetensors")
+    p.add_argument("--force", action="store_true", help="replace --out if it exists")
+    p.add_argument("--games", type=cli_checks.integer(2, 10_000_000), default=1000,
+                   help="games whose events are learnt (default %(default)s)")
+    p.add_argument("--outcomes", type=cli_checks.integer(2, 64), default=2,
+                   help="outcomes drawn at each event (default %(default)s)")
+    p.add_argument("--rollouts", type=cli_checks.integer(1, 10_000), default=8,
+                   help="games played on after each outcome, the same seeds after each (default %(default)s)")
+    p.add_argument("--events", help="an .npz to keep the generated events in, read back if it exists "
+                                    "(the same recipe only)")
+    p.add_argument("--workers", type=cli_checks.integer(1, 1024), default=1, help="processes generating events")
+    p.add_argument("--threads", type=cli_checks.integer(1, 1024), default=1, help="torch threads while training")
+    p.add_argument("--held-out", type=cli_checks.number(0.01, 0.5), default=0.1,
+                   help="share of the games held out (default %(default)s)")
+    p.add_argument("--hidden", type=_hidden, default=[256, 256], help="layer widths (default 256,256)")
+    p.add_argument("--epochs", type=cli_checks.integer(1, 10_000), default=20, help="(default %(default)s)")
+    p.add_argument("--batch", type=cli_checks.integer(1, 1 << 16), default=256, help="events a minibatch "
+                                                                                     "(default %(default)s)")
+    p.add_argument("--lr", type=cli_checks.number(1e-6, 1.0), default=1e-3, help="AdamW's step (default %(default)s)")
+    p.add_argument("--weight-decay", type=cli_checks.number(0.0, 1.0), default=1e-4,
+                   help="AdamW's weight decay (default %(default)s)")
+    p.add_argument("--level", type=cli_checks.number(0.0, 100.0), default=0.05,
+                   help="weight of the plain squared error beside the centred one (default %(default)s)")
+    p.add_argument("--seed", type=cli_checks.seed, default=0, help="fixes the games, rollouts and training")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
 
 
 def _training_arguments(p: argparse.ArgumentParser) -> None:

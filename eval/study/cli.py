@@ -50,6 +50,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                    help="also the points per hand with each chance event's luck (and each stated random "
                         "choice's) removed (single hands, "
                         "--target none; ~0.4 s a hand; docs/tournament.md, 'Luck')")
+    p.add_argument("--luck-net", metavar="FILE",
+                   help="measure that luck with this luck network, trained for the two strategies "
+                        "(training/luck_value.py), instead of the shipped value network; implies --luck")
     p.set_defaults(func=_canasta)
     add_stats_command(commands)
     add_decisions_command(commands)
@@ -108,7 +111,7 @@ def _canasta(args: argparse.Namespace) -> None:
         RESULTS_DIR.mkdir(exist_ok=True)
         results = default_results(config, RESULTS_DIR)
     print(run_study(config, results, workers=args.workers, sprt=sprt, progress=not args.quiet,
-                    luck=args.luck).markdown())
+                    luck=args.luck or args.luck_net is not None, luck_net=args.luck_net).markdown())
 
 
 def _results_file(name: str) -> Path:

@@ -249,6 +249,7 @@ class StudyResult:
     seconds: float            # wall time of this run's play
     played: int               # games this run played
     adjusted: list[PairedDeal] | None = None    # the same deals on luck-adjusted returns (eval/luck.py)
+    luck_net: str | None = None                 # the luck network they were measured with (None: the shipped value)
 
     @property
     def hands(self) -> int:
@@ -306,25 +307,27 @@ class StudyResult:
         if self.sprt is not None:
             lines.append(self.sprt.describe())
         if self.adjusted is not None:
-            lines.append("Luck removed: each chance event's luck (and each stated random choice's) under the shipped "
-                         "value network subtracted "
-                         "from each side's points (unbiased; docs/tournament.md, 'Luck').")
+            value = "the shipped value network" if self.luck_net is None else f"the luck network {self.luck_net}"
+            lines.append(f"Luck removed: each chance event's luck (and each stated random choice's) under {value} "
+                         "subtracted from each side's points (unbiased; docs/tournament.md, 'Luck').")
         lines.append(f"Results: {self.results} ({self.played} games played now, {self.seconds:.1f} s).")
         return "\n".join(lines)
 
 
 def run_study(config: TournamentConfig, results: str | os.PathLike, *, workers: int = 1,
-              sprt: SprtSettings | None = None, progress: bool = True, luck: bool = False) -> StudyResult:
+              sprt: SprtSettings | None = None, progress: bool = True, luck: bool = False,
+              luck_net: str | None = None) -> StudyResult:
     """Plays the deals of `config` missing from `results` (all of them, or until
     the SPRT decides), then measures every complete deal stored, with the
-    luck-adjusted points beside where `luck` (single hands only: ValueError,
-    one line, before anything is played, for a match). The results file's
-    folder exists (as a tournament's)."""
+    luck-adjusted points beside where `luck` (under `luck_net`, a luck network,
+    else the shipped value network; single hands only: ValueError, one line,
+    before anything is played, for a match). The results file's folder exists
+    (as a tournament's)."""
     import time
     results = Path(results)
     if luck:
-        from eval.luck import luck_game
-        luck_game(config)
+        from eval.luck import luck_judge
+        luck_judge(config, luck_net)
     follower = SprtFollower(config, sprt) if sprt is not None else None
     started, played = time.perf_counter(), 0
     with ResultsDB.open_for(results, config) as db:
@@ -347,13 +350,15 @@ def run_study(config: TournamentConfig, results: str | os.PathLike, *, workers: 
         games = list(db.games(history=luck))
     deals, faulted = paired_deals(config, games)
     return StudyResult(config, results, deals, faulted, follower.state if follower else None,
-                       time.perf_counter() - started, played, _adjusted(config, games, progress) if luck else None)
+                       time.perf_counter() - started, played, _adjusted(config, games, progress, luck_net) if luck else None,
+                       luck_net if luck else None)
 
 
-def _adjusted(config: TournamentConfig, games: list[GameRecord], progress: bool) -> list[PairedDeal]:
+def _adjusted(config: TournamentConfig, games: list[GameRecord], progress: bool,
+              luck_net: str | None) -> list[PairedDeal]:
     """The study's deals measured on luck-adjusted returns (the same deals as the plain ones)."""
     from eval.luck import adjusted_records
-    return paired_deals(config, adjusted_records(config, games, progress))[0]
+    return paired_deals(config, adjusted_records(config, games, progress, luck_net))[0]
 
 
 def load_study(results: str | os.PathLike) -> StudyResult:

@@ -95,3 +95,19 @@ def test_nonsense_gets_one_line_and_exit_2():
     for args in cases:
         done = subprocess.run([sys.executable, "-m", "experiments.luck_ceiling", *args], capture_output=True, text=True)
         assert done.returncode == 2 and done.stdout == "" and len(done.stderr.strip().splitlines()) == 1, args
+
+
+def test_a_luck_network_is_seated_as_each_table_seats_the_agents(tmp_path):
+    """`--value` may name a luck network trained for the two agents: at each table it
+    is told which of its agents sits where (its own order, not the command's); one
+    trained for other agents is refused in one line."""
+    from experiments.luck_ceiling import Setup, valuer
+    from tests.test_luck_network import _luck_file
+    path = str(_luck_file(tmp_path / "po.luck.safetensors", GAME, ["random", "rules"]))
+    game = load_game(GAME)
+    setup = Setup(GAME, "rules", "random", 0, 2, path)
+    assert valuer(setup, game, lineup(4, 0)).seating == (1, 0, 1, 0)
+    assert valuer(setup, game, lineup(4, 1)).seating == (0, 1, 0, 1)
+    done = subprocess.run([sys.executable, "-m", "experiments.luck_ceiling", "--game", GAME, "--first", "rules",
+                           "--second", "ismcts", "--value", path], capture_output=True, text=True)
+    assert done.returncode == 2 and "trained for random, rules, not 'ismcts'" in done.stderr

@@ -1,0 +1,149 @@
+"""A luck network (eval/luck.py LuckNetwork, training/luck_value.py): a value for
+luck that knows who sits where, read only from the first decision on, trained on
+the differences between an event's outcomes."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import games  # noqa: F401
+from eval.luck import LuckNetwork, luck_events, luck_judge, luck_network, state_values
+from eval.tournament import TournamentConfig
+from games.chance import DealChance
+from games.load import load_game
+from search.netfile import NetFileError, save
+from search.value import FullStateEncoder, perspective, value_network
+from training.luck_value import LuckData, Recipe, play_game, train
+
+PAGE_ONE = "python_page_one(players=4)"
+
+
+def _luck_file(path, game_string: str, agents: list[str], seed: int = 0, hidden: int = 16):
+    """A luck network of random weights for `agents` at the game."""
+    game = load_game(game_string)
+    n = game.num_players()
+    size = LuckNetwork.input_size(FullStateEncoder(game).size, n, len(agents))
+    rng = np.random.default_rng(seed)
+    layers = [(rng.normal(0, 0.1, (hidden, size)), rng.normal(0, 0.1, hidden)),
+              (rng.normal(0, 0.3, (n, hidden)), np.zeros(n))]
+    return save(path, layers, kind="luck", game=str(game), short_name=game.get_type().short_name, players=n,
+                output_shape=[n], scale=1.0, training={"agents": agents})
+
+
+def _random_deal(game, seed: int) -> list[int]:
+    rng, chance = random.Random(seed), DealChance(seed)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(chance(state) if state.is_chance_node() else rng.choice(state.legal_actions()))
+    return state.history()
+
+
+def test_its_input_says_which_agent_sits_at_each_seat_from_the_player_to_move(tmp_path):
+    game = load_game(PAGE_ONE)
+    net = luck_network(str(_luck_file(tmp_path / "po.luck.safetensors", PAGE_ONE, ["rules", "random"])), game)
+    state = game.new_initial_state()
+    for action in _random_deal(game, 3)[:40]:
+        state.apply_action(action)
+    assert not state.is_chance_node()
+    me, width = perspective(state), net.encoder.size
+    row = np.empty(net.net.mlp.input_size, np.float32)
+    net.encode(state, [0, 1, 0, 1], row)
+    assert np.array_equal(row[:width], FullStateEncoder(game).encode(state, me))
+    seats = row[width:].reshape(4, 2)
+    assert [int(np.argmax(seats[k])) for k in range(4)] == [[0, 1, 0, 1][(me + k) % 4] for k in range(4)]
+    assert seats.sum() == 4
+    one, other = net.seated([0, 1, 0, 1]).batch([state]), net.seated([1, 0, 1, 0]).batch([state])
+    assert not np.allclose(one, other)      # the same cards, the agents swapped: another value
+    # Outputs are per relative seat: seat s reads output (s - me) % n.
+    out = net.net.mlp(row[None, :])[0]
+    assert np.allclose(one[0], [out[(s - me) % 4] for s in range(4)])
+
+
+def test_a_file_that_is_not_a_luck_network_for_these_agents_is_refused_in_one_line(tmp_path):
+    game = load_game(PAGE_ONE)
+    path = _luck_file(tmp_path / "po.luck.safetensors", PAGE_ONE, ["rules", "random"])
+    with pytest.raises(ValueError, match="trained for rules, random, not 'ismcts'"):
+        luck_network(str(path), game).for_agents(["rules", "ismcts"])
+    with pytest.raises(NetFileError, match="made for"):
+        luck_network(str(path), load_game("python_page_one(players=3)"))
+    with pytest.raises(NetFileError, match="not a luck network"):
+        luck_network(str(value_network("shipped", game).net.path), game)
+    with pytest.raises(NetFileError, match="is not a file"):
+        luck_network(str(tmp_path), game)
+    nameless = _luck_file(tmp_path / "x.luck.safetensors", PAGE_ONE, [])
+    with pytest.raises(NetFileError, match="must name the agents"):
+        luck_network(str(nameless), game)
+    config = TournamentConfig.create(PAGE_ONE, ["rules", "ismcts"], deals=1, seed=0)
+    with pytest.raises(ValueError, match="not 'ismcts'"):
+        luck_judge(config, str(path))
+
+
+def test_its_luck_weighs_to_nothing_and_starts_at_the_first_decision(tmp_path):
+    """The luck of each outcome a chance event allowed, weighed by its probability,
+    sums to exactly 0 (unbiased whatever the weights), and no event of the deal is measured."""
+    game = load_game(PAGE_ONE)
+    net = luck_network(str(_luck_file(tmp_path / "po.luck.safetensors", PAGE_ONE, ["rules", "random"])), game)
+    seated = net.seated([0, 1, 0, 1])
+    actions = _random_deal(game, 5)
+    events = luck_events(game, actions, seated)
+    state, first_decision = game.new_initial_state(), None
+    for i, a in enumerate(actions):
+        if not state.is_chance_node() and first_decision is None:
+            first_decision = i
+        state.apply_action(a)
+    assert events and min(e.move for e in events) > first_decision
+    assert len(luck_events(game, actions, value_network("shipped", game))) > len(events)   # the shipped net: the deal too
+    event = events[len(events) // 2].move
+    before = game.new_initial_state()
+    for a in actions[:event]:
+        before.apply_action(a)
+    total = sum(p * luck_events(game, actions[:event] + [o], seated)[-1].luck[0]
+                for o, p in before.chance_outcomes())
+    assert abs(total) < 1e-9
+    children = []
+    for o, _ in before.chance_outcomes():
+        child = before.clone()
+        child.apply_action(o)
+        children.append(child)
+    assert np.ptp(state_values(seated, children)[:, 0]) > 0      # and the terms are not all nothing
+
+
+def test_events_hold_each_outcome_with_the_same_rollout_seeds():
+    """Two draws of one outcome at an event are rolled out with the same seeds, so
+    their targets agree exactly (common random numbers); every event has its outcomes."""
+    recipe = Recipe(PAGE_ONE, ("rules", "random"), 2, 2, 7)
+    twins = events = 0
+    for index in range(8):
+        got = play_game((recipe, index))
+        x, y, child = np.array(got["x"]), np.array(got["y"]), np.array(got["row_child"])
+        assert len(y) % 2 == 0 and len(y) > 0
+        assert np.all(np.diff(child) >= 0) and child.max() < len(y)
+        events += len(y) // 2
+        for e in range(len(y) // 2):
+            a, b = (x[child == c] for c in (2 * e, 2 * e + 1))
+            if len(a) and a.shape == b.shape and np.array_equal(a, b):
+                twins += 1
+                assert np.array_equal(y[2 * e], y[2 * e + 1])
+    assert twins > 0 and events > 50
+
+
+def test_training_learns_the_differences_and_ignores_what_siblings_share():
+    """Synthetic events: each outcome's target is a linear function of its input plus
+    a large offset its siblings share; the centred loss learns the function and
+    leaves the offset alone."""
+    rng = np.random.default_rng(0)
+    events, m, n, d = 3000, 2, 2, 12
+    x = rng.normal(size=(events * m, d)).astype(np.float32)
+    w = rng.normal(size=(d, n))
+    offset = np.repeat(rng.normal(0, 5.0, (events, n)), m, axis=0)
+    y = (x @ w + offset).astype(np.float32)
+    data = LuckData(x.astype(np.float16), np.arange(events * m), np.ones(events * m, np.float32),
+                    np.zeros(events * m, np.int64), np.zeros((events * m, n), np.float32), y,
+                    np.arange(events) // 10, m)
+    layers, scale, curve, report = train(data, hidden=(32,), epochs=12, batch=64, lr=3e-3, weight_decay=0.0,
+                                         level=0.0, held_out=0.2, seed=0, progress=False)
+    assert report["held_out_centred_error"] < 0.05 * report["held_out_centred_spread"]
+    assert curve[-1]["held_out"] < curve[0]["held_out"]

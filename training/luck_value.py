@@ -1,0 +1,321 @@
+"""Learning a value for luck: the differences between an event's outcomes, under the agents it judges.
+
+    cardarena train-luck --game "python_page_one(players=4)" --agents rules random \\
+        --games 10000 --rollouts 16 --workers 2 --out runs/page_one.luck.safetensors
+
+Why: the luck of an event (eval/luck.py) is V(after the outcome) - E_o V(after o),
+so only the differences between an event's outcomes count, and only under the
+bots that play on. The shipped value network learnt levels, by regression on
+self-play results, and its error in those differences, summed over a deal, is
+as large as the luck itself (experiments/luck_ceiling.py): it adds back what it
+takes out. This recipe learns the differences themselves, for one set of agents.
+
+Read top to bottom (as CleanRL writes an algorithm):
+1. Data: games between the agents on alternate seats, the seating swapped from
+   one game to the next (as a duplicate pair's two tables are). At every event
+   from the first decision on (each chance event, and each random choice of an
+   agent that states its policy, agents/base.py `known_policy`), `--outcomes`
+   outcomes are drawn from the event's law, and after each, `--rollouts` games
+   are played on by the agents themselves with the same seeds after every
+   outcome (common random numbers: what differs between two outcomes' results is
+   then more the outcome, less the rollouts' own luck). Target: every seat's mean
+   return after the outcome.
+2. Input: the positions luck reads an outcome's value from (eval.luck.leaf_rows:
+   the outcome's state, or the expectation one draw on), each encoded as
+   eval.luck.LuckNetwork reads it (the full state from the player to move, then
+   which agent sits at each seat); a position at the end is its true returns.
+3. Loss: within each event, the network's values centred on their mean less the
+   targets centred the same way, squared (what a luck term reads), plus `--level`
+   times the plain squared error (the levels, which luck never reads, kept sane).
+   Targets are divided by `scale` (the returns' standard deviation). AdamW,
+   minibatches of events; whole games held out, and the best epoch kept.
+4. Output: a network file of kind "luck" (search.netfile), its `training` notes
+   naming the agents, that `cardarena report --luck --luck-net FILE`,
+   `experiments/luck_ceiling.py --value FILE` and `experiments/luck_variance.py
+   --luck-net FILE` read; a report and learning curve beside it.
+
+The held-out figure is the centred error beside the centred spread of the targets
+(what a value that saw no difference between outcomes would make); both hold the
+rollouts' own noise, which no network removes, so the ratio understates the
+network. experiments/luck_ceiling.py measures it without that noise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from dataclasses import dataclass
+from multiprocessing import Pool
+from pathlib import Path
+
+import numpy as np
+import pyspiel
+
+from agents import make_bot
+from eval.luck import LuckNetwork, leaf_rows
+from games.chance import DealChance
+from games.load import load_game
+from games.seeding import derive_seed
+from search.netfile import save
+from search.value import FullStateEncoder, perspective
+
+_TABLE, _BOTS, _ROLLOUTS = 11, 12, 13      # streams of derive_seed
+
+
+@dataclass
+class LuckData:
+    """Events of `outcomes` children each. A child's value is `const` (its
+    positions at the end) plus the weighted network values of its rows."""
+    x: np.ndarray            # (rows, input) float16: the positions' inputs
+    row_child: np.ndarray    # (rows,) the child each row belongs to
+    row_weight: np.ndarray   # (rows,)
+    row_seat: np.ndarray     # (rows,) the perspective each row is encoded from
+    const: np.ndarray        # (children, players) returns of children's positions at the end, weighted
+    y: np.ndarray            # (children, players) mean rollout returns, by seat
+    event_game: np.ndarray   # (events,) the game each event was met in
+    outcomes: int
+
+
+@dataclass(frozen=True)
+class Recipe:
+    game: str
+    agents: tuple[str, ...]
+    outcomes: int
+    rollouts: int
+    seed: int
+
+
+def seating(players: int, game_index: int, agents: int) -> list[int]:
+    """Which agent sits at each seat: alternate seats, turned one place a game."""
+    return [(seat + game_index) % agents for seat in range(players)]
+
+
+def _bots(game, recipe: Recipe, seats: list[int], seed: int) -> list:
+    return [make_bot(recipe.agents[a], game, s, derive_seed(_BOTS, seed, s)) for s, a in enumerate(seats)]
+
+
+def _rollout(game, recipe: Recipe, seats: list[int], state, seed: int) -> np.ndarray:
+    """Every seat's return of one game played on from `state` by the agents, its
+    bots and chance drawn from `seed` (the same seed after each outcome: common random numbers)."""
+    s, bots, rng = state.clone(), _bots(game, recipe, seats, seed), random.Random(seed)
+    while not s.is_terminal():
+        if s.is_chance_node():
+            outcomes, probs = zip(*s.chance_outcomes())
+            s.apply_action(rng.choices(outcomes, probs)[0])
+        else:
+            s.apply_action(bots[s.current_player()].step(s))
+    return np.asarray(s.returns(), np.float64)
+
+
+def play_game(args: tuple[Recipe, int]) -> dict[str, list]:
+    """One game's events: each outcome's rows, constant part and rollout target."""
+    recipe, index = args
+    game = load_game(recipe.game)
+    n = game.num_players()
+    encoder = FullStateEncoder(game)
+    network_shape = LuckNetwork.input_size(encoder.size, n, len(recipe.agents))
+    seats = seating(n, index, len(recipe.agents))
+    rng = random.Random(derive_seed(_ROLLOUTS, recipe.seed, index))
+    out: dict[str, list] = {"x": [], "row_child": [], "row_weight": [], "row_seat": [], "const": [], "y": []}
+
+    def encode(position) -> np.ndarray:
+        row = np.zeros(network_shape, np.float32)
+        me = perspective(position)
+        encoder.encode(position, me, row[:encoder.size])
+        one_hot = row[encoder.size:].reshape(n, len(recipe.agents))
+        for k in range(n):
+            one_hot[k, seats[(me + k) % n]] = 1.0
+        return row
+
+    def event(state, law) -> None:
+        actions, probs = zip(*law)
+        seeds = [rng.getrandbits(62) for _ in range(recipe.rollouts)]
+        for action in rng.choices(actions, probs, k=recipe.outcomes):
+            child_state = state.clone()
+            child_state.apply_action(action)
+            child = len(out["y"])
+            const = np.zeros(n)
+            for position, weight in leaf_rows(child_state):
+                if position.is_terminal():
+                    const += weight * np.asarray(position.returns())
+                    continue
+                out["x"].append(encode(position).astype(np.float16))
+                out["row_child"].append(child)
+                out["row_weight"].append(weight)
+                out["row_seat"].append(perspective(position))
+            out["const"].append(const)
+            out["y"].append(np.mean([_rollout(game, recipe, seats, child_state, s) for s in seeds], axis=0))
+
+    bots = _bots(game, recipe, seats, derive_seed(recipe.seed, index))
+    chance, state, playing = DealChance(derive_seed(_TABLE, recipe.seed, index)), game.new_initial_state(), False
+    while not state.is_terminal():
+        if state.is_chance_node():
+            if playing and len(state.chance_outcomes()) > 1:
+                event(state, state.chance_outcomes())
+            state.apply_action(chance(state))
+            continue
+        playing = True
+        bot = bots[state.current_player()]
+        law = getattr(bot, "known_policy", lambda s: None)(state)
+        if law is not None and len([p for _, p in law if p > 0]) > 1:
+            event(state, [(a, p) for a, p in law if p > 0])
+        state.apply_action(bot.step(state))
+    return out
+
+
+def build_data(recipe: Recipe, games: int, workers: int, progress: bool = True) -> LuckData:
+    """The events of `games` games, played in `workers` processes."""
+    from tqdm import tqdm
+    parts: dict[str, list] = {"x": [], "row_child": [], "row_weight": [], "row_seat": [], "const": [], "y": []}
+    event_game: list[int] = []
+    with Pool(workers) as pool:
+        tasks = [(recipe, g) for g in range(games)]
+        for g, got in enumerate(tqdm(pool.imap(play_game, tasks), total=games, desc="games", unit="game",
+                                     disable=not progress)):
+            offset = len(parts["y"])
+            parts["row_child"] += [c + offset for c in got["row_child"]]
+            for key in ("x", "row_weight", "row_seat", "const", "y"):
+                parts[key] += got[key]
+            event_game += [g] * (len(got["y"]) // recipe.outcomes)
+    n = load_game(recipe.game).num_players()
+    return LuckData(np.array(parts["x"], np.float16).reshape(len(parts["x"]), -1),
+                    np.array(parts["row_child"], np.int64), np.array(parts["row_weight"], np.float32),
+                    np.array(parts["row_seat"], np.int64), np.array(parts["const"], np.float32).reshape(-1, n),
+                    np.array(parts["y"], np.float32).reshape(-1, n), np.array(event_game, np.int64),
+                    recipe.outcomes)
+
+
+def save_data(data: LuckData, recipe: Recipe, games: int, path: Path) -> None:
+    """The events in an .npz (plain arrays), with the recipe that made them."""
+    described = json.dumps(_described(recipe, games), sort_keys=True)
+    with open(path, "xb") as f:                 # never over another file
+        np.savez(f, **{k: v for k, v in vars(data).items() if k != "outcomes"}, outcomes=data.outcomes,
+                 recipe=np.array(described))
+
+
+def _described(recipe: Recipe, games: int) -> dict:
+    return {**vars(recipe), "agents": list(recipe.agents), "games": games}
+
+
+def load_data(path: Path, recipe: Recipe, games: int) -> LuckData:
+    """Events saved by `save_data` for this very recipe; ValueError, one line, for
+    anything else (reading never unpickles)."""
+    fields = [f for f in LuckData.__dataclass_fields__ if f != "outcomes"]
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            stored = json.loads(str(z["recipe"]))
+            data = LuckData(**{k: z[k] for k in fields}, outcomes=int(z["outcomes"]))
+    except (OSError, KeyError, EOFError, ValueError, TypeError) as e:
+        raise ValueError(f"{path}: not a file of luck events ({str(e).splitlines()[0][:60]})") from None
+    wanted = _described(recipe, games)
+    differ = [k for k in wanted if not isinstance(stored, dict) or stored.get(k) != wanted[k]]
+    if differ:
+        raise ValueError(f"{path} holds the events of another recipe (its {', '.join(differ)} differ)")
+    return data
+
+
+def train(data: LuckData, *, hidden: tuple[int, ...], epochs: int, batch: int, lr: float, weight_decay: float,
+          level: float, held_out: float, seed: int, progress: bool = True):
+    """The network (layers as numpy arrays), its scale, the learning curve and the held-out report."""
+    import torch
+    from tqdm import tqdm
+    torch.manual_seed(seed)
+    m, n = data.outcomes, data.y.shape[1]
+    events = len(data.event_game)
+    scale = float(data.y.std()) or 1.0
+    x = torch.from_numpy(data.x)
+    y = torch.from_numpy(data.y / scale).view(events, m, n)
+    const = torch.from_numpy(data.const / scale)
+    weight = torch.from_numpy(data.row_weight)
+    child = torch.from_numpy(data.row_child)
+    # The output column read for seat s of a row encoded from seat me is (s - me) % n.
+    column = torch.from_numpy((np.arange(n)[None, :] - data.row_seat[:, None]) % n)
+    # Rows are stored in child order: each event's rows are one slice.
+    starts = np.searchsorted(data.row_child, np.arange(events + 1) * m)
+    last_game = int(data.event_game.max())
+    cut = last_game - max(1, int(round(held_out * (last_game + 1)))) + 1
+    fit_events = np.flatnonzero(data.event_game < cut)
+    test_events = np.flatnonzero(data.event_game >= cut)
+    sizes = [x.shape[1], *hidden, n]
+    layers = []
+    for a, b in zip(sizes, sizes[1:]):
+        layers += [torch.nn.Linear(a, b), torch.nn.ReLU()]
+    net = torch.nn.Sequential(*layers[:-1])
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=weight_decay)
+
+    def losses(ev: np.ndarray) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        ev = np.sort(ev)                     # children in order, for searchsorted
+        rows = np.concatenate([np.arange(starts[e], starts[e + 1]) for e in ev])
+        kids = np.concatenate([np.arange(e * m, (e + 1) * m) for e in ev])
+        local = torch.from_numpy(np.searchsorted(kids, data.row_child[rows]))
+        rows_t = torch.from_numpy(rows)
+        out = torch.gather(net(x[rows_t].float()), 1, column[rows_t])
+        value = const[torch.from_numpy(kids)].clone().index_add_(0, local, out * weight[rows_t, None])
+        value = value.view(len(ev), m, n)
+        target = y[torch.from_numpy(ev)]
+        centred = ((value - value.mean(1, keepdim=True)) - (target - target.mean(1, keepdim=True))) ** 2
+        spread = (target - target.mean(1, keepdim=True)) ** 2
+        return centred.mean(), ((value - target) ** 2).mean(), spread.mean()
+
+    def held() -> tuple[float, float, float]:
+        net.eval()
+        with torch.no_grad():
+            parts = [losses(test_events[i:i + 4096]) for i in range(0, len(test_events), 4096)]
+        net.train()
+        w = [min(4096, len(test_events) - i) for i in range(0, len(test_events), 4096)]
+        return tuple(float(np.average([float(p[k]) for p in parts], weights=w)) for k in range(3))
+
+    curve, best = [], (float("inf"), None, -1)
+    rng = np.random.default_rng(seed)
+    for epoch in tqdm(range(epochs), desc="epochs", unit="epoch", disable=not progress):
+        order = rng.permutation(fit_events)
+        total, count = 0.0, 0
+        for i in range(0, len(order), batch):
+            centred, plain, _ = losses(order[i:i + batch])
+            loss = centred + level * plain
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total, count = total + centred.item(), count + 1
+        test_centred, test_plain, test_spread = held()
+        curve.append({"epoch": epoch + 1, "train": total / max(count, 1), "held_out": test_centred,
+                      "held_out_spread": test_spread, "held_out_level": test_plain})
+        if test_centred < best[0]:
+            best = (test_centred, [(l.weight.detach().numpy().copy(), l.bias.detach().numpy().copy())
+                                   for l in net if isinstance(l, torch.nn.Linear)], epoch + 1)
+    report = {"held_out_centred_error": best[0], "held_out_centred_spread": curve[best[2] - 1]["held_out_spread"],
+              "best_epoch": best[2], "train_events": int(len(fit_events)), "held_out_events": int(len(test_events))}
+    return best[1], scale, curve, report
+
+
+def run(args: argparse.Namespace) -> dict:
+    """The whole recipe (see the module docstring); returns the report it writes."""
+    from training.selfplay import write_curve, write_report
+    started = time.time()
+    game = load_game(args.game)
+    recipe = Recipe(str(game), tuple(a.strip() for a in args.agents), args.outcomes, args.rollouts, args.seed)
+    out = Path(args.out)
+    if args.events and Path(args.events).exists():
+        data = load_data(Path(args.events), recipe, args.games)
+    else:
+        data = build_data(recipe, args.games, args.workers, progress=not args.quiet)
+        if args.events:
+            save_data(data, recipe, args.games, Path(args.events))
+    generated = time.time() - started
+    import torch
+    torch.set_num_threads(args.threads)
+    layers, scale, curve, report = train(data, hidden=tuple(args.hidden), epochs=args.epochs, batch=args.batch,
+                                         lr=args.lr, weight_decay=args.weight_decay, level=args.level,
+                                         held_out=args.held_out, seed=args.seed, progress=not args.quiet)
+    training = {"method": "centred differences of an event's outcomes (training/luck_value.py)",
+                "agents": list(recipe.agents), "games": args.games, "outcomes": args.outcomes,
+                "rollouts": args.rollouts, "seed": args.seed, "hidden": list(args.hidden), "epochs": args.epochs,
+                "level": args.level, "held_out": report}
+    save(out, layers, kind="luck", game=str(game), short_name=game.get_type().short_name,
+         players=game.num_players(), output_shape=[game.num_players()], scale=scale, training=training)
+    write_curve(curve, out, f"luck network, {game.get_type().short_name}", "centred squared error (scaled)")
+    report.update(seconds_data=round(generated, 1), seconds=round(time.time() - started, 1))
+    write_report(out, report)
+    return report
