@@ -16,7 +16,7 @@ from games.chance import DealChance
 from games.load import load_game
 from search.netfile import NetFileError, save
 from search.value import FullStateEncoder, perspective, value_network
-from training.luck_value import LuckData, Recipe, play_game, train
+from training.luck_value import LuckData, Recipe, play_game, seatings, train
 
 PAGE_ONE = "python_page_one(players=4)"
 
@@ -116,8 +116,8 @@ def test_events_hold_each_outcome_with_the_same_rollout_seeds():
     their targets agree exactly (common random numbers); every event has its outcomes."""
     recipe = Recipe(PAGE_ONE, ("rules", "random"), 2, 2, 7)
     twins = events = 0
-    for index in range(8):
-        got = play_game((recipe, index))
+    for index, seats in enumerate(seatings(load_game(PAGE_ONE), 2, 8, 7)):
+        got = play_game((recipe, index, seats))
         x, y, child = np.array(got["x"]), np.array(got["y"]), np.array(got["row_child"])
         assert len(y) % 2 == 0 and len(y) > 0
         assert np.all(np.diff(child) >= 0) and child.max() < len(y)
@@ -128,6 +128,15 @@ def test_events_hold_each_outcome_with_the_same_rollout_seeds():
                 twins += 1
                 assert np.array_equal(y[2 * e], y[2 * e + 1])
     assert twins > 0 and events > 50
+
+
+def test_it_learns_the_seatings_a_tournament_of_its_agents_plays():
+    """Every lineup and rotation at four-player Page One, a partnership each at
+    four-player Canasta: what the harness seats (eval/schedule.py)."""
+    page_one = {tuple(s) for s in seatings(load_game(PAGE_ONE), 2, 60, 0)}
+    assert page_one == {(0, 1, 0, 1), (1, 0, 1, 0), (0, 0, 1, 1), (1, 1, 0, 0), (0, 1, 1, 0), (1, 0, 0, 1)}
+    canasta = {tuple(s) for s in seatings(load_game("python_classic_canasta(players=4)"), 2, 60, 0)}
+    assert canasta == {(0, 1, 0, 1), (1, 0, 1, 0)}
 
 
 def test_training_learns_the_differences_and_ignores_what_siblings_share():

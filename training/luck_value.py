@@ -11,8 +11,9 @@ as large as the luck itself (experiments/luck_ceiling.py): it adds back what it
 takes out. This recipe learns the differences themselves, for one set of agents.
 
 Read top to bottom (as CleanRL writes an algorithm):
-1. Data: games between the agents on alternate seats, the seating swapped from
-   one game to the next (as a duplicate pair's two tables are). At every event
+1. Data: games between the agents, seated as a tournament of them seats them
+   (eval.schedule.plan_games: a partnership each at four-player Canasta, every
+   lineup and its rotations at Page One), the network told who sits where. At every event
    from the first decision on (each chance event, and each random choice of an
    agent that states its policy, agents/base.py `known_policy`), `--outcomes`
    outcomes are drawn from the event's law, and after each, `--rollouts` games
@@ -87,9 +88,16 @@ class Recipe:
     seed: int
 
 
-def seating(players: int, game_index: int, agents: int) -> list[int]:
-    """Which agent sits at each seat: alternate seats, turned one place a game."""
-    return [(seat + game_index) % agents for seat in range(players)]
+def seatings(game: pyspiel.Game, agents: int, games: int, seed: int) -> list[tuple[int, ...]]:
+    """Which agent sits at each seat in each of `games` games: the lineups and
+    rotations a tournament of the agents plays (its partnerships filled by one
+    agent each), so that the network learns the seatings it will judge."""
+    from itertools import islice
+
+    from eval.schedule import plan_games
+    from games import registry
+    tasks = plan_games(game.num_players(), agents, games, seed, sides=registry.partnerships(game))
+    return [task.seats for task in islice(tasks, games)]
 
 
 def _bots(game, recipe: Recipe, seats: list[int], seed: int) -> list:
@@ -109,14 +117,14 @@ def _rollout(game, recipe: Recipe, seats: list[int], state, seed: int) -> np.nda
     return np.asarray(s.returns(), np.float64)
 
 
-def play_game(args: tuple[Recipe, int]) -> dict[str, list]:
-    """One game's events: each outcome's rows, constant part and rollout target."""
-    recipe, index = args
+def play_game(args: tuple[Recipe, int, tuple[int, ...]]) -> dict[str, list]:
+    """One game's events (`seats`: each seat's agent): each outcome's rows,
+    constant part and rollout target."""
+    recipe, index, seats = args
     game = load_game(recipe.game)
     n = game.num_players()
     encoder = FullStateEncoder(game)
     network_shape = LuckNetwork.input_size(encoder.size, n, len(recipe.agents))
-    seats = seating(n, index, len(recipe.agents))
     rng = random.Random(derive_seed(_ROLLOUTS, recipe.seed, index))
     out: dict[str, list] = {"x": [], "row_child": [], "row_weight": [], "row_seat": [], "const": [], "y": []}
 
@@ -171,7 +179,8 @@ def build_data(recipe: Recipe, games: int, workers: int, progress: bool = True) 
     parts: dict[str, list] = {"x": [], "row_child": [], "row_weight": [], "row_seat": [], "const": [], "y": []}
     event_game: list[int] = []
     with Pool(workers) as pool:
-        tasks = [(recipe, g) for g in range(games)]
+        seats = seatings(load_game(recipe.game), len(recipe.agents), games, recipe.seed)
+        tasks = [(recipe, g, seats[g]) for g in range(games)]
         for g, got in enumerate(tqdm(pool.imap(play_game, tasks), total=games, desc="games", unit="game",
                                      disable=not progress)):
             offset = len(parts["y"])
@@ -196,7 +205,7 @@ def save_data(data: LuckData, recipe: Recipe, games: int, path: Path) -> None:
 
 
 def _described(recipe: Recipe, games: int) -> dict:
-    return {**vars(recipe), "agents": list(recipe.agents), "games": games}
+    return {**vars(recipe), "agents": list(recipe.agents), "games": games, "seating": "tournament lineups"}
 
 
 def load_data(path: Path, recipe: Recipe, games: int) -> LuckData:
