@@ -411,7 +411,10 @@ def adjusted_record(judge: LuckJudge, rec):
     from dataclasses import replace
     if rec.returns is None:
         return rec
-    histories = rec.deal_histories()
+    try:
+        histories = rec.deal_histories()
+    except ValueError as e:
+        raise ValueError(f"game {rec.deal}-{rec.rotation}: {e}") from None
     if not histories:
         raise ValueError(f"game {rec.deal}-{rec.rotation} was stored without its history: "
                          f"its luck cannot be measured")
