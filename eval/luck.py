@@ -14,7 +14,9 @@ expectation; the better V predicts the return, the more noise it removes.
 
 Here V is the game's shipped value network (search/value.py: every seat's
 expected return at a full state, in the returns' own scale), read once per
-process. The expectation is exact: every outcome `chance_outcomes()` allows (at
+process, or a luck network trained for the agents being compared (`LuckNetwork`,
+training/luck_value.py: the differences between an event's outcomes under those
+agents' own play, which is all a luck term reads). The expectation is exact: every outcome `chance_outcomes()` allows (at
 most 53 in our games) is applied to a clone and the lot goes through the network
 in one batch, so there is no sampling to keep unbiased. A state after an outcome
 that ends the game is valued by its true returns.
@@ -49,7 +51,7 @@ from threadpoolctl import threadpool_limits
 
 from games import registry
 from records.record import Record, game_of
-from search.netfile import NetFile, NetFileError, shipped_path
+from search.netfile import NetFile, NetFileError, load, shipped_path
 from search.value import FullStateEncoder, ValueNetwork, perspective, value_network
 
 
@@ -150,7 +152,6 @@ class SeatedLuckNetwork:
 def luck_network(path: str, game: pyspiel.Game) -> LuckNetwork:
     """The luck network in `path`, checked against the game; ValueError (a
     NetFileError), one line, for a file that is not one or was made for another game."""
-    from search.netfile import load
     if not Path(path).is_file():
         raise NetFileError(f"{path!r} is not a file")
     return LuckNetwork(load(path, kind="luck", game=game), game)
