@@ -152,7 +152,22 @@ def test_training_learns_the_differences_and_ignores_what_siblings_share():
     data = LuckData(x.astype(np.float16), np.arange(events * m), np.ones(events * m, np.float32),
                     np.zeros(events * m, np.int64), np.zeros((events * m, n), np.float32), y,
                     np.arange(events) // 10, m)
-    layers, scale, curve, report = train(data, hidden=(32,), epochs=12, batch=64, lr=3e-3, weight_decay=0.0,
-                                         level=0.0, held_out=0.2, seed=0, progress=False)
+    layers, scale, curve, report = train(data, agents=1, hidden=(16, 32), epochs=12, batch=64, lr=3e-3,
+                                         weight_decay=0.0, level=0.0, held_out=0.2, seed=0, progress=False)
     assert report["held_out_centred_error"] < 0.05 * report["held_out_centred_spread"]
     assert curve[-1]["held_out"] < curve[0]["held_out"]
+
+
+def test_the_shared_seat_layer_is_written_as_the_plain_network_it_is():
+    """The model's first layer, shared by every seat, written as a block matrix: the
+    plain perceptron a network file holds gives the model's outputs exactly."""
+    import torch
+
+    from search.netfile import Mlp
+    from training.luck_value import seat_shared
+    players, agents, seat_inputs = 4, 2, 7
+    model = seat_shared(players, agents, seat_inputs, (5, 9))
+    x = torch.randn(11, players * (seat_inputs + agents))
+    with torch.no_grad():
+        expected = model(x).numpy()
+    assert np.allclose(Mlp(model.plain_layers())(x.numpy()), expected, atol=1e-5)

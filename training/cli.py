@@ -143,7 +143,8 @@ def _luck_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--threads", type=cli_checks.integer(1, 1024), default=1, help="torch threads while training")
     p.add_argument("--held-out", type=cli_checks.number(0.01, 0.5), default=0.1,
                    help="share of the games held out (default %(default)s)")
-    p.add_argument("--hidden", type=_hidden, default=[256, 256], help="layer widths (default 256,256)")
+    p.add_argument("--hidden", type=_hidden, default=[128, 256],
+                   help="the width of the layer every seat shares, then the rest's (default 128,256)")
     p.add_argument("--epochs", type=cli_checks.integer(1, 10_000), default=20, help="(default %(default)s)")
     p.add_argument("--batch", type=cli_checks.integer(1, 1 << 16), default=256, help="events a minibatch "
                                                                                      "(default %(default)s)")

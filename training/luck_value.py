@@ -25,6 +25,8 @@ Read top to bottom (as CleanRL writes an algorithm):
    the outcome's state, or the expectation one draw on), each encoded as
    eval.luck.LuckNetwork reads it (the full state from the player to move, then
    which agent sits at each seat); a position at the end is its true returns.
+   Model (`seat_shared`): one layer reads each seat's observation and agent, the
+   same weights at every seat; the rest reads the seats together.
 3. Loss: within each event, the network's values centred on their mean less the
    targets centred the same way, squared (what a luck term reads), plus `--level`
    times the plain squared error (the levels, which luck never reads, kept sane).
@@ -225,8 +227,51 @@ def load_data(path: Path, recipe: Recipe, games: int) -> LuckData:
     return data
 
 
-def train(data: LuckData, *, hidden: tuple[int, ...], epochs: int, batch: int, lr: float, weight_decay: float,
-          level: float, held_out: float, seed: int, progress: bool = True):
+def seat_shared(players: int, agents: int, seat_inputs: int, hidden: tuple[int, ...]):
+    """The model: each seat's part of the input (its observation, then which agent
+    sits there) read by one layer shared by every seat, `hidden[0]` wide, then
+    the seats' readings together through the rest of `hidden` to every seat's value.
+    Sharing the first layer says that a seat's cards mean alike at every seat; on
+    the same held-out events it takes more of the targets' spread than a plain
+    network did (docs/networks.md). `plain_layers()` writes it as
+    the plain multilayer perceptron a network file holds (the shared layer as a
+    block matrix), so nothing reads it differently."""
+    import torch
+
+    class SeatShared(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.seat = torch.nn.Linear(seat_inputs + agents, hidden[0])
+            sizes = [players * hidden[0], *hidden[1:], players]
+            self.head = torch.nn.ModuleList(torch.nn.Linear(a, b) for a, b in zip(sizes, sizes[1:]))
+
+        def forward(self, x):
+            observed = x[:, :players * seat_inputs].reshape(-1, players, seat_inputs)
+            seated = x[:, players * seat_inputs:].reshape(-1, players, agents)
+            h = torch.relu(self.seat(torch.cat([observed, seated], 2))).flatten(1)
+            for i, layer in enumerate(self.head):
+                h = layer(h)
+                if i < len(self.head) - 1:
+                    h = torch.relu(h)
+            return h
+
+        def plain_layers(self) -> list[tuple[np.ndarray, np.ndarray]]:
+            w, b = self.seat.weight.detach().numpy(), self.seat.bias.detach().numpy()
+            width = hidden[0]
+            first = np.zeros((players * width, players * (seat_inputs + agents)), np.float32)
+            for k in range(players):
+                rows = slice(k * width, (k + 1) * width)
+                first[rows, k * seat_inputs:(k + 1) * seat_inputs] = w[:, :seat_inputs]
+                start = players * seat_inputs + k * agents
+                first[rows, start:start + agents] = w[:, seat_inputs:]
+            return [(first, np.tile(b, players))] + [(l.weight.detach().numpy().copy(), l.bias.detach().numpy().copy())
+                                                     for l in self.head]
+
+    return SeatShared()
+
+
+def train(data: LuckData, *, agents: int, hidden: tuple[int, ...], epochs: int, batch: int, lr: float,
+          weight_decay: float, level: float, held_out: float, seed: int, progress: bool = True):
     """The network (layers as numpy arrays), its scale, the learning curve and the held-out report."""
     import torch
     from tqdm import tqdm
@@ -247,11 +292,7 @@ def train(data: LuckData, *, hidden: tuple[int, ...], epochs: int, batch: int, l
     cut = last_game - max(1, int(round(held_out * (last_game + 1)))) + 1
     fit_events = np.flatnonzero(data.event_game < cut)
     test_events = np.flatnonzero(data.event_game >= cut)
-    sizes = [x.shape[1], *hidden, n]
-    layers = []
-    for a, b in zip(sizes, sizes[1:]):
-        layers += [torch.nn.Linear(a, b), torch.nn.ReLU()]
-    net = torch.nn.Sequential(*layers[:-1])
+    net = seat_shared(n, agents, (x.shape[1] - n * agents) // n, hidden)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=weight_decay)
 
     def losses(ev: np.ndarray) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -292,8 +333,7 @@ def train(data: LuckData, *, hidden: tuple[int, ...], epochs: int, batch: int, l
         curve.append({"epoch": epoch + 1, "train": total / max(count, 1), "held_out": test_centred,
                       "held_out_spread": test_spread, "held_out_level": test_plain})
         if test_centred < best[0]:
-            best = (test_centred, [(l.weight.detach().numpy().copy(), l.bias.detach().numpy().copy())
-                                   for l in net if isinstance(l, torch.nn.Linear)], epoch + 1)
+            best = (test_centred, net.plain_layers(), epoch + 1)
     report = {"held_out_centred_error": best[0], "held_out_centred_spread": curve[best[2] - 1]["held_out_spread"],
               "best_epoch": best[2], "train_events": int(len(fit_events)), "held_out_events": int(len(test_events))}
     return best[1], scale, curve, report
@@ -315,7 +355,8 @@ def run(args: argparse.Namespace) -> dict:
     generated = time.time() - started
     import torch
     torch.set_num_threads(args.threads)
-    layers, scale, curve, report = train(data, hidden=tuple(args.hidden), epochs=args.epochs, batch=args.batch,
+    layers, scale, curve, report = train(data, agents=len(recipe.agents), hidden=tuple(args.hidden),
+                                         epochs=args.epochs, batch=args.batch,
                                          lr=args.lr, weight_decay=args.weight_decay, level=args.level,
                                          held_out=args.held_out, seed=args.seed, progress=not args.quiet)
     training = {"method": "centred differences of an event's outcomes (training/luck_value.py)",
