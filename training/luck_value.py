@@ -1,7 +1,7 @@
 """Learning a value for luck: the differences between an event's outcomes, under the agents it judges.
 
-    cardarena train-luck --game "python_page_one(players=4)" --agents rules random \\
-        --games 10000 --rollouts 16 --workers 2 --out runs/page_one.luck.safetensors
+    cardarena train-luck --game GAME --agents rules random --games 8000 --rollouts 16 \\
+        --workers 2 --out runs/GAME.rules-random.luck.safetensors
 
 Why: the luck of an event (eval/luck.py) is V(after the outcome) - E_o V(after o),
 so only the differences between an event's outcomes count, and only under the
