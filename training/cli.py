@@ -57,6 +57,8 @@ def _train_luck(args: argparse.Namespace) -> None:
     from pathlib import Path
     if args.events is not None and Path(args.events).exists():
         regular_input(args.events, "--events")
+    elif args.events is not None and not Path(args.events).resolve().parent.is_dir():
+        raise ValueError(f"--events {args.events}: its folder does not exist")
     check_outputs(args.out, args.events, args.force)
     from training.luck_value import run
     print(json.dumps(run(args), indent=2))
