@@ -428,10 +428,11 @@ def adjusted_record(judge: LuckJudge, rec):
         raise ValueError(f"game {rec.deal}-{rec.rotation}: {e}") from None
 
 
-def adjusted_records(config, records: Sequence, progress: bool = False, luck_net: str | None = None) -> list:
+def adjusted_records(config, records: Sequence, progress: bool = False, luck_net: str | None = None,
+                     judge: LuckJudge | None = None) -> list:
     """The tournament's games with adjusted returns (`adjusted_record`, under
-    `luck_judge(config, luck_net)`); the ValueErrors of both."""
+    `judge`, by default `luck_judge(config, luck_net)`); the ValueErrors of both."""
     from tqdm import tqdm
-    judge = luck_judge(config, luck_net)
+    judge = judge or luck_judge(config, luck_net)
     return [adjusted_record(judge, rec)
             for rec in tqdm(records, desc="luck", unit="game", disable=not progress)]

@@ -117,9 +117,7 @@ def _summary(db: ResultsDB, anchor: str | None, bootstrap: int, luck: bool, prog
     plain = summarize(config, list(db.games()), anchor, bootstrap)
     if not luck:
         return plain
-    from eval.luck import adjusted_record, luck_judge
-    from tqdm import tqdm
+    from eval.luck import adjusted_records, luck_judge
     judge = luck_judge(config, luck_net)
-    adjusted = [adjusted_record(judge, rec) for rec in tqdm(list(db.games(history=True)), desc="luck",
-                                                            unit="game", disable=not progress)]
+    adjusted = adjusted_records(config, list(db.games(history=True)), progress, judge=judge)
     return with_adjusted(plain, summarize(config, adjusted, plain.anchor, bootstrap), judge.words)

@@ -84,6 +84,7 @@ class Setup:
     seed: int
     rollouts: int
     value: str | None = None        # the value or luck network whose error is measured (None: none)
+    value_is_luck: bool = False     # whether `value` is a luck network (read once, in main)
 
 
 @dataclass
@@ -189,7 +190,7 @@ def valuer(setup: Setup, game: pyspiel.Game, seats: list[int]) -> Valuer | None:
     second): a value network as it is, a luck network told who sits where."""
     if setup.value is None:
         return None
-    if is_luck_network(setup.value):
+    if setup.value_is_luck:
         network = luck_network(setup.value, game)
         index = network.for_agents([setup.first, setup.second])
         return network.seated([index[agent] for agent in seats])
@@ -255,13 +256,13 @@ def main() -> None:
         except ValueError as e:
             p.error(one_line(e))
         specs.append(spec.strip())
+    setup = Setup(args.game, specs[0], specs[1], args.seed, args.rollouts, value,
+                  value is not None and is_luck_network(value))
     if value is not None:
         try:
-            valuer(Setup(args.game, specs[0], specs[1], args.seed, args.rollouts, value), game,
-                   lineup(game.num_players(), 0))
+            valuer(setup, game, lineup(game.num_players(), 0))
         except (ValueError, NetFileError) as e:
             p.error(one_line(e))
-    setup = Setup(args.game, specs[0], specs[1], args.seed, args.rollouts, value)
     tasks = [(setup, deal) for deal in range(args.deals)]
     with Pool(args.workers) as pool:
         splits = list(tqdm(pool.imap(_split, tasks), total=len(tasks), desc="deals", unit="deal"))

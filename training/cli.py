@@ -143,20 +143,27 @@ def _luck_arguments(p: argparse.ArgumentParser) -> None:
                                     "(the same recipe only)")
     p.add_argument("--workers", type=cli_checks.integer(1, 1024), default=1, help="processes generating events")
     p.add_argument("--threads", type=cli_checks.integer(1, 1024), default=1, help="torch threads while training")
-    p.add_argument("--held-out", type=cli_checks.number(0.01, 0.5), default=0.1,
-                   help="share of the games held out (default %(default)s)")
-    p.add_argument("--hidden", type=_hidden, default=[128, 256],
-                   help="the width of the layer every seat shares, then the rest's (default 128,256)")
-    p.add_argument("--epochs", type=cli_checks.integer(1, 10_000), default=20, help="(default %(default)s)")
-    p.add_argument("--batch", type=cli_checks.integer(1, 1 << 16), default=256, help="events a minibatch "
-                                                                                     "(default %(default)s)")
-    p.add_argument("--lr", type=cli_checks.number(1e-6, 1.0), default=1e-3, help="AdamW's step (default %(default)s)")
-    p.add_argument("--weight-decay", type=cli_checks.number(0.0, 1.0), default=1e-4,
-                   help="AdamW's weight decay (default %(default)s)")
+    _fit_arguments(p, hidden=[128, 256], hidden_help="the width of the layer every seat shares, then the rest's",
+                   epochs=20, weight_decay=1e-4, batch_unit="events")
     p.add_argument("--level", type=cli_checks.number(0.0, 100.0), default=0.05,
                    help="weight of the plain squared error beside the centred one (default %(default)s)")
     p.add_argument("--seed", type=cli_checks.seed, default=0, help="fixes the games, rollouts and training")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
+
+
+def _fit_arguments(p: argparse.ArgumentParser, *, hidden: list[int], hidden_help: str, epochs: int,
+                   weight_decay: float, batch_unit: str) -> None:
+    """The options of a network's fit that every training command shares, with its own defaults."""
+    p.add_argument("--held-out", type=cli_checks.number(0.01, 0.5), default=0.1,
+                   help="share of the games held out (default %(default)s)")
+    p.add_argument("--hidden", type=_hidden, default=hidden,
+                   help=f"{hidden_help} (default {','.join(map(str, hidden))})")
+    p.add_argument("--epochs", type=cli_checks.integer(1, 10_000), default=epochs, help="(default %(default)s)")
+    p.add_argument("--batch", type=cli_checks.integer(1, 1 << 16), default=256,
+                   help=f"{batch_unit} a minibatch (default %(default)s)")
+    p.add_argument("--lr", type=cli_checks.number(1e-6, 1.0), default=1e-3, help="AdamW's step (default %(default)s)")
+    p.add_argument("--weight-decay", type=cli_checks.number(0.0, 1.0), default=weight_decay,
+                   help="AdamW's weight decay (default %(default)s)")
 
 
 def _training_arguments(p: argparse.ArgumentParser) -> None:
@@ -167,14 +174,8 @@ def _training_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--force", action="store_true", help="replace --out if it exists")
     p.add_argument("--per-game", type=cli_checks.integer(1, 10_000), default=16,
                    help="positions drawn from each game (default %(default)s)")
-    p.add_argument("--held-out", type=cli_checks.number(0.01, 0.5), default=0.1,
-                   help="share of the games held out (default %(default)s)")
-    p.add_argument("--hidden", type=_hidden, default=[256, 256], help="layer widths (default 256,256)")
-    p.add_argument("--epochs", type=cli_checks.integer(1, 10_000), default=30, help="(default %(default)s)")
-    p.add_argument("--batch", type=cli_checks.integer(1, 1 << 16), default=256, help="(default %(default)s)")
-    p.add_argument("--lr", type=cli_checks.number(1e-6, 1.0), default=1e-3, help="AdamW's step (default %(default)s)")
-    p.add_argument("--weight-decay", type=cli_checks.number(0.0, 1.0), default=0.0,
-                   help="AdamW's weight decay (default %(default)s)")
+    _fit_arguments(p, hidden=[256, 256], hidden_help="layer widths", epochs=30, weight_decay=0.0,
+                   batch_unit="positions")
     p.add_argument("--seed", type=cli_checks.seed, default=0, help="fixes the positions drawn and the training")
     p.add_argument("--device", choices=("cpu", "cuda"), default="cpu", help="where to train (default %(default)s)")
     p.add_argument("--no-onnx", dest="onnx", action="store_false",

@@ -105,7 +105,7 @@ def test_a_luck_network_is_seated_as_each_table_seats_the_agents(tmp_path):
     from tests.test_luck_network import _luck_file
     path = str(_luck_file(tmp_path / "po.luck.safetensors", GAME, ["random", "rules"]))
     game = load_game(GAME)
-    setup = Setup(GAME, "rules", "random", 0, 2, path)
+    setup = Setup(GAME, "rules", "random", 0, 2, path, value_is_luck=True)
     assert valuer(setup, game, lineup(4, 0)).seating == (1, 0, 1, 0)
     assert valuer(setup, game, lineup(4, 1)).seating == (0, 1, 0, 1)
     done = subprocess.run([sys.executable, "-m", "experiments.luck_ceiling", "--game", GAME, "--first", "rules",
