@@ -26,7 +26,10 @@ Read top to bottom (as CleanRL writes an algorithm):
    eval.luck.LuckNetwork reads it (the full state from the player to move, then
    which agent sits at each seat); a position at the end is its true returns.
    Model (`seat_shared`): one layer reads each seat's observation and agent, the
-   same weights at every seat; the rest reads the seats together.
+   same weights at every seat; the rest reads the seats together. Where the
+   game declares a suit symmetry (games.registry `symmetry`: no suit differs
+   from another), each training event is read under a random one of the 24
+   suit relabellings (`input_permutations`), the same one for all its rows.
 3. Loss: within each event, the network's values centred on their mean less the
    targets centred the same way, squared (what a luck term reads), plus `--level`
    times the plain squared error (the levels, which luck never reads, kept sane).
@@ -270,9 +273,34 @@ def seat_shared(players: int, agents: int, seat_inputs: int, hidden: tuple[int, 
     return SeatShared()
 
 
+def input_permutations(game: pyspiel.Game, agents: int) -> np.ndarray | None:
+    """The 24 suit relabellings of a luck network's input, one row of column
+    indices each (relabelled input = input[row]), where the game declares its
+    suits alike (agents/neural/symmetry.py); None where it does not.
+
+    Why: relabelling the suits maps a position to one worth the same to every
+    seat, so an event read under any relabelling teaches the same differences.
+    The network then learns a play of one suit for all four instead of fitting
+    the rollouts' noise suit by suit: on Page One's held-out events it stopped
+    overfitting after 3 epochs and went on learning (docs/networks.md)."""
+    from agents.neural.symmetry import symmetry_for
+    encoder = FullStateEncoder(game)
+    symmetry = symmetry_for(game, encoder.observer)
+    if symmetry is None:
+        return None
+    n, width = encoder.players, encoder.seat_size
+    seated = np.arange(encoder.size, LuckNetwork.input_size(encoder.size, n, agents))
+    return np.stack([np.concatenate([k * width + symmetry.obs_index[p] for k in range(n)] + [seated])
+                     for p in range(len(symmetry.perms))])
+
+
 def train(data: LuckData, *, agents: int, hidden: tuple[int, ...], epochs: int, batch: int, lr: float,
-          weight_decay: float, level: float, held_out: float, seed: int, progress: bool = True):
-    """The network (layers as numpy arrays), its scale, the learning curve and the held-out report."""
+          weight_decay: float, level: float, held_out: float, seed: int,
+          permutations: np.ndarray | None = None, progress: bool = True):
+    """The network (layers as numpy arrays), its scale, the learning curve and the
+    held-out report. `permutations` (input_permutations): the relabellings each
+    training event is read under, one drawn at random an event; held-out events
+    are read as they are."""
     import torch
     from tqdm import tqdm
     torch.manual_seed(seed)
@@ -294,14 +322,22 @@ def train(data: LuckData, *, agents: int, hidden: tuple[int, ...], epochs: int, 
     test_events = np.flatnonzero(data.event_game >= cut)
     net = seat_shared(n, agents, (x.shape[1] - n * agents) // n, hidden)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=weight_decay)
+    relabel = None if permutations is None else torch.from_numpy(permutations)
 
-    def losses(ev: np.ndarray) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        ev = np.sort(ev)                     # children in order, for searchsorted
+    def losses(ev: np.ndarray, relabelled: np.ndarray | None = None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """The centred, plain and spread errors of events `ev`, each read under
+        its relabelling in `relabelled` (an index into `permutations`), if given."""
+        order = np.argsort(ev)               # children in order, for searchsorted
+        ev = ev[order]
         rows = np.concatenate([np.arange(starts[e], starts[e + 1]) for e in ev])
         kids = np.concatenate([np.arange(e * m, (e + 1) * m) for e in ev])
         local = torch.from_numpy(np.searchsorted(kids, data.row_child[rows]))
         rows_t = torch.from_numpy(rows)
-        out = torch.gather(net(x[rows_t].float()), 1, column[rows_t])
+        inputs = x[rows_t].float()
+        if relabelled is not None:
+            row_event = np.searchsorted(ev, data.row_child[rows] // m)
+            inputs = torch.gather(inputs, 1, relabel[torch.from_numpy(relabelled[order][row_event])])
+        out = torch.gather(net(inputs), 1, column[rows_t])
         value = const[torch.from_numpy(kids)].clone().index_add_(0, local, out * weight[rows_t, None])
         value = value.view(len(ev), m, n)
         target = y[torch.from_numpy(ev)]
@@ -323,7 +359,9 @@ def train(data: LuckData, *, agents: int, hidden: tuple[int, ...], epochs: int, 
         order = rng.permutation(fit_events)
         total, count = 0.0, 0
         for i in range(0, len(order), batch):
-            centred, plain, _ = losses(order[i:i + batch])
+            chosen = order[i:i + batch]
+            relabelled = None if relabel is None else rng.integers(0, len(relabel), len(chosen))
+            centred, plain, _ = losses(chosen, relabelled)
             loss = centred + level * plain
             opt.zero_grad()
             loss.backward()
@@ -355,11 +393,14 @@ def run(args: argparse.Namespace) -> dict:
     generated = time.time() - started
     import torch
     torch.set_num_threads(args.threads)
+    permutations = input_permutations(game, len(recipe.agents))
     layers, scale, curve, report = train(data, agents=len(recipe.agents), hidden=tuple(args.hidden),
                                          epochs=args.epochs, batch=args.batch,
                                          lr=args.lr, weight_decay=args.weight_decay, level=args.level,
-                                         held_out=args.held_out, seed=args.seed, progress=not args.quiet)
+                                         held_out=args.held_out, seed=args.seed, permutations=permutations,
+                                         progress=not args.quiet)
     training = {"method": "centred differences of an event's outcomes (training/luck_value.py)",
+                "relabelled": "suits" if permutations is not None else "none",
                 "agents": list(recipe.agents), "games": args.games, "outcomes": args.outcomes,
                 "rollouts": args.rollouts, "seed": args.seed, "hidden": list(args.hidden), "epochs": args.epochs,
                 "level": args.level, "held_out": report}
