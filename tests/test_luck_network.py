@@ -158,6 +158,37 @@ def test_training_learns_the_differences_and_ignores_what_siblings_share():
     assert curve[-1]["held_out"] < curve[0]["held_out"]
 
 
+
+def test_training_under_relabellings_learns_what_only_a_relabelling_shows():
+    """Synthetic events whose targets are the same under swapping two inputs: the
+    training games show only one order of the two, the held-out games only the
+    other. Read under the swap, the network learns the held-out order too; read
+    as they are, it cannot."""
+    rng = np.random.default_rng(1)
+    events, m, n, d = 3000, 2, 2, 12
+    x = rng.normal(size=(events * m, d)).astype(np.float32)
+    held = np.arange(events * m) // m >= 2400               # games 240-299 of 300: the held-out fifth
+    wrong_order = (x[:, 0] < x[:, 1]) != held
+    x[wrong_order, 0], x[wrong_order, 1] = x[wrong_order, 1], x[wrong_order, 0].copy()
+    alike = x[:, 0] + x[:, 1] + 2 * np.abs(x[:, 0] - x[:, 1])   # the same under the swap
+    y = np.stack([(k + 1) * alike + x[:, 2 + k] for k in range(n)], 1)
+    y += np.repeat(rng.normal(0, 5.0, (events, n)), m, axis=0)
+    data = LuckData(x.astype(np.float16), np.arange(events * m), np.ones(events * m, np.float32),
+                    np.zeros(events * m, np.int64), np.zeros((events * m, n), np.float32), y.astype(np.float32),
+                    np.arange(events) // 10, m)
+    swap = np.arange(d)
+    swap[[0, 1]] = [1, 0]
+
+    def held_out_error(permutations):
+        _, _, _, report = train(data, agents=1, hidden=(16, 32), epochs=12, batch=64, lr=3e-3, weight_decay=0.0,
+                                level=0.0, held_out=0.2, seed=0, permutations=permutations, progress=False)
+        return report["held_out_centred_error"], report["held_out_centred_spread"]
+
+    relabelled, spread = held_out_error(np.stack([np.arange(d), swap]))
+    as_they_are, _ = held_out_error(None)
+    assert relabelled < 0.1 * spread
+    assert relabelled < 0.3 * as_they_are
+
 def test_the_shared_seat_layer_is_written_as_the_plain_network_it_is():
     """The model's first layer, shared by every seat, written as a block matrix: the
     plain perceptron a network file holds gives the model's outputs exactly."""
