@@ -189,6 +189,7 @@ def test_training_under_relabellings_learns_what_only_a_relabelling_shows():
     assert relabelled < 0.1 * spread
     assert relabelled < 0.3 * as_they_are
 
+
 def test_the_shared_seat_layer_is_written_as_the_plain_network_it_is():
     """The model's first layer, shared by every seat, written as a block matrix: the
     plain perceptron a network file holds gives the model's outputs exactly."""
@@ -204,27 +205,12 @@ def test_the_shared_seat_layer_is_written_as_the_plain_network_it_is():
     assert np.allclose(Mlp(model.plain_layers())(x.numpy()), expected, atol=1e-5)
 
 
-def _suits_relabelled(core, perm):
-    """The same Page One game with its suits relabelled, replayed from its event log."""
-    from games.cards import suit_permuted
-    from games.page_one.core import EV_DEAL, EV_DRAW, EV_FOLLOW, EV_LEAD, EV_LEADER, PageOneState
-    from games.page_one.game import suit_permuted_action
-    state = PageOneState(core.rules)
-    for kind, _, value in core.events():
-        if kind == EV_LEADER:
-            state.apply_action(value)
-        elif kind in (EV_DEAL, EV_DRAW):
-            state.apply_action(suit_permuted(value, perm))
-        elif kind in (EV_LEAD, EV_FOLLOW):
-            state.apply_action(suit_permuted_action(value, perm))
-    return state
-
-
 def test_an_event_relabelled_reads_as_the_game_with_its_suits_relabelled(tmp_path):
     """input_permutations: the luck network's input under a suit relabelling is the
     input of the very game played with those suits (every seat's view, the seats'
     agents unchanged); a game whose suits differ declares none."""
     from itertools import permutations
+    from tests.suit_support import page_one_suits_relabelled
     from training.luck_value import input_permutations
     game = load_game(PAGE_ONE)
     net = luck_network(str(_luck_file(tmp_path / "po.luck.safetensors", PAGE_ONE, ["rules", "random"])), game)
@@ -236,7 +222,7 @@ def test_an_event_relabelled_reads_as_the_game_with_its_suits_relabelled(tmp_pat
         for action in _random_deal(game, seed)[:30 + 7 * seed]:
             state.apply_action(action)
         for p, perm in enumerate(permutations(range(4))):
-            relabelled = _suits_relabelled(state.core, perm)
+            relabelled = page_one_suits_relabelled(state.core, perm)
             row, expected = np.empty(net.net.mlp.input_size, np.float32), np.empty(net.net.mlp.input_size, np.float32)
             net.encode(state, [0, 1, 1, 0], row)
             net.encode(relabelled, [0, 1, 1, 0], expected)

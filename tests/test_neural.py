@@ -28,6 +28,7 @@ from agents.neural.config import NetworkConfig, TrainConfig
 from agents.neural.encoding import GameIdentity, InfoStateEncoder
 from agents.neural.network import ILLEGAL_SCORE, PolicyValueNet
 from tests import conformance
+from tests.suit_support import page_one_suits_relabelled
 from tests.test_page_one import swap_hidden
 
 PAGE_ONE = "python_page_one(players=4,jokers=1)"
@@ -88,22 +89,6 @@ def test_neural_bot_does_not_read_hidden_cards(game, symmetric):
         game, lambda me: NeuralBot(game, me, 0, net, symmetric=symmetric), 150, 6, swap_hidden,
         accept=lambda core: len(core.legal_actions()) > 1)
     assert checked > 30
-
-
-def _relabelled(core, perm):
-    """The same game with the suits relabelled, replayed from its event log."""
-    from games.page_one.core import EV_DEAL, EV_DRAW, EV_FOLLOW, EV_LEAD, EV_LEADER, PageOneState
-    from games.cards import suit_permuted as _card
-    from games.page_one.game import suit_permuted_action as _page_one_action
-    state = PageOneState(core.rules)
-    for kind, _, value in core.events():
-        if kind == EV_LEADER:
-            state.apply_action(value)
-        elif kind in (EV_DEAL, EV_DRAW):
-            state.apply_action(_card(value, perm))
-        elif kind in (EV_LEAD, EV_FOLLOW):
-            state.apply_action(_page_one_action(value, perm))
-    return state
 
 
 @pytest.mark.parametrize("search", ["ismcts(iterations=40", "pimc(worlds=3,iterations=15"])
@@ -175,7 +160,7 @@ def test_suit_relabelling_of_tensors_and_actions_matches_relabelled_games():
     obs, mask = encoder.batch(states, [s.legal_actions() for s in states])
     for i, state in enumerate(states):
         p = i % len(symmetry.perms)
-        other = _relabelled(state.core, symmetry.perms[p])
+        other = page_one_suits_relabelled(state.core, symmetry.perms[p])
         other_obs, other_mask = encoder.batch([other], [other.legal_actions()])
         assert np.array_equal(obs[i][symmetry.obs_index[p]], other_obs[0])
         assert sorted(symmetry.action_index[p][state.legal_actions()]) == other.legal_actions()
@@ -222,7 +207,7 @@ def test_symmetric_scores_are_the_same_in_every_suit_relabelling(game):
     plain_differ = 0
     for i, state in enumerate(states):
         p = 1 + i % (len(symmetry.perms) - 1)
-        other = _relabelled(state.core, symmetry.perms[p])
+        other = page_one_suits_relabelled(state.core, symmetry.perms[p])
         legal = state.legal_actions()
         mapped = [int(a) for a in symmetry.action_index[p][legal]]
         obs, _ = encoder.batch([state], [legal])
