@@ -429,10 +429,29 @@ def adjusted_record(judge: LuckJudge, rec):
 
 
 def adjusted_records(config, records: Sequence, progress: bool = False, luck_net: str | None = None,
-                     judge: LuckJudge | None = None) -> list:
+                     judge: LuckJudge | None = None, workers: int = 1) -> list:
     """The tournament's games with adjusted returns (`adjusted_record`, under
-    `judge`, by default `luck_judge(config, luck_net)`); the ValueErrors of both."""
+    `judge`, by default `luck_judge(config, luck_net)`), in their order; the
+    ValueErrors of both. `workers` > 1 measures in as many processes, each with
+    its own judge made from `config` and `luck_net` (a deal's luck is a function
+    of its actions and the judge: the same numbers in any process)."""
     from tqdm import tqdm
     judge = judge or luck_judge(config, luck_net)
-    return [adjusted_record(judge, rec)
-            for rec in tqdm(records, desc="luck", unit="game", disable=not progress)]
+    bar = dict(desc="luck", unit="game", total=len(records), disable=not progress)
+    if workers <= 1 or len(records) < 2:
+        return [adjusted_record(judge, rec) for rec in tqdm(records, **bar)]
+    import multiprocessing as mp
+    with mp.get_context("forkserver").Pool(workers, _start_judge, (config, luck_net)) as pool:
+        return list(tqdm(pool.imap(_adjusted_in_worker, records, chunksize=4), **bar))
+
+
+_worker_judge: LuckJudge | None = None
+
+
+def _start_judge(config, luck_net: str | None) -> None:
+    global _worker_judge
+    _worker_judge = luck_judge(config, luck_net)
+
+
+def _adjusted_in_worker(rec):
+    return adjusted_record(_worker_judge, rec)

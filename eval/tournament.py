@@ -95,29 +95,30 @@ def run_tournament(config: TournamentConfig, results: str | os.PathLike, *, work
             with backend(config, workers, backend_name, address) as pool:
                 for _ in play(db, pool, todo, len(planned), progress):
                     pass
-        return _summary(db, anchor, bootstrap, luck, progress, luck_net)
+        return _summary(db, anchor, bootstrap, luck, progress, luck_net,
+                        workers if backend_name == "local" else 1)
 
 
 def load_summary(results: str | os.PathLike, anchor: str | None = None,
                  bootstrap: int = BOOTSTRAP_SAMPLES, luck: bool = False, progress: bool = False,
-                 luck_net: str | None = None) -> Summary:
+                 luck_net: str | None = None, workers: int = 1) -> Summary:
     """The summary of whatever a results file holds (`cardarena report`)."""
     with ResultsDB.read(results) as db:
-        return _summary(db, anchor, bootstrap, luck, progress, luck_net)
+        return _summary(db, anchor, bootstrap, luck, progress, luck_net, workers)
 
 
 def _summary(db: ResultsDB, anchor: str | None, bootstrap: int, luck: bool, progress: bool,
-             luck_net: str | None = None) -> Summary:
+             luck_net: str | None = None, workers: int = 1) -> Summary:
     """The plain summary, and where `luck` the adjusted one beside it. The luck
     is measured here from the stored histories (the same numbers the workers
     would get: a deal's luck depends on its actions only), so a results file
-    played without it can be adjusted afterwards. ValueError, one line, where
-    the game has no value network to measure it with."""
+    played without it can be adjusted afterwards, in `workers` processes.
+    ValueError, one line, where the game has no value network to measure it with."""
     config = db.config()
     plain = summarize(config, list(db.games()), anchor, bootstrap)
     if not luck:
         return plain
     from eval.luck import adjusted_records, luck_judge
     judge = luck_judge(config, luck_net)
-    adjusted = adjusted_records(config, list(db.games(history=True)), progress, judge=judge)
+    adjusted = adjusted_records(config, list(db.games(history=True)), progress, judge=judge, workers=workers)
     return with_adjusted(plain, summarize(config, adjusted, plain.anchor, bootstrap), judge.words)

@@ -177,8 +177,8 @@ def _report(args: argparse.Namespace) -> None:
     results = regular_input(args.results, "results file")
     _check_report_paths(results, not args.no_files)
     luck = args.luck or args.luck_net is not None
-    _print_and_write(load_summary(results, args.anchor, args.bootstrap, luck, progress=luck, luck_net=args.luck_net),
-                     results, not args.no_files)
+    _print_and_write(load_summary(results, args.anchor, args.bootstrap, luck, progress=luck, luck_net=args.luck_net,
+                                  workers=args.workers), results, not args.no_files)
 
 
 def _sprt(args: argparse.Namespace) -> None:
@@ -261,6 +261,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("report", help="print a results file's ratings again and rewrite its reports")
     p.add_argument("results", help="results file written by cardarena tournament or sprt")
+    p.add_argument("--workers", type=cli_checks.integer(1, MAX_WORKERS), default=os.cpu_count() or 1,
+                   help="processes measuring the luck, with --luck (default: CPUs)")
     _report_options(p)
     p.set_defaults(func=_report)
 

@@ -119,6 +119,17 @@ def _tournament(tmp_path, agents, deals):
     return config, path, records, adjusted_records(config, records)
 
 
+def test_luck_measured_in_worker_processes_is_the_same(tmp_path):
+    """adjusted_records with two processes gives every game the adjusted returns
+    one process gives, in the same order."""
+    from eval.luck import adjusted_records
+    config, _, records, adjusted = _tournament(tmp_path, ["rules", "random"], 2)
+    in_workers = adjusted_records(config, records, workers=2)
+    assert [(r.deal, r.rotation) for r in in_workers] == [(r.deal, r.rotation) for r in adjusted]
+    assert [r.returns for r in in_workers] == [r.returns for r in adjusted]
+    assert any(r.returns != p.returns for r, p in zip(in_workers, records))
+
+
 def _per_deal_difference(config, records, first: str, second: str) -> np.ndarray:
     """First's mean return less second's, deal by deal (duplicate: both sat every seat)."""
     names = config.agent_names
