@@ -21,8 +21,8 @@ from training.luck_value import LuckData, Recipe, play_game, seatings, train
 PAGE_ONE = "python_page_one(players=4)"
 
 
-def _luck_file(path, game_string: str, agents: list[str], seed: int = 0, hidden: int = 16):
-    """A luck network of random weights for `agents` at the game."""
+def _luck_file(path, game_string: str, agents: list[str], seed: int = 0, hidden: int = 16, **notes):
+    """A luck network of random weights for `agents` at the game (`notes`: more training notes)."""
     game = load_game(game_string)
     n = game.num_players()
     size = LuckNetwork.input_size(FullStateEncoder(game).size, n, len(agents))
@@ -30,7 +30,7 @@ def _luck_file(path, game_string: str, agents: list[str], seed: int = 0, hidden:
     layers = [(rng.normal(0, 0.1, (hidden, size)), rng.normal(0, 0.1, hidden)),
               (rng.normal(0, 0.3, (n, hidden)), np.zeros(n))]
     return save(path, layers, kind="luck", game=str(game), short_name=game.get_type().short_name, players=n,
-                output_shape=[n], scale=1.0, training={"agents": agents})
+                output_shape=[n], scale=1.0, training={"agents": agents, **notes})
 
 
 def _random_deal(game, seed: int) -> list[int]:
@@ -206,15 +206,15 @@ def test_the_shared_seat_layer_is_written_as_the_plain_network_it_is():
 
 
 def test_an_event_relabelled_reads_as_the_game_with_its_suits_relabelled(tmp_path):
-    """input_permutations: the luck network's input under a suit relabelling is the
+    """suit_relabellings: the luck network's input under a suit relabelling is the
     input of the very game played with those suits (every seat's view, the seats'
     agents unchanged); a game whose suits differ declares none."""
     from itertools import permutations
     from tests.suit_support import page_one_suits_relabelled
-    from training.luck_value import input_permutations
+    from eval.luck import suit_relabellings
     game = load_game(PAGE_ONE)
     net = luck_network(str(_luck_file(tmp_path / "po.luck.safetensors", PAGE_ONE, ["rules", "random"])), game)
-    relabellings = input_permutations(game, 2)
+    relabellings = suit_relabellings(game, 2)
     assert relabellings is not None and relabellings.shape == (24, net.net.mlp.input_size)
     checked = 0
     for seed in range(6):
@@ -229,4 +229,57 @@ def test_an_event_relabelled_reads_as_the_game_with_its_suits_relabelled(tmp_pat
             assert np.array_equal(row[relabellings[p]], expected)
             checked += p > 0 and not np.array_equal(row, expected)
     assert checked > 100       # the relabelling moved something almost every time
-    assert input_permutations(load_game("python_classic_canasta(players=4)"), 2) is None
+    assert suit_relabellings(load_game("python_classic_canasta(players=4)"), 2) is None
+
+
+def test_a_network_read_averaged_over_the_suits_values_a_game_as_its_suits_relabelled(tmp_path):
+    """A file noting `"averaged": "suits"` is read as the mean of its plain readings
+    over the 24 relabelled inputs, so a position and the same game with its suits
+    relabelled get the same values (read plainly, they differ); a file asking an
+    average the game has no symmetry for, or of anything but the suits, is refused."""
+    from itertools import permutations
+    from eval.luck import suit_relabellings
+    from tests.suit_support import page_one_suits_relabelled
+    game = load_game(PAGE_ONE)
+    plain = luck_network(str(_luck_file(tmp_path / "p.luck.safetensors", PAGE_ONE, ["rules", "random"])), game)
+    averaged = luck_network(str(_luck_file(tmp_path / "a.luck.safetensors", PAGE_ONE, ["rules", "random"],
+                                           averaged="suits")), game)
+    relabellings = suit_relabellings(game, 2)
+    state = game.new_initial_state()
+    for action in _random_deal(game, 4)[:36]:
+        state.apply_action(action)
+    seating = [0, 1, 1, 0]
+    row = np.empty(plain.net.mlp.input_size, np.float32)
+    plain.encode(state, seating, row)
+    mean = np.mean([plain.net.mlp(row[r][None]) for r in relabellings], axis=0) * plain.net.scale
+    assert np.allclose(averaged.seated(seating).batch([state]), np.roll(mean, perspective(state)), atol=1e-6)
+    moved = 0
+    for perm in list(permutations(range(4)))[1:]:
+        twin = page_one_suits_relabelled(state.core, perm)
+        assert np.allclose(averaged.seated(seating).batch([twin]), averaged.seated(seating).batch([state]), atol=1e-6)
+        moved += not np.allclose(plain.seated(seating).batch([twin]), plain.seated(seating).batch([state]), atol=1e-4)
+    assert moved > 15
+    canasta = "python_classic_canasta(players=4)"
+    with pytest.raises(NetFileError, match="declares no suit symmetry"):
+        luck_network(str(_luck_file(tmp_path / "c.luck.safetensors", canasta, ["rules", "random"], averaged="suits")),
+                     load_game(canasta))
+    with pytest.raises(NetFileError, match="only 'suits' or 'none'"):
+        luck_network(str(_luck_file(tmp_path / "b.luck.safetensors", PAGE_ONE, ["rules", "random"],
+                                    averaged="ranks")), game)
+
+
+def test_train_luck_writes_a_network_read_averaged_where_the_suits_are_alike(tmp_path):
+    """The recipe end to end on a few games: Page One's network notes it was
+    trained relabelled and is read averaged; classic Canasta's, neither."""
+    import argparse
+    from search.netfile import load
+    from training.luck_value import run
+    for game_string, averaged in ((PAGE_ONE, "suits"), ("python_classic_canasta(players=2)", "none")):
+        out = tmp_path / f"{averaged}.luck.safetensors"
+        args = argparse.Namespace(game=game_string, agents=["rules", "random"], out=str(out), games=3, outcomes=2,
+                                  rollouts=1, events=None, workers=1, threads=1, held_out=0.34, hidden=[8, 8],
+                                  epochs=1, batch=16, lr=1e-3, weight_decay=0.0, level=0.05, seed=0, quiet=True)
+        run(args)
+        notes = load(out, kind="luck", game=load_game(game_string)).training
+        assert (notes["relabelled"], notes["averaged"]) == (averaged, averaged)
+        assert (luck_network(str(out), load_game(game_string)).relabellings is None) == (averaged == "none")

@@ -29,7 +29,8 @@ Read top to bottom (as CleanRL writes an algorithm):
    same weights at every seat; the rest reads the seats together. Where the
    game declares a suit symmetry (games.registry `symmetry`: no suit differs
    from another), each training event is read under a random one of the 24
-   suit relabellings (`input_permutations`), the same one for all its rows.
+   suit relabellings (eval.luck.suit_relabellings), the same one for all its rows,
+   and the network file says its values are read averaged over all 24 (LuckNetwork).
 3. Loss: within each event, the network's values centred on their mean less the
    targets centred the same way, squared (what a luck term reads), plus `--level`
    times the plain squared error (the levels, which luck never reads, kept sane).
@@ -60,7 +61,7 @@ import numpy as np
 import pyspiel
 
 from agents import make_bot
-from eval.luck import LuckNetwork, leaf_rows
+from eval.luck import LuckNetwork, leaf_rows, suit_relabellings
 from games.chance import DealChance
 from games.load import load_game
 from games.seeding import derive_seed
@@ -273,33 +274,11 @@ def seat_shared(players: int, agents: int, seat_inputs: int, hidden: tuple[int, 
     return SeatShared()
 
 
-def input_permutations(game: pyspiel.Game, agents: int) -> np.ndarray | None:
-    """The 24 suit relabellings of a luck network's input, one row of column
-    indices each (relabelled input = input[row]), where the game declares its
-    suits alike (agents/neural/symmetry.py); None where it does not.
-
-    Why: relabelling the suits maps a position to one worth the same to every
-    seat, so an event read under any relabelling teaches the same differences.
-    The network then learns a play of one suit for all four instead of fitting
-    the rollouts' noise suit by suit: on Page One's held-out events the error
-    stopped falling after 3 epochs without it, and fell until about the 26th
-    with it (docs/networks.md)."""
-    from agents.neural.symmetry import symmetry_for
-    encoder = FullStateEncoder(game)
-    symmetry = symmetry_for(game, encoder.observer)
-    if symmetry is None:
-        return None
-    n, width = encoder.players, encoder.seat_size
-    seated = np.arange(encoder.size, LuckNetwork.input_size(encoder.size, n, agents))
-    return np.stack([np.concatenate([k * width + symmetry.obs_index[p] for k in range(n)] + [seated])
-                     for p in range(len(symmetry.perms))])
-
-
 def train(data: LuckData, *, agents: int, hidden: tuple[int, ...], epochs: int, batch: int, lr: float,
           weight_decay: float, level: float, held_out: float, seed: int,
           permutations: np.ndarray | None = None, progress: bool = True):
     """The network (layers as numpy arrays), its scale, the learning curve and the
-    held-out report. `permutations` (input_permutations): the relabellings each
+    held-out report. `permutations` (eval.luck.suit_relabellings): the relabellings each
     training event is read under, one drawn at random an event; held-out events
     are read as they are."""
     import torch
@@ -395,7 +374,7 @@ def run(args: argparse.Namespace) -> dict:
     generated = time.time() - started
     import torch
     torch.set_num_threads(args.threads)
-    permutations = input_permutations(game, len(recipe.agents))
+    permutations = suit_relabellings(game, len(recipe.agents))
     layers, scale, curve, report = train(data, agents=len(recipe.agents), hidden=tuple(args.hidden),
                                          epochs=args.epochs, batch=args.batch,
                                          lr=args.lr, weight_decay=args.weight_decay, level=args.level,
@@ -403,6 +382,7 @@ def run(args: argparse.Namespace) -> dict:
                                          progress=not args.quiet)
     training = {"method": "centred differences of an event's outcomes (training/luck_value.py)",
                 "relabelled": "suits" if permutations is not None else "none",
+                "averaged": "suits" if permutations is not None else "none",
                 "agents": list(recipe.agents), "games": args.games, "outcomes": args.outcomes,
                 "rollouts": args.rollouts, "seed": args.seed, "hidden": list(args.hidden), "epochs": args.epochs,
                 "level": args.level, "held_out": report}
