@@ -16,7 +16,7 @@ from games.chance import DealChance
 from games.load import load_game
 from search.netfile import NetFileError, save
 from search.value import FullStateEncoder, perspective, value_network
-from training.luck_value import LuckData, Recipe, play_game, seatings, train
+from training.luck_value import LuckData, Recipe, averaged_error, play_game, seatings, train
 
 PAGE_ONE = "python_page_one(players=4)"
 
@@ -156,6 +156,11 @@ def test_training_learns_the_differences_and_ignores_what_siblings_share():
                                          weight_decay=0.0, level=0.0, held_out=0.2, seed=0, progress=False)
     assert report["held_out_centred_error"] < 0.05 * report["held_out_centred_spread"]
     assert curve[-1]["held_out"] < curve[0]["held_out"]
+    # The held-out error read in numpy, as a file noting "averaged" is read, over the one identity relabelling:
+    # the figure training reports (the same rows, columns, weights and scale).
+    first = int(np.flatnonzero(data.event_game >= 240)[0])
+    assert averaged_error(data, layers, scale, first, np.arange(d)[None]) == pytest.approx(
+        report["held_out_centred_error"], rel=1e-4)
 
 
 

@@ -44,7 +44,10 @@ Read top to bottom (as CleanRL writes an algorithm):
 The held-out figure is the centred error beside the centred spread of the targets
 (what a value that saw no difference between outcomes would make); both hold the
 rollouts' own noise, which no network removes, so the ratio understates the
-network. experiments/luck_ceiling.py measures it without that noise.
+network. experiments/luck_ceiling.py measures it without that noise. Where the
+network is read averaged over the suit relabellings, the report gives the
+held-out error so read too (`held_out_centred_error_averaged`): the figure the
+luck terms will have.
 """
 
 from __future__ import annotations
@@ -355,7 +358,33 @@ def train(data: LuckData, *, agents: int, hidden: tuple[int, ...], epochs: int, 
             best = (test_centred, net.plain_layers(), epoch + 1)
     report = {"held_out_centred_error": best[0], "held_out_centred_spread": curve[best[2] - 1]["held_out_spread"],
               "best_epoch": best[2], "train_events": int(len(fit_events)), "held_out_events": int(len(test_events))}
+    if permutations is not None and len(test_events):
+        report["held_out_centred_error_averaged"] = averaged_error(data, best[1], scale, int(test_events[0]),
+                                                                   permutations)
     return best[1], scale, curve, report
+
+
+def averaged_error(data: LuckData, layers: list[tuple[np.ndarray, np.ndarray]], scale: float, first_event: int,
+                   permutations: np.ndarray) -> float:
+    """The centred error (in `scale`d units, as the held-out figure) of the
+    events from `first_event` on, the network `layers` read as eval.luck reads a
+    file noting `"averaged": "suits"`: each row's values averaged over `permutations`."""
+    from search.netfile import Mlp
+    mlp, m, n = Mlp(layers), data.outcomes, data.y.shape[1]
+    first_row = int(np.searchsorted(data.row_child, first_event * m))
+    out = np.zeros((len(data.x) - first_row, n))
+    for i in range(first_row, len(data.x), 8192):
+        x = data.x[i:i + 8192].astype(np.float32)
+        out[i - first_row:i - first_row + len(x)] = np.mean([mlp(np.ascontiguousarray(x[:, p])) for p in permutations],
+                                                            axis=0)
+    # The output column read for seat s of a row encoded from seat me is (s - me) % n.
+    seat_columns = (np.arange(n)[None, :] - data.row_seat[first_row:, None]) % n
+    value = data.const[first_event * m:].astype(np.float64) / scale
+    np.add.at(value, data.row_child[first_row:] - first_event * m,
+              np.take_along_axis(out, seat_columns, 1) * data.row_weight[first_row:, None])
+    value, target = value.reshape(-1, m, n), (data.y[first_event * m:] / scale).reshape(-1, m, n)
+    centred = (value - value.mean(1, keepdims=True)) - (target - target.mean(1, keepdims=True))
+    return float((centred ** 2).mean())
 
 
 def run(args: argparse.Namespace) -> dict:
