@@ -210,6 +210,28 @@ def test_the_shared_seat_layer_is_written_as_the_plain_network_it_is():
     assert np.allclose(Mlp(model.plain_layers())(x.numpy()), expected, atol=1e-5)
 
 
+def test_a_shared_seat_layer_is_read_once_a_seat_with_the_same_outputs():
+    """eval.luck reads a first layer written as identical seat blocks one seat at a
+    time (a quarter of the arithmetic), with the plain perceptron's outputs; a
+    first layer that is not such a block matrix is read as it is."""
+    from eval.luck import _seat_shared_or_plain
+    from search.netfile import Mlp
+    from training.luck_value import seat_shared
+    players, agents, seat_inputs = 4, 2, 7
+    layers = seat_shared(players, agents, seat_inputs, (5, 9)).plain_layers()
+    x = np.random.default_rng(0).random((13, players * (seat_inputs + agents))).astype(np.float32)
+    fast = _seat_shared_or_plain(Mlp(layers), players, agents)
+    assert not isinstance(fast, Mlp)
+    assert np.allclose(fast(x), Mlp(layers)(x), atol=1e-5)
+    (w, b), *rest = layers
+    w = w.copy()
+    w[0, players * seat_inputs - 1] = 0.5        # the first seat's neuron reads the last seat's cards
+    assert isinstance(_seat_shared_or_plain(Mlp([(w, b), *rest]), players, agents), Mlp)
+    b = b.copy()
+    b[-1] += 1.0                                  # one seat's bias differs
+    assert isinstance(_seat_shared_or_plain(Mlp([(layers[0][0], b), *rest]), players, agents), Mlp)
+
+
 def test_an_event_relabelled_reads_as_the_game_with_its_suits_relabelled(tmp_path):
     """suit_relabellings: the luck network's input under a suit relabelling is the
     input of the very game played with those suits (every seat's view, the seats'
