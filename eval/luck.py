@@ -507,12 +507,24 @@ def adjusted_records(config, records: Sequence, progress: bool = False, luck_net
     of its actions and the judge: the same numbers in any process)."""
     from tqdm import tqdm
     judge = judge or luck_judge(config, luck_net)
-    bar = dict(desc="luck", unit="game", total=len(records), disable=not progress)
+    bar = tqdm(desc="luck", unit="game", total=len(records), disable=not progress)
     if workers <= 1 or len(records) < 2:
-        return [adjusted_record(judge, rec) for rec in tqdm(records, **bar)]
+        return _counted((adjusted_record(judge, rec) for rec in records), bar)
     import multiprocessing as mp
     with mp.get_context("forkserver").Pool(workers, _start_judge, (config, luck_net)) as pool:
-        return list(tqdm(pool.imap(_adjusted_in_worker, records, chunksize=4), **bar))
+        return _counted(pool.imap(_adjusted_in_worker, records, chunksize=4), bar)
+
+
+def _counted(results, bar) -> list:
+    """The results, counted on the bar, which is closed only once all came: a
+    failure leaves it as it stands, for the error line to follow it (as a loop
+    over the bar itself would not, whose ending writes a line of its own)."""
+    out = []
+    for result in results:
+        out.append(result)
+        bar.update()
+    bar.close()
+    return out
 
 
 _worker_judge: LuckJudge | None = None
