@@ -161,12 +161,19 @@ class SeatedLuckNetwork:
             net.encode(world, self.seating, x[i])
         if net.relabellings is None:
             out = net.values(x) * net.net.scale
-        else:       # every row under every relabelling, in one batch; the seats' order is unchanged
-            many = x[:, net.relabellings].reshape(-1, x.shape[1])
-            out = net.values(many).reshape(len(worlds), len(net.relabellings), -1).mean(1) * net.net.scale
+        else:
+            out = averaged_over(net.values, x, net.relabellings) * net.net.scale
         for i, world in enumerate(worlds):
             out[i] = np.roll(out[i], perspective(world))     # relative seat k is seat (me + k) % n
         return out
+
+
+def averaged_over(values: Callable[[np.ndarray], np.ndarray], x: np.ndarray, relabellings: np.ndarray) -> np.ndarray:
+    """`values` of each row of `x` averaged over the column relabellings: every row
+    under every relabelling in one batch (a relabelling moves inputs, never the
+    seats' outputs)."""
+    many = x[:, relabellings].reshape(-1, x.shape[1])
+    return values(many).reshape(len(x), len(relabellings), -1).mean(1)
 
 
 def _seat_shared_or_plain(mlp: Mlp, players: int, agents: int) -> Callable[[np.ndarray], np.ndarray]:

@@ -64,7 +64,7 @@ import numpy as np
 import pyspiel
 
 from agents import make_bot
-from eval.luck import LuckNetwork, leaf_rows, suit_relabellings
+from eval.luck import LuckNetwork, averaged_over, leaf_rows, suit_relabellings
 from games.chance import DealChance
 from games.load import load_game
 from games.seeding import derive_seed
@@ -373,10 +373,8 @@ def averaged_error(data: LuckData, layers: list[tuple[np.ndarray, np.ndarray]], 
     mlp, m, n = Mlp(layers), data.outcomes, data.y.shape[1]
     first_row = int(np.searchsorted(data.row_child, first_event * m))
     out = np.zeros((len(data.x) - first_row, n))
-    for i in range(first_row, len(data.x), 8192):
-        x = data.x[i:i + 8192].astype(np.float32)
-        out[i - first_row:i - first_row + len(x)] = np.mean([mlp(np.ascontiguousarray(x[:, p])) for p in permutations],
-                                                            axis=0)
+    for i in range(first_row, len(data.x), 1024):
+        out[i - first_row:i - first_row + 1024] = averaged_over(mlp, data.x[i:i + 1024].astype(np.float32), permutations)
     # The output column read for seat s of a row encoded from seat me is (s - me) % n.
     seat_columns = (np.arange(n)[None, :] - data.row_seat[first_row:, None]) % n
     value = data.const[first_event * m:].astype(np.float64) / scale
