@@ -41,14 +41,17 @@ class ListeningIllegalCardBot(IllegalCardBot):
 
 
 class SlowMoveBot(RandomBot):
-    """Finishes its move, but too late (the soft time limit)."""
+    """Finishes its move, but too late (the soft time limit): its first `moves`
+    moves (every move when 0) take `seconds` each."""
 
-    def __init__(self, game, player: int, seed: int, seconds: float = 0.2):
+    def __init__(self, game, player: int, seed: int, seconds: float = 0.2, moves: int = 0):
         super().__init__(game, player, seed)
-        self.seconds = seconds
+        self.seconds, self.slow_moves_left = seconds, moves or -1
 
     def step(self, state) -> int:
-        time.sleep(self.seconds)
+        if self.slow_moves_left:
+            time.sleep(self.seconds)
+            self.slow_moves_left -= 1
         return super().step(state)
 
 

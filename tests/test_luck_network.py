@@ -16,7 +16,8 @@ from games.chance import DealChance
 from games.load import load_game
 from search.netfile import NetFileError, save
 from search.value import FullStateEncoder, perspective, value_network
-from training.luck_value import LuckData, Recipe, averaged_error, play_game, seatings, train
+import training.luck_value as luck_value
+from training.luck_value import LuckData, Recipe, averaged_error, build_data, play_game, seatings, train
 
 PAGE_ONE = "python_page_one(players=4)"
 
@@ -128,6 +129,25 @@ def test_events_hold_each_outcome_with_the_same_rollout_seeds():
                 twins += 1
                 assert np.array_equal(y[2 * e], y[2 * e + 1])
     assert twins > 0 and events > 50
+
+
+def test_events_gathered_in_blocks_are_the_games_events_end_to_end(monkeypatch):
+    """build_data gathers the games into blocks to keep its memory to the events'
+    own size; the blocks' seams change nothing: each game's rows, children and
+    events follow the last game's, numbered on, whatever the block."""
+    recipe = Recipe(PAGE_ONE, ("rules", "random"), 2, 1, 3)
+    games = [play_game((recipe, g, seats)) for g, seats in enumerate(seatings(load_game(PAGE_ONE), 2, 5, 3))]
+    monkeypatch.setattr(luck_value, "_BLOCK", 2)
+    data = build_data(recipe, 5, workers=1, progress=False)
+    children = np.cumsum([0] + [len(g["y"]) for g in games])
+    assert np.array_equal(data.x, np.concatenate([np.array(g["x"], np.float16) for g in games]))
+    numbered_on = [np.array(g["row_child"]) + c for g, c in zip(games, children)]
+    assert np.array_equal(data.row_child, np.concatenate(numbered_on))
+    assert np.array_equal(data.y, np.concatenate([np.array(g["y"], np.float32) for g in games]))
+    assert np.array_equal(data.const, np.concatenate([np.array(g["const"], np.float32) for g in games]))
+    assert np.array_equal(data.row_seat, np.concatenate([g["row_seat"] for g in games]))
+    assert np.array_equal(data.event_game, np.repeat(np.arange(5), [len(g["y"]) // 2 for g in games]))
+    assert data.x.dtype == np.float16 and len(data.row_weight) == len(data.x)
 
 
 def test_it_learns_the_seatings_a_tournament_of_its_agents_plays():

@@ -245,8 +245,10 @@ def test_the_progress_line_names_a_game_whose_bot_has_been_thinking_long(monkeyp
     import eval.workers
     from eval.workers import LocalPool
     monkeypatch.setattr(eval.workers, "WAIT_SHOWN_SECONDS", 0.2)
-    config = TournamentConfig.create("python_page_one(players=2)", ["random", "slow=t_slow(seconds=0.5)"], deals=1,
-                                     bot_modules=[("t_slow", TEST_BOTS["t_slow"])])
+    # One move of 1.5 s: longer than the 0.2 s before a call is shown by more than the
+    # pool's 1 s between looks, so a look falls inside it even on a loaded machine.
+    config = TournamentConfig.create("python_page_one(players=2)", ["random", "slow=t_slow(seconds=1.5,moves=1)"],
+                                     deals=1, bot_modules=[("t_slow", TEST_BOTS["t_slow"])])
     seen: list[str | None] = []
     with LocalPool(config, 1) as pool:
         records = list(pool.run(planned_games(config)[:1], on_wait=seen.append))

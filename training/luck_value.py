@@ -72,6 +72,7 @@ from search.netfile import save
 from search.value import FullStateEncoder, perspective
 
 _TABLE, _BOTS, _ROLLOUTS = 11, 12, 13      # streams of derive_seed
+_BLOCK = 500                               # games gathered into one array by build_data
 
 
 @dataclass
@@ -183,26 +184,47 @@ def play_game(args: tuple[Recipe, int, tuple[int, ...]]) -> dict[str, list]:
 
 
 def build_data(recipe: Recipe, games: int, workers: int, progress: bool = True) -> LuckData:
-    """The events of `games` games, played in `workers` processes."""
+    """The events of `games` games, played in `workers` processes. Each game's rows
+    become arrays as the game arrives, every `_BLOCK` games one array, and the
+    blocks one array at the end, each block freed once copied: the events take
+    about their own size in memory (64,000 Page One games: 8.8 GB), not twice it."""
     from tqdm import tqdm
-    parts: dict[str, list] = {"x": [], "row_child": [], "row_weight": [], "row_seat": [], "const": [], "y": []}
-    event_game: list[int] = []
+    game = load_game(recipe.game)
+    n = game.num_players()
+    width = LuckNetwork.input_size(FullStateEncoder(game).size, n, len(recipe.agents))
+    fields = ("x", "row_child", "row_weight", "row_seat", "const", "y", "event_game")
+    blocks: dict[str, list[np.ndarray]] = {key: [] for key in fields}
+    pending: dict[str, list[np.ndarray]] = {key: [] for key in fields}
+    children = 0
     with Pool(workers) as pool:
-        seats = seatings(load_game(recipe.game), len(recipe.agents), games, recipe.seed)
+        seats = seatings(game, len(recipe.agents), games, recipe.seed)
         tasks = [(recipe, g, seats[g]) for g in range(games)]
         for g, got in enumerate(tqdm(pool.imap(play_game, tasks), total=games, desc="games", unit="game",
                                      disable=not progress)):
-            offset = len(parts["y"])
-            parts["row_child"] += [c + offset for c in got["row_child"]]
-            for key in ("x", "row_weight", "row_seat", "const", "y"):
-                parts[key] += got[key]
-            event_game += [g] * (len(got["y"]) // recipe.outcomes)
-    n = load_game(recipe.game).num_players()
-    return LuckData(np.array(parts["x"], np.float16).reshape(len(parts["x"]), -1),
-                    np.array(parts["row_child"], np.int64), np.array(parts["row_weight"], np.float32),
-                    np.array(parts["row_seat"], np.int64), np.array(parts["const"], np.float32).reshape(-1, n),
-                    np.array(parts["y"], np.float32).reshape(-1, n), np.array(event_game, np.int64),
-                    recipe.outcomes)
+            pending["x"].append(np.array(got["x"], np.float16).reshape(-1, width))
+            pending["row_child"].append(np.array(got["row_child"], np.int64) + children)
+            pending["row_weight"].append(np.array(got["row_weight"], np.float32))
+            pending["row_seat"].append(np.array(got["row_seat"], np.int64))
+            pending["const"].append(np.array(got["const"], np.float32).reshape(-1, n))
+            pending["y"].append(np.array(got["y"], np.float32).reshape(-1, n))
+            pending["event_game"].append(np.full(len(got["y"]) // recipe.outcomes, g, np.int64))
+            children += len(got["y"])
+            if (g + 1) % _BLOCK == 0 or g + 1 == games:
+                for key in fields:
+                    blocks[key].append(np.concatenate(pending[key]))
+                    pending[key].clear()
+    return LuckData(**{key: _joined(blocks[key]) for key in fields}, outcomes=recipe.outcomes)
+
+
+def _joined(arrays: list[np.ndarray]) -> np.ndarray:
+    """The arrays end to end, each dropped from the list once copied."""
+    out = np.empty((sum(len(a) for a in arrays), *arrays[0].shape[1:]), arrays[0].dtype)
+    at = 0
+    for i, a in enumerate(arrays):
+        out[at:at + len(a)] = a
+        at += len(a)
+        arrays[i] = None
+    return out
 
 
 def save_data(data: LuckData, recipe: Recipe, games: int, path: Path) -> None:
