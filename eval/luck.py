@@ -177,13 +177,14 @@ def averaged_over(values: Callable[[np.ndarray], np.ndarray], x: np.ndarray, rel
 
 
 def _seat_shared_or_plain(mlp: Mlp, players: int, agents: int) -> Callable[[np.ndarray], np.ndarray]:
-    """The network's function, computed with its first layer read once a seat
-    where that layer is one shared by the seats (training/luck_value.py
-    `seat_shared` writes it as a block matrix, each seat's block the same): a
-    quarter of that layer's arithmetic at four seats, the same outputs."""
-    (w, b), rest = mlp.layers[0], Mlp(mlp.layers[1:])
+    """The network's function, computed with its layers shared by the seats read
+    once a seat (training/luck_value.py `seat_shared` writes the first as a block
+    matrix, each seat's block the same, and any later one as a block-diagonal
+    matrix of one block): a quarter of those layers' arithmetic at four seats, the
+    same outputs. Any other network is read as it is."""
+    (w, b), last = mlp.layers[0], len(mlp.layers) - 1
     width, seat_inputs = w.shape[0] // players, (w.shape[1] - players * agents) // players
-    if w.shape[0] % players or players * (seat_inputs + agents) != w.shape[1] or not mlp.layers[1:]:
+    if w.shape[0] % players or players * (seat_inputs + agents) != w.shape[1] or not last:
         return mlp
     observed, seated = w[:width, :seat_inputs], w[:width, players * seat_inputs:players * seat_inputs + agents]
     block = np.zeros_like(w)
@@ -193,14 +194,38 @@ def _seat_shared_or_plain(mlp: Mlp, players: int, agents: int) -> Callable[[np.n
         block[rows, players * seat_inputs + k * agents:players * seat_inputs + (k + 1) * agents] = seated
     if not (np.array_equal(block, w) and np.array_equal(np.tile(b[:width], players), b)):
         return mlp
-    observed_t, seated_t, bias = np.ascontiguousarray(observed.T), np.ascontiguousarray(seated.T), b[:width]
+    shared = [(np.ascontiguousarray(observed.T), np.ascontiguousarray(seated.T), b[:width])]
+    depth = 1
+    while depth < last:                      # a later layer each seat reads alone: block-diagonal
+        w, b = mlp.layers[depth]
+        out = w.shape[0] // players
+        if w.shape != (players * out, players * width) or not (
+                np.array_equal(np.kron(np.eye(players, dtype=w.dtype), w[:out, :width]), w)
+                and np.array_equal(np.tile(b[:out], players), b)):
+            break
+        shared.append((np.ascontiguousarray(w[:out, :width].T), b[:out]))
+        width, depth = out, depth + 1
+    return _SeatShared(players, seat_inputs, agents, shared, Mlp(mlp.layers[depth:]))
 
-    def values(x: np.ndarray) -> np.ndarray:
-        rows = len(x)
-        hidden = (x[:, :players * seat_inputs].reshape(rows * players, seat_inputs) @ observed_t
-                  + x[:, players * seat_inputs:].reshape(rows * players, agents) @ seated_t + bias)
-        return rest(np.maximum(hidden, 0.0, out=hidden).reshape(rows, players * width))
-    return values
+
+class _SeatShared:
+    """A network whose first `seat_layers` layers each seat reads alone, read so:
+    each of those layers once a seat, then the rest on the seats' readings together."""
+
+    def __init__(self, players: int, seat_inputs: int, agents: int, shared: list[tuple], rest: Mlp):
+        self.players, self.seat_inputs, self.agents = players, seat_inputs, agents
+        (self.observed_t, self.seated_t, self.bias), self.later = shared[0], shared[1:]
+        self.rest, self.seat_layers = rest, len(shared)
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        rows, n, cards = len(x), self.players, self.players * self.seat_inputs
+        hidden = (x[:, :cards].reshape(rows * n, self.seat_inputs) @ self.observed_t
+                  + x[:, cards:].reshape(rows * n, self.agents) @ self.seated_t + self.bias)
+        np.maximum(hidden, 0.0, out=hidden)
+        for weight_t, bias in self.later:
+            hidden = hidden @ weight_t + bias
+            np.maximum(hidden, 0.0, out=hidden)
+        return self.rest(hidden.reshape(rows, -1))
 
 
 def suit_relabellings(game: pyspiel.Game, agents: int) -> np.ndarray | None:

@@ -215,19 +215,25 @@ def test_training_under_relabellings_learns_what_only_a_relabelling_shows():
     assert relabelled < 0.3 * as_they_are
 
 
-def test_the_shared_seat_layer_is_written_as_the_plain_network_it_is():
-    """The model's first layer, shared by every seat, written as a block matrix: the
-    plain perceptron a network file holds gives the model's outputs exactly."""
+@pytest.mark.parametrize("hidden, seat_layers", [((5, 9), 1), ((5, 6, 9), 2), ((5, 6, 3, 9), 3)])
+def test_the_shared_seat_layers_are_written_as_the_plain_network_they_are(hidden, seat_layers):
+    """The model's layers shared by every seat, written as a block matrix (the
+    first) and block-diagonal ones (the later): the plain perceptron a network
+    file holds gives the model's outputs exactly."""
     import torch
 
     from search.netfile import Mlp
     from training.luck_value import seat_shared
     players, agents, seat_inputs = 4, 2, 7
-    model = seat_shared(players, agents, seat_inputs, (5, 9))
+    model = seat_shared(players, agents, seat_inputs, hidden, seat_layers)
     x = torch.randn(11, players * (seat_inputs + agents))
     with torch.no_grad():
         expected = model(x).numpy()
-    assert np.allclose(Mlp(model.plain_layers())(x.numpy()), expected, atol=1e-5)
+    layers = model.plain_layers()
+    assert [w.shape[0] for w, _ in layers] == [players * h for h in hidden[:seat_layers]] + [*hidden[seat_layers:], 4]
+    assert np.allclose(Mlp(layers)(x.numpy()), expected, atol=1e-5)
+    with pytest.raises(ValueError, match="seat_layers"):
+        seat_shared(players, agents, seat_inputs, hidden, len(hidden))
 
 
 def test_a_shared_seat_layer_is_read_once_a_seat_with_the_same_outputs():
@@ -241,7 +247,7 @@ def test_a_shared_seat_layer_is_read_once_a_seat_with_the_same_outputs():
     layers = seat_shared(players, agents, seat_inputs, (5, 9)).plain_layers()
     x = np.random.default_rng(0).random((13, players * (seat_inputs + agents))).astype(np.float32)
     fast = _seat_shared_or_plain(Mlp(layers), players, agents)
-    assert not isinstance(fast, Mlp)
+    assert fast.seat_layers == 1
     assert np.allclose(fast(x), Mlp(layers)(x), atol=1e-5)
     (w, b), *rest = layers
     w = w.copy()
@@ -250,6 +256,28 @@ def test_a_shared_seat_layer_is_read_once_a_seat_with_the_same_outputs():
     b = b.copy()
     b[-1] += 1.0                                  # one seat's bias differs
     assert isinstance(_seat_shared_or_plain(Mlp([(layers[0][0], b), *rest]), players, agents), Mlp)
+
+
+def test_a_tower_of_shared_seat_layers_is_read_once_a_seat_as_far_as_it_is_shared():
+    """Two layers each seat reads alone are both read a seat at a time; a second
+    layer whose blocks differ (the seats no longer read alike) is read as it is,
+    after a first layer read a seat at a time: the outputs are the plain
+    perceptron's either way."""
+    from eval.luck import _seat_shared_or_plain
+    from search.netfile import Mlp
+    from training.luck_value import seat_shared
+    players, agents, seat_inputs = 4, 2, 7
+    layers = seat_shared(players, agents, seat_inputs, (5, 6, 9), seat_layers=2).plain_layers()
+    x = np.random.default_rng(1).random((13, players * (seat_inputs + agents))).astype(np.float32)
+    fast = _seat_shared_or_plain(Mlp(layers), players, agents)
+    assert fast.seat_layers == 2 and np.allclose(fast(x), Mlp(layers)(x), atol=1e-5)
+    w, b = layers[1]
+    w = w.copy()
+    w[0, 0] += 0.5                                                # the first seat's block differs
+    mixed = [layers[0], (w, b), *layers[2:]]
+    fast = _seat_shared_or_plain(Mlp(mixed), players, agents)
+    assert fast.seat_layers == 1
+    assert np.allclose(fast(x), Mlp(mixed)(x), atol=1e-5)
 
 
 def test_an_event_relabelled_reads_as_the_game_with_its_suits_relabelled(tmp_path):
@@ -317,16 +345,21 @@ def test_a_network_read_averaged_over_the_suits_values_a_game_as_its_suits_relab
 
 def test_train_luck_writes_a_network_read_averaged_where_the_suits_are_alike(tmp_path):
     """The recipe end to end on a few games: Page One's network notes it was
-    trained relabelled and is read averaged; classic Canasta's, neither."""
+    trained relabelled and is read averaged; classic Canasta's, neither. Each is
+    read a seat at a time through as many layers as it was trained to share."""
     import argparse
     from search.netfile import load
     from training.luck_value import run
-    for game_string, averaged in ((PAGE_ONE, "suits"), ("python_classic_canasta(players=2)", "none")):
+    classic = "python_classic_canasta(players=2)"
+    for game_string, averaged, seat_layers in ((PAGE_ONE, "suits", 2), (classic, "none", 1)):
         out = tmp_path / f"{averaged}.luck.safetensors"
         args = argparse.Namespace(game=game_string, agents=["rules", "random"], out=str(out), games=3, outcomes=2,
-                                  rollouts=1, events=None, workers=1, threads=1, held_out=0.34, hidden=[8, 8],
-                                  epochs=1, batch=16, lr=1e-3, weight_decay=0.0, level=0.05, seed=0, quiet=True)
+                                  rollouts=1, events=None, workers=1, threads=1, held_out=0.34, hidden=[8, 8, 8],
+                                  seat_layers=seat_layers, epochs=1, batch=16, lr=1e-3, weight_decay=0.0, level=0.05,
+                                  seed=0, quiet=True)
         run(args)
         notes = load(out, kind="luck", game=load_game(game_string)).training
-        assert (notes["relabelled"], notes["averaged"]) == (averaged, averaged)
-        assert (luck_network(str(out), load_game(game_string)).relabellings is None) == (averaged == "none")
+        assert (notes["relabelled"], notes["averaged"], notes["seat_layers"]) == (averaged, averaged, seat_layers)
+        network = luck_network(str(out), load_game(game_string))
+        assert (network.relabellings is None) == (averaged == "none")
+        assert network.values.seat_layers == seat_layers

@@ -52,6 +52,9 @@ def _train_luck(args: argparse.Namespace) -> None:
         raise ValueError("--agents: name each agent once")
     if game.num_players() % len(args.agents):
         raise ValueError(f"--agents: {len(args.agents)} agents cannot alternate round {game.num_players()} seats")
+    if args.seat_layers >= len(args.hidden):
+        raise ValueError(f"--seat-layers {args.seat_layers}: --hidden names {len(args.hidden)} layers, and at "
+                         f"least the last must read the seats together")
     for spec in args.agents:
         make_bot(spec, game, 0, 0)               # ValueError, one line, for a bad spec
     from pathlib import Path
@@ -143,8 +146,11 @@ def _luck_arguments(p: argparse.ArgumentParser) -> None:
                                     "(the same recipe only)")
     p.add_argument("--workers", type=cli_checks.integer(1, 1024), default=1, help="processes generating events")
     p.add_argument("--threads", type=cli_checks.integer(1, 1024), default=1, help="torch threads while training")
-    _fit_arguments(p, hidden=[128, 256], hidden_help="the width of the layer every seat shares, then the rest's",
+    _fit_arguments(p, hidden=[128, 256], hidden_help="the widths of the layers every seat shares, then the rest's",
                    epochs=20, weight_decay=1e-4, batch_unit="events")
+    p.add_argument("--seat-layers", type=cli_checks.integer(1, 7), default=1,
+                   help="how many of --hidden's layers read each seat alone, the same weights at every seat "
+                        "(default %(default)s)")
     p.add_argument("--level", type=cli_checks.number(0.0, 100.0), default=0.05,
                    help="weight of the plain squared error beside the centred one (default %(default)s)")
     p.add_argument("--seed", type=cli_checks.seed, default=0, help="fixes the games, rollouts and training")

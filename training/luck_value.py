@@ -256,28 +256,34 @@ def load_data(path: Path, recipe: Recipe, games: int) -> LuckData:
     return data
 
 
-def seat_shared(players: int, agents: int, seat_inputs: int, hidden: tuple[int, ...]):
+def seat_shared(players: int, agents: int, seat_inputs: int, hidden: tuple[int, ...], seat_layers: int = 1):
     """The model: each seat's part of the input (its observation, then which agent
-    sits there) read by one layer shared by every seat, `hidden[0]` wide, then
-    the seats' readings together through the rest of `hidden` to every seat's value.
-    Sharing the first layer says that a seat's cards mean alike at every seat; on
-    the same held-out events it takes more of the targets' spread than a plain
-    network did (docs/networks.md). `plain_layers()` writes it as
-    the plain multilayer perceptron a network file holds (the shared layer as a
-    block matrix), so nothing reads it differently."""
+    sits there) read by the first `seat_layers` layers of `hidden`, the same
+    weights at every seat, then the seats' readings together through the rest of
+    `hidden` to every seat's value. Sharing says that a seat's cards mean alike
+    at every seat; on the same held-out events one shared layer took more of the
+    targets' spread than a plain network, and two more than one (docs/networks.md).
+    `plain_layers()` writes it as the plain multilayer perceptron a network file
+    holds (the first shared layer as a block matrix, each later one block-diagonal),
+    so nothing reads it differently."""
     import torch
+    if not 1 <= seat_layers < len(hidden):
+        raise ValueError(f"seat_layers must leave a layer to read the seats together: 1 to {len(hidden) - 1}")
 
     class SeatShared(torch.nn.Module):
         def __init__(self):
             super().__init__()
-            self.seat = torch.nn.Linear(seat_inputs + agents, hidden[0])
-            sizes = [players * hidden[0], *hidden[1:], players]
+            widths = [seat_inputs + agents, *hidden[:seat_layers]]
+            self.seat = torch.nn.ModuleList(torch.nn.Linear(a, b) for a, b in zip(widths, widths[1:]))
+            sizes = [players * hidden[seat_layers - 1], *hidden[seat_layers:], players]
             self.head = torch.nn.ModuleList(torch.nn.Linear(a, b) for a, b in zip(sizes, sizes[1:]))
 
         def forward(self, x):
             observed = x[:, :players * seat_inputs].reshape(-1, players, seat_inputs)
-            seated = x[:, players * seat_inputs:].reshape(-1, players, agents)
-            h = torch.relu(self.seat(torch.cat([observed, seated], 2))).flatten(1)
+            h = torch.cat([observed, x[:, players * seat_inputs:].reshape(-1, players, agents)], 2)
+            for layer in self.seat:
+                h = torch.relu(layer(h))
+            h = h.flatten(1)
             for i, layer in enumerate(self.head):
                 h = layer(h)
                 if i < len(self.head) - 1:
@@ -285,22 +291,27 @@ def seat_shared(players: int, agents: int, seat_inputs: int, hidden: tuple[int, 
             return h
 
         def plain_layers(self) -> list[tuple[np.ndarray, np.ndarray]]:
-            w, b = self.seat.weight.detach().numpy(), self.seat.bias.detach().numpy()
-            width = hidden[0]
+            def numpy(layer):
+                return layer.weight.detach().numpy().copy(), layer.bias.detach().numpy().copy()
+            w, b = numpy(self.seat[0])
+            width = w.shape[0]
             first = np.zeros((players * width, players * (seat_inputs + agents)), np.float32)
             for k in range(players):
                 rows = slice(k * width, (k + 1) * width)
                 first[rows, k * seat_inputs:(k + 1) * seat_inputs] = w[:, :seat_inputs]
                 start = players * seat_inputs + k * agents
                 first[rows, start:start + agents] = w[:, seat_inputs:]
-            return [(first, np.tile(b, players))] + [(l.weight.detach().numpy().copy(), l.bias.detach().numpy().copy())
-                                                     for l in self.head]
+            shared = [(first, np.tile(b, players))]
+            for layer in self.seat[1:]:
+                w, b = numpy(layer)
+                shared.append((np.kron(np.eye(players, dtype=np.float32), w), np.tile(b, players)))
+            return shared + [numpy(layer) for layer in self.head]
 
     return SeatShared()
 
 
 def train(data: LuckData, *, agents: int, hidden: tuple[int, ...], epochs: int, batch: int, lr: float,
-          weight_decay: float, level: float, held_out: float, seed: int,
+          weight_decay: float, level: float, held_out: float, seed: int, seat_layers: int = 1,
           permutations: np.ndarray | None = None, progress: bool = True):
     """The network (layers as numpy arrays), its scale, the learning curve and the
     held-out report. `permutations` (eval.luck.suit_relabellings): the relabellings each
@@ -325,7 +336,7 @@ def train(data: LuckData, *, agents: int, hidden: tuple[int, ...], epochs: int, 
     cut = last_game - max(1, int(round(held_out * (last_game + 1)))) + 1
     fit_events = np.flatnonzero(data.event_game < cut)
     test_events = np.flatnonzero(data.event_game >= cut)
-    net = seat_shared(n, agents, (x.shape[1] - n * agents) // n, hidden)
+    net = seat_shared(n, agents, (x.shape[1] - n * agents) // n, hidden, seat_layers)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=weight_decay)
     relabel = None if permutations is None else torch.from_numpy(permutations)
 
@@ -427,13 +438,15 @@ def run(args: argparse.Namespace) -> dict:
     layers, scale, curve, report = train(data, agents=len(recipe.agents), hidden=tuple(args.hidden),
                                          epochs=args.epochs, batch=args.batch,
                                          lr=args.lr, weight_decay=args.weight_decay, level=args.level,
-                                         held_out=args.held_out, seed=args.seed, permutations=permutations,
+                                         held_out=args.held_out, seed=args.seed, seat_layers=args.seat_layers,
+                                         permutations=permutations,
                                          progress=not args.quiet)
     training = {"method": "centred differences of an event's outcomes (training/luck_value.py)",
                 "relabelled": "suits" if permutations is not None else "none",
                 "averaged": "suits" if permutations is not None else "none",
                 "agents": list(recipe.agents), "games": args.games, "outcomes": args.outcomes,
-                "rollouts": args.rollouts, "seed": args.seed, "hidden": list(args.hidden), "epochs": args.epochs,
+                "rollouts": args.rollouts, "seed": args.seed, "hidden": list(args.hidden),
+                "seat_layers": args.seat_layers, "epochs": args.epochs,
                 "level": args.level, "held_out": report}
     save(out, layers, kind="luck", game=str(game), short_name=game.get_type().short_name,
          players=game.num_players(), output_shape=[game.num_players()], scale=scale, training=training)
