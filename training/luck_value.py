@@ -25,8 +25,9 @@ Read top to bottom (as CleanRL writes an algorithm):
    the outcome's state, or the expectation one draw on), each encoded as
    eval.luck.LuckNetwork reads it (the full state from the player to move, then
    which agent sits at each seat); a position at the end is its true returns.
-   Model (`seat_shared`): one layer reads each seat's observation and agent, the
-   same weights at every seat; the rest reads the seats together. Where the
+   Model (`seat_shared`): the first `--seat-layers` layers read each seat's
+   observation and agent, the same weights at every seat; the rest reads the
+   seats together. Where the
    game declares a suit symmetry (games.registry `symmetry`: no suit differs
    from another), each training event is read under a random one of the 24
    suit relabellings (eval.luck.suit_relabellings), the same one for all its rows,
