@@ -187,12 +187,8 @@ def _seat_shared_or_plain(mlp: Mlp, players: int, agents: int) -> Callable[[np.n
     if w.shape[0] % players or players * (seat_inputs + agents) != w.shape[1] or not last:
         return mlp
     observed, seated = w[:width, :seat_inputs], w[:width, players * seat_inputs:players * seat_inputs + agents]
-    block = np.zeros_like(w)
-    for k in range(players):
-        rows = slice(k * width, (k + 1) * width)
-        block[rows, k * seat_inputs:(k + 1) * seat_inputs] = observed
-        block[rows, players * seat_inputs + k * agents:players * seat_inputs + (k + 1) * agents] = seated
-    if not (np.array_equal(block, w) and np.array_equal(np.tile(b[:width], players), b)):
+    if not (np.array_equal(seat_block(observed, seated, players), w)
+            and np.array_equal(np.tile(b[:width], players), b)):
         return mlp
     shared = [(np.ascontiguousarray(observed.T), np.ascontiguousarray(seated.T), b[:width])]
     depth = 1
@@ -206,6 +202,21 @@ def _seat_shared_or_plain(mlp: Mlp, players: int, agents: int) -> Callable[[np.n
         shared.append((np.ascontiguousarray(w[:out, :width].T), b[:out]))
         width, depth = out, depth + 1
     return _SeatShared(players, seat_inputs, agents, shared, Mlp(mlp.layers[depth:]))
+
+
+def seat_block(observed: np.ndarray, seated: np.ndarray, players: int) -> np.ndarray:
+    """A layer every seat reads alike, written as the block matrix a plain
+    perceptron holds: `observed` (out, seat_inputs) reads each seat's observation,
+    `seated` (out, agents) its agent, in the luck network's input (every seat's
+    observation, then every seat's agent)."""
+    width, seat_inputs = observed.shape
+    agents = seated.shape[1]
+    block = np.zeros((players * width, players * (seat_inputs + agents)), observed.dtype)
+    for k in range(players):
+        rows = slice(k * width, (k + 1) * width)
+        block[rows, k * seat_inputs:(k + 1) * seat_inputs] = observed
+        block[rows, players * seat_inputs + k * agents:players * seat_inputs + (k + 1) * agents] = seated
+    return block
 
 
 class _SeatShared:

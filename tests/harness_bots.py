@@ -46,12 +46,12 @@ class SlowMoveBot(RandomBot):
 
     def __init__(self, game, player: int, seed: int, seconds: float = 0.2, moves: int = 0):
         super().__init__(game, player, seed)
-        self.seconds, self.slow_moves_left = seconds, moves or -1
+        self.seconds, self.moves, self.made = seconds, moves, 0
 
     def step(self, state) -> int:
-        if self.slow_moves_left:
+        if not self.moves or self.made < self.moves:
             time.sleep(self.seconds)
-            self.slow_moves_left -= 1
+        self.made += 1
         return super().step(state)
 
 

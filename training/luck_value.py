@@ -27,9 +27,8 @@ Read top to bottom (as CleanRL writes an algorithm):
    which agent sits at each seat); a position at the end is its true returns.
    Model (`seat_shared`): the first `--seat-layers` layers read each seat's
    observation and agent, the same weights at every seat; the rest reads the
-   seats together. Where the
-   game declares a suit symmetry (games.registry `symmetry`: no suit differs
-   from another), each training event is read under a random one of the 24
+   seats together. Where the game declares a suit symmetry (games.registry
+   `symmetry`: no suit differs from another), each training event is read under a random one of the 24
    suit relabellings (eval.luck.suit_relabellings), the same one for all its rows,
    and the network file says its values are read averaged over all 24 (LuckNetwork).
 3. Loss: within each event, the network's values centred on their mean less the
@@ -65,7 +64,7 @@ import numpy as np
 import pyspiel
 
 from agents import make_bot
-from eval.luck import LuckNetwork, averaged_over, leaf_rows, suit_relabellings
+from eval.luck import LuckNetwork, averaged_over, leaf_rows, seat_block, suit_relabellings
 from games.chance import DealChance
 from games.load import load_game
 from games.seeding import derive_seed
@@ -263,7 +262,8 @@ def seat_shared(players: int, agents: int, seat_inputs: int, hidden: tuple[int, 
     weights at every seat, then the seats' readings together through the rest of
     `hidden` to every seat's value. Sharing says that a seat's cards mean alike
     at every seat; on the same held-out events one shared layer took more of the
-    targets' spread than a plain network, and two more than one (docs/networks.md).
+    targets' spread than a plain network, and on 64,000 Page One games two did no
+    better than one (docs/networks.md).
     `plain_layers()` writes it as the plain multilayer perceptron a network file
     holds (the first shared layer as a block matrix, each later one block-diagonal),
     so nothing reads it differently."""
@@ -295,14 +295,7 @@ def seat_shared(players: int, agents: int, seat_inputs: int, hidden: tuple[int, 
             def numpy(layer):
                 return layer.weight.detach().numpy().copy(), layer.bias.detach().numpy().copy()
             w, b = numpy(self.seat[0])
-            width = w.shape[0]
-            first = np.zeros((players * width, players * (seat_inputs + agents)), np.float32)
-            for k in range(players):
-                rows = slice(k * width, (k + 1) * width)
-                first[rows, k * seat_inputs:(k + 1) * seat_inputs] = w[:, :seat_inputs]
-                start = players * seat_inputs + k * agents
-                first[rows, start:start + agents] = w[:, seat_inputs:]
-            shared = [(first, np.tile(b, players))]
+            shared = [(seat_block(w[:, :seat_inputs], w[:, seat_inputs:], players), np.tile(b, players))]
             for layer in self.seat[1:]:
                 w, b = numpy(layer)
                 shared.append((np.kron(np.eye(players, dtype=np.float32), w), np.tile(b, players)))
