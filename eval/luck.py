@@ -113,7 +113,7 @@ class LuckNetwork:
         if averaged == "suits" and self.relabellings is None:
             raise NetFileError(f"{net.path}: it is read averaged over suit relabellings, "
                                f"but {game} declares no suit symmetry")
-        self.values = _seat_shared_or_plain(net.mlp, self.players, len(agents))
+        self.values = seat_shared_or_plain(net.mlp, self.players, len(agents))
 
     @staticmethod
     def input_size(encoding: int, players: int, agents: int) -> int:
@@ -176,7 +176,7 @@ def averaged_over(values: Callable[[np.ndarray], np.ndarray], x: np.ndarray, rel
     return values(many).reshape(len(x), len(relabellings), -1).mean(1)
 
 
-def _seat_shared_or_plain(mlp: Mlp, players: int, agents: int) -> Callable[[np.ndarray], np.ndarray]:
+def seat_shared_or_plain(mlp: Mlp, players: int, agents: int) -> Callable[[np.ndarray], np.ndarray]:
     """The network's function, computed with its layers shared by the seats read
     once a seat (training/luck_value.py `seat_shared` writes the first as a block
     matrix, each seat's block the same, and any later one as a block-diagonal

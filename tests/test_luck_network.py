@@ -17,7 +17,8 @@ from games.load import load_game
 from search.netfile import NetFileError, save
 from search.value import FullStateEncoder, perspective, value_network
 import training.luck_value as luck_value
-from training.luck_value import LuckData, Recipe, averaged_error, build_data, play_game, seatings, train
+from training.luck_value import (LuckData, Recipe, SparseRows, averaged_error, build_data, load_data, play_game, run,
+                                 save_data, seatings, train)
 
 PAGE_ONE = "python_page_one(players=4)"
 
@@ -140,14 +141,62 @@ def test_events_gathered_in_blocks_are_the_games_events_end_to_end(monkeypatch):
     monkeypatch.setattr(luck_value, "_BLOCK", 2)
     data = build_data(recipe, 5, workers=1, progress=False)
     children = np.cumsum([0] + [len(g["y"]) for g in games])
-    assert np.array_equal(data.x, np.concatenate([np.array(g["x"], np.float16) for g in games]))
+    assert np.array_equal(data.x.dense(np.arange(len(data.x))),
+                          np.concatenate([np.array(g["x"], np.float32) for g in games]))
     numbered_on = [np.array(g["row_child"]) + c for g, c in zip(games, children)]
     assert np.array_equal(data.row_child, np.concatenate(numbered_on))
     assert np.array_equal(data.y, np.concatenate([np.array(g["y"], np.float32) for g in games]))
     assert np.array_equal(data.const, np.concatenate([np.array(g["const"], np.float32) for g in games]))
     assert np.array_equal(data.row_seat, np.concatenate([g["row_seat"] for g in games]))
     assert np.array_equal(data.event_game, np.repeat(np.arange(5), [len(g["y"]) // 2 for g in games]))
-    assert data.x.dtype == np.float16 and len(data.row_weight) == len(data.x)
+    assert len(data.row_weight) == len(data.x)
+
+
+def test_inputs_kept_sparse_read_back_as_they_were_in_any_order():
+    """SparseRows keeps only the nonzero entries; any rows read back (repeated,
+    out of order, all zero, none at all) are the dense rows, and rows joined end
+    to end read as the dense arrays stacked."""
+    rng = np.random.default_rng(4)
+    dense = (rng.random((40, 9)) < 0.2) * rng.integers(1, 5, (40, 9)).astype(np.float16)
+    dense[7] = 0
+    rows = SparseRows.of(dense)
+    assert len(rows.value) == np.count_nonzero(dense) and len(rows) == 40
+    for chosen in (np.arange(40), np.array([7, 3, 3, 39, 0]), np.array([], np.int64)):
+        assert np.array_equal(rows.dense(chosen), dense[chosen].astype(np.float32))
+    more = dense[::-1].copy()
+    joined = SparseRows.joined([SparseRows.of(dense), SparseRows.of(more)])
+    assert np.array_equal(joined.dense(np.arange(80)), np.concatenate([dense, more]).astype(np.float32))
+
+
+def _same_events(a: LuckData, b: LuckData) -> bool:
+    fields = ("row_child", "row_weight", "row_seat", "const", "y", "event_game")
+    return (all(np.array_equal(getattr(a, k), getattr(b, k)) for k in fields)
+            and np.array_equal(a.x.dense(np.arange(len(a.x))), b.x.dense(np.arange(len(b.x)))))
+
+
+def test_a_file_of_events_grows_by_the_games_it_lacks_into_the_events_of_them_all(tmp_path):
+    """Events kept for the first games of a recipe are played on from the last
+    game they hold: the file then holds exactly what playing every game at once
+    makes, so a longer run reuses the hours a shorter one spent. A file of more
+    games than asked for is refused in one line."""
+    import argparse
+    recipe = Recipe(str(load_game(PAGE_ONE)), ("rules", "random"), 2, 1, 5)     # as run names it
+    whole = build_data(recipe, 5, workers=1, progress=False)
+    assert _same_events(build_data(recipe, 3, workers=1, progress=False)
+                        .followed_by(build_data(recipe, 5, workers=1, progress=False, first=3)), whole)
+    events = tmp_path / "e.npz"
+    for games in (3, 5):
+        args = argparse.Namespace(game=PAGE_ONE, agents=["rules", "random"], out=str(tmp_path / f"{games}.safetensors"),
+                                  games=games, outcomes=2, rollouts=1, events=str(events), workers=1, threads=1,
+                                  held_out=0.34, hidden=[8, 8], seat_layers=1, epochs=1, batch=16, lr=1e-3,
+                                  weight_decay=0.0, level=0.05, seed=5, quiet=True)
+        run(args)
+        assert load_data(events, recipe, games)[1] == games
+    assert _same_events(load_data(events, recipe, 5)[0], whole)
+    with pytest.raises(ValueError, match="holds the events of 5 games, more than --games 4"):
+        load_data(events, recipe, 4)
+    with pytest.raises(ValueError, match="another recipe .its seed differ"):
+        load_data(events, Recipe(recipe.game, ("rules", "random"), 2, 1, 6), 5)
 
 
 def test_it_learns_the_seatings_a_tournament_of_its_agents_plays():
@@ -169,7 +218,7 @@ def test_training_learns_the_differences_and_ignores_what_siblings_share():
     w = rng.normal(size=(d, n))
     offset = np.repeat(rng.normal(0, 5.0, (events, n)), m, axis=0)
     y = (x @ w + offset).astype(np.float32)
-    data = LuckData(x.astype(np.float16), np.arange(events * m), np.ones(events * m, np.float32),
+    data = LuckData(SparseRows.of(x.astype(np.float16)), np.arange(events * m), np.ones(events * m, np.float32),
                     np.zeros(events * m, np.int64), np.zeros((events * m, n), np.float32), y,
                     np.arange(events) // 10, m)
     layers, scale, curve, report = train(data, agents=1, hidden=(16, 32), epochs=12, batch=64, lr=3e-3,
@@ -179,7 +228,7 @@ def test_training_learns_the_differences_and_ignores_what_siblings_share():
     # The held-out error read in numpy, as a file noting "averaged" is read, over the one identity relabelling:
     # the figure training reports (the same rows, columns, weights and scale).
     first = int(np.flatnonzero(data.event_game >= 240)[0])
-    assert averaged_error(data, layers, scale, first, np.arange(d)[None]) == pytest.approx(
+    assert averaged_error(data, layers, scale, first, np.arange(d)[None], agents=1) == pytest.approx(
         report["held_out_centred_error"], rel=1e-4)
 
 
@@ -198,7 +247,7 @@ def test_training_under_relabellings_learns_what_only_a_relabelling_shows():
     alike = x[:, 0] + x[:, 1] + 2 * np.abs(x[:, 0] - x[:, 1])   # the same under the swap
     y = np.stack([(k + 1) * alike + x[:, 2 + k] for k in range(n)], 1)
     y += np.repeat(rng.normal(0, 5.0, (events, n)), m, axis=0)
-    data = LuckData(x.astype(np.float16), np.arange(events * m), np.ones(events * m, np.float32),
+    data = LuckData(SparseRows.of(x.astype(np.float16)), np.arange(events * m), np.ones(events * m, np.float32),
                     np.zeros(events * m, np.int64), np.zeros((events * m, n), np.float32), y.astype(np.float32),
                     np.arange(events) // 10, m)
     swap = np.arange(d)
@@ -240,22 +289,22 @@ def test_a_shared_seat_layer_is_read_once_a_seat_with_the_same_outputs():
     """eval.luck reads a first layer written as identical seat blocks one seat at a
     time (a quarter of the arithmetic), with the plain perceptron's outputs; a
     first layer that is not such a block matrix is read as it is."""
-    from eval.luck import _seat_shared_or_plain
+    from eval.luck import seat_shared_or_plain
     from search.netfile import Mlp
     from training.luck_value import seat_shared
     players, agents, seat_inputs = 4, 2, 7
     layers = seat_shared(players, agents, seat_inputs, (5, 9)).plain_layers()
     x = np.random.default_rng(0).random((13, players * (seat_inputs + agents))).astype(np.float32)
-    fast = _seat_shared_or_plain(Mlp(layers), players, agents)
+    fast = seat_shared_or_plain(Mlp(layers), players, agents)
     assert fast.seat_layers == 1
     assert np.allclose(fast(x), Mlp(layers)(x), atol=1e-5)
     (w, b), *rest = layers
     w = w.copy()
     w[0, players * seat_inputs - 1] = 0.5        # the first seat's neuron reads the last seat's cards
-    assert isinstance(_seat_shared_or_plain(Mlp([(w, b), *rest]), players, agents), Mlp)
+    assert isinstance(seat_shared_or_plain(Mlp([(w, b), *rest]), players, agents), Mlp)
     b = b.copy()
     b[-1] += 1.0                                  # one seat's bias differs
-    assert isinstance(_seat_shared_or_plain(Mlp([(layers[0][0], b), *rest]), players, agents), Mlp)
+    assert isinstance(seat_shared_or_plain(Mlp([(layers[0][0], b), *rest]), players, agents), Mlp)
 
 
 def test_a_tower_of_shared_seat_layers_is_read_once_a_seat_as_far_as_it_is_shared():
@@ -263,19 +312,19 @@ def test_a_tower_of_shared_seat_layers_is_read_once_a_seat_as_far_as_it_is_share
     layer whose blocks differ (the seats no longer read alike) is read as it is,
     after a first layer read a seat at a time: the outputs are the plain
     perceptron's either way."""
-    from eval.luck import _seat_shared_or_plain
+    from eval.luck import seat_shared_or_plain
     from search.netfile import Mlp
     from training.luck_value import seat_shared
     players, agents, seat_inputs = 4, 2, 7
     layers = seat_shared(players, agents, seat_inputs, (5, 6, 9), seat_layers=2).plain_layers()
     x = np.random.default_rng(1).random((13, players * (seat_inputs + agents))).astype(np.float32)
-    fast = _seat_shared_or_plain(Mlp(layers), players, agents)
+    fast = seat_shared_or_plain(Mlp(layers), players, agents)
     assert fast.seat_layers == 2 and np.allclose(fast(x), Mlp(layers)(x), atol=1e-5)
     w, b = layers[1]
     w = w.copy()
     w[0, 0] += 0.5                                                # the first seat's block differs
     mixed = [layers[0], (w, b), *layers[2:]]
-    fast = _seat_shared_or_plain(Mlp(mixed), players, agents)
+    fast = seat_shared_or_plain(Mlp(mixed), players, agents)
     assert fast.seat_layers == 1
     assert np.allclose(fast(x), Mlp(mixed)(x), atol=1e-5)
 
@@ -349,7 +398,6 @@ def test_train_luck_writes_a_network_read_averaged_where_the_suits_are_alike(tmp
     read a seat at a time through as many layers as it was trained to share."""
     import argparse
     from search.netfile import load
-    from training.luck_value import run
     classic = "python_classic_canasta(players=2)"
     for game_string, averaged, seat_layers in ((PAGE_ONE, "suits", 2), (classic, "none", 1)):
         out = tmp_path / f"{averaged}.luck.safetensors"

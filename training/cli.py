@@ -143,7 +143,7 @@ def _luck_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rollouts", type=cli_checks.integer(1, 10_000), default=8,
                    help="games played on after each outcome, the same seeds after each (default %(default)s)")
     p.add_argument("--events", help="an .npz to keep the generated events in, read back if it exists "
-                                    "(the same recipe only)")
+                                    "(the same recipe only; a file of fewer games grows by the games it lacks)")
     p.add_argument("--workers", type=cli_checks.integer(1, 1024), default=1, help="processes generating events")
     p.add_argument("--threads", type=cli_checks.integer(1, 1024), default=1, help="torch threads while training")
     _fit_arguments(p, hidden=[128, 256], hidden_help="the widths of the layers every seat shares, then the rest's",
