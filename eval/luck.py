@@ -40,6 +40,7 @@ review, where every card is shown; `seat_luck_lines` refuses an unfinished one.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -326,6 +327,21 @@ def leaf_rows(state: pyspiel.State) -> list[tuple[pyspiel.State, float]]:
             total = sum(p for _, p in outcomes)
             return [(c, p / total) for c, (_, p) in zip(children, outcomes)]
     return [(state, 1.0)]
+
+
+def played_on(state: pyspiel.State, bots: Sequence, rng: random.Random) -> np.ndarray:
+    """Every seat's return of one game played on from `state` (left as it was) by
+    `bots`, one a seat, chance drawn from its law with `rng`: the rollout the luck
+    network's targets (training/luck_value.py) and the luck ceiling
+    (experiments/luck_ceiling.py) are measured by."""
+    s = state.clone()
+    while not s.is_terminal():
+        if s.is_chance_node():
+            outcomes, probs = zip(*s.chance_outcomes())
+            s.apply_action(rng.choices(outcomes, probs)[0])
+        else:
+            s.apply_action(bots[s.current_player()].step(s))
+    return np.asarray(s.returns(), np.float64)
 
 
 def state_values(net: Valuer, states: Sequence[pyspiel.State]) -> np.ndarray:

@@ -63,7 +63,7 @@ from tqdm import tqdm
 
 from agents import make_bot
 from eval.config import split_agent
-from eval.luck import Valuer, luck_network, state_values
+from eval.luck import Valuer, luck_network, played_on, state_values
 from games.chance import DealChance
 from games.load import load_game
 from games.seeding import derive_seed
@@ -124,15 +124,7 @@ class _Table:
 
     def rollout(self, state) -> float:
         """The margin of one game played on from `state` by fresh bots, chance drawn from its law."""
-        s = state.clone()
-        bots = self.bots(self.rng.getrandbits(62))
-        while not s.is_terminal():
-            if s.is_chance_node():
-                outcomes, probs = zip(*s.chance_outcomes())
-                s.apply_action(self.rng.choices(outcomes, probs)[0])
-            else:
-                s.apply_action(bots[s.current_player()].step(s))
-        return self.margin(s.returns())
+        return self.margin(played_on(state, self.bots(self.rng.getrandbits(62)), self.rng))
 
     def spread(self, state, law: list[tuple[int, float]], rollouts: int) -> tuple[float, float]:
         """Unbiased estimates of the variance of V^pi over the outcomes of `law` at

@@ -64,7 +64,8 @@ import numpy as np
 import pyspiel
 
 from agents import make_bot
-from eval.luck import LuckNetwork, averaged_over, leaf_rows, seat_block, seat_shared_or_plain, suit_relabellings
+from eval.luck import (LuckNetwork, averaged_over, leaf_rows, played_on, seat_block, seat_shared_or_plain,
+                       suit_relabellings)
 from games.chance import DealChance
 from games.load import load_game
 from games.seeding import derive_seed
@@ -167,14 +168,7 @@ def _bots(game, recipe: Recipe, seats: list[int], seed: int) -> list:
 def _rollout(game, recipe: Recipe, seats: list[int], state, seed: int) -> np.ndarray:
     """Every seat's return of one game played on from `state` by the agents, its
     bots and chance drawn from `seed` (the same seed after each outcome: common random numbers)."""
-    s, bots, rng = state.clone(), _bots(game, recipe, seats, seed), random.Random(seed)
-    while not s.is_terminal():
-        if s.is_chance_node():
-            outcomes, probs = zip(*s.chance_outcomes())
-            s.apply_action(rng.choices(outcomes, probs)[0])
-        else:
-            s.apply_action(bots[s.current_player()].step(s))
-    return np.asarray(s.returns(), np.float64)
+    return played_on(state, _bots(game, recipe, seats, seed), random.Random(seed))
 
 
 def play_game(args: tuple[Recipe, int, tuple[int, ...]]) -> dict[str, list]:
