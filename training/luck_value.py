@@ -308,7 +308,9 @@ def load_data(path: Path, recipe: Recipe, games: int) -> tuple[LuckData, int]:
     if differ:
         raise ValueError(f"{path} holds the events of another recipe (its {', '.join(differ)} differ)")
     held = stored.get("games")
-    if not isinstance(held, int) or held > games:
+    if not isinstance(held, int) or held < 1:
+        raise ValueError(f"{path}: not a file of luck events (its count of games is {held!r})")
+    if held > games:
         raise ValueError(f"{path} holds the events of {held} games, more than --games {games}")
     return data, held
 
