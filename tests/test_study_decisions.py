@@ -46,7 +46,7 @@ def test_every_decision_with_a_choice_of_the_agents_seats_is_judged_and_grouped_
 def test_the_command_prints_the_table_and_writes_json_and_refuses_an_agent_that_did_not_play(results, tmp_path,
                                                                                               capsys):
     out = tmp_path / "d.json"
-    main(["study", "decisions", str(results), "--agent", "rules", "--hands", "1", "--worlds", "2",
+    main(["study", "decisions", str(results), "--agent", "rules", "--hands", "1", "--worlds", "1",
           "--json", str(out), "--quiet"])
     printed = capsys.readouterr().out
     assert "| all |" in printed and "rules's decisions in 1 hands" in printed
