@@ -14,6 +14,7 @@ from eval.luck import LuckNetwork, luck_events, luck_judge, luck_network, state_
 from eval.tournament import TournamentConfig
 from games.chance import DealChance
 from games.load import load_game
+from games.seeding import derive_seed
 from search.netfile import NetFileError, save
 from search.value import FullStateEncoder, perspective, value_network
 import training.luck_value as luck_value
@@ -130,6 +131,45 @@ def test_events_hold_each_outcome_with_the_same_rollout_seeds():
                 twins += 1
                 assert np.array_equal(y[2 * e], y[2 * e + 1])
     assert twins > 0 and events > 50
+
+
+def test_without_rollouts_each_event_holds_the_outcome_the_game_drew_and_the_games_result():
+    """--rollouts 0: one child an event (the outcome the game itself took), at the
+    same events as the rollout recipe's, every target the result of the very game
+    the recipe plays."""
+    game = load_game(PAGE_ONE)
+    recipe, rolled = Recipe(PAGE_ONE, ("rules", "random"), 1, 0, 4), Recipe(PAGE_ONE, ("rules", "random"), 2, 1, 4)
+    events = 0
+    for index, seats in enumerate(seatings(game, 2, 3, 4)):
+        got, twin = play_game((recipe, index, seats)), play_game((rolled, index, seats))
+        y = np.array(got["y"])
+        assert len(y) == len(twin["y"]) // 2 > 0           # the same events, one outcome each
+        events += len(y)
+        assert np.all(y == y[0]) and y[0].sum() == pytest.approx(0.0) and np.ptp(y[0]) > 0
+        # The game the events followed is the one the rollout recipe plays (its own draws left aside):
+        bots = luck_value._bots(game, recipe, list(seats), derive_seed(4, index))
+        chance = DealChance(derive_seed(luck_value._TABLE, 4, index))
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(chance(state) if state.is_chance_node() else bots[state.current_player()].step(state))
+        assert np.array_equal(y[0], state.returns())
+    assert events > 10
+
+
+def test_training_on_the_games_results_fits_their_levels():
+    """One outcome an event (the games' own results): nothing to centre on, so the
+    fit is the plain error, reported beside the results' spread about their mean."""
+    rng = np.random.default_rng(1)
+    events, n, d = 3000, 2, 12
+    x = rng.normal(size=(events, d)).astype(np.float32)
+    y = (x @ rng.normal(size=(d, n)) + rng.normal(0, 0.3, (events, n))).astype(np.float32)
+    data = LuckData(SparseRows.of(x.astype(np.float16)), np.arange(events), np.ones(events, np.float32),
+                    np.zeros(events, np.int64), np.zeros((events, n), np.float32), y, np.arange(events) // 10, 1)
+    _, _, curve, report = train(data, agents=1, hidden=(16, 32), epochs=12, batch=64, lr=3e-3, weight_decay=0.0,
+                                level=0.05, held_out=0.2, seed=0, progress=False)
+    assert "held_out_centred_error" not in report
+    assert report["held_out_error"] < 0.2 * report["held_out_spread"]
+    assert curve[-1]["held_out"] < curve[0]["held_out"]
 
 
 def test_events_gathered_in_blocks_are_the_games_events_end_to_end(monkeypatch):

@@ -52,6 +52,10 @@ def _train_luck(args: argparse.Namespace) -> None:
         raise ValueError("--agents: name each agent once")
     if game.num_players() % len(args.agents):
         raise ValueError(f"--agents: {len(args.agents)} agents cannot alternate round {game.num_players()} seats")
+    if args.outcomes is None:
+        args.outcomes = 2 if args.rollouts else 1
+    if (args.outcomes == 1) != (args.rollouts == 0):
+        raise ValueError("--outcomes 1 goes with --rollouts 0 (the game's own result as the target), and only with it")
     if args.seat_layers >= len(args.hidden):
         raise ValueError(f"--seat-layers {args.seat_layers}: --hidden names {len(args.hidden)} layers, and at "
                          f"least the last must read the seats together")
@@ -138,10 +142,11 @@ def _luck_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--force", action="store_true", help="replace --out if it exists")
     p.add_argument("--games", type=cli_checks.integer(2, 10_000_000), default=1000,
                    help="games whose events are learnt (default %(default)s)")
-    p.add_argument("--outcomes", type=cli_checks.integer(2, 64), default=2,
-                   help="outcomes drawn at each event (default %(default)s)")
-    p.add_argument("--rollouts", type=cli_checks.integer(1, 10_000), default=8,
-                   help="games played on after each outcome, the same seeds after each (default %(default)s)")
+    p.add_argument("--outcomes", type=cli_checks.integer(1, 64), default=None,
+                   help="outcomes drawn at each event (default 2; 1, the outcome the game drew, with --rollouts 0)")
+    p.add_argument("--rollouts", type=cli_checks.integer(0, 10_000), default=8,
+                   help="games played on after each outcome, the same seeds after each (default %(default)s); "
+                        "0: no rollouts, the game's own result is the target of the outcome it drew")
     p.add_argument("--events", help="an .npz to keep the generated events in, read back if it exists "
                                     "(the same recipe only; a file of fewer games grows by the games it lacks)")
     p.add_argument("--workers", type=cli_checks.integer(1, 1024), default=1, help="processes generating events")

@@ -20,7 +20,11 @@ Read top to bottom (as CleanRL writes an algorithm):
    are played on by the agents themselves with the same seeds after every
    outcome (common random numbers: what differs between two outcomes' results is
    then more the outcome, less the rollouts' own luck). Target: every seat's mean
-   return after the outcome.
+   return after the outcome. With `--rollouts 0` an event holds one child, the
+   outcome the game itself drew, and its target is the game's own result: a
+   Monte Carlo fit of the agents' value, a game's events for the price of playing
+   it (rollouts cost almost all of the recipe's time), each target as noisy as
+   what is left of the game.
 2. Input: the positions luck reads an outcome's value from (eval.luck.leaf_rows:
    the outcome's state, or the expectation one draw on), each encoded as
    eval.luck.LuckNetwork reads it (the full state from the player to move, then
@@ -33,7 +37,8 @@ Read top to bottom (as CleanRL writes an algorithm):
    and the network file says its values are read averaged over all 24 (LuckNetwork).
 3. Loss: within each event, the network's values centred on their mean less the
    targets centred the same way, squared (what a luck term reads), plus `--level`
-   times the plain squared error (the levels, which luck never reads, kept sane).
+   times the plain squared error (the levels, which luck never reads, kept sane);
+   with one child an event (`--rollouts 0`), nothing to centre on, the plain error.
    Targets are divided by `scale` (the returns' standard deviation). AdamW,
    minibatches of events; whole games held out, and the best epoch kept.
 4. Output: a network file of kind "luck" (search.netfile), its `training` notes
@@ -42,7 +47,8 @@ Read top to bottom (as CleanRL writes an algorithm):
    --luck-net FILE` read; a report and learning curve beside it.
 
 The held-out figure is the centred error beside the centred spread of the targets
-(what a value that saw no difference between outcomes would make); both hold the
+(what a value that saw no difference between outcomes would make; with one child an
+event, the plain error beside the results' spread about their mean); both hold the
 rollouts' own noise, which no network removes, so the ratio understates the
 network. experiments/luck_ceiling.py measures it without that noise. Where the
 network is read averaged over the suit relabellings, the report gives the
@@ -191,10 +197,11 @@ def play_game(args: tuple[Recipe, int, tuple[int, ...]]) -> dict[str, list]:
             one_hot[k, seats[(me + k) % n]] = 1.0
         return row
 
-    def event(state, law) -> None:
+    def event(state, law, taken: int) -> None:
         actions, probs = zip(*law)
         seeds = [rng.getrandbits(62) for _ in range(recipe.rollouts)]
-        for action in rng.choices(actions, probs, k=recipe.outcomes):
+        drawn = rng.choices(actions, probs, k=recipe.outcomes) if recipe.rollouts else [taken]
+        for action in drawn:
             child_state = state.clone()
             child_state.apply_action(action)
             child = len(out["y"])
@@ -208,22 +215,27 @@ def play_game(args: tuple[Recipe, int, tuple[int, ...]]) -> dict[str, list]:
                 out["row_weight"].append(weight)
                 out["row_seat"].append(perspective(position))
             out["const"].append(const)
-            out["y"].append(np.mean([_rollout(game, recipe, seats, child_state, s) for s in seeds], axis=0))
+            out["y"].append(np.mean([_rollout(game, recipe, seats, child_state, s) for s in seeds], axis=0)
+                            if seeds else None)       # without rollouts: the game's result, known at its end
 
     bots = _bots(game, recipe, seats, derive_seed(recipe.seed, index))
     chance, state, playing = DealChance(derive_seed(_TABLE, recipe.seed, index)), game.new_initial_state(), False
     while not state.is_terminal():
         if state.is_chance_node():
+            outcome = chance(state)
             if playing and len(state.chance_outcomes()) > 1:
-                event(state, state.chance_outcomes())
-            state.apply_action(chance(state))
+                event(state, state.chance_outcomes(), outcome)
+            state.apply_action(outcome)
             continue
         playing = True
         bot = bots[state.current_player()]
         law = getattr(bot, "known_policy", lambda s: None)(state)
+        action = bot.step(state)
         if law is not None and len([p for _, p in law if p > 0]) > 1:
-            event(state, [(a, p) for a, p in law if p > 0])
-        state.apply_action(bot.step(state))
+            event(state, [(a, p) for a, p in law if p > 0], action)
+        state.apply_action(action)
+    result = np.asarray(state.returns(), np.float64)
+    out["y"] = [result if y is None else y for y in out["y"]]
     return out
 
 
@@ -391,6 +403,7 @@ def train(data: LuckData, *, agents: int, hidden: tuple[int, ...], epochs: int, 
     net = seat_shared(n, agents, (data.x.width - n * agents) // n, hidden, seat_layers)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=weight_decay)
     relabel = None if permutations is None else torch.from_numpy(permutations)
+    mean = y[torch.from_numpy(fit_events)].mean((0, 1))     # the spread of results is about the fitted games' mean
 
     def losses(ev: np.ndarray,
                relabelled: np.ndarray | None = None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -410,6 +423,8 @@ def train(data: LuckData, *, agents: int, hidden: tuple[int, ...], epochs: int, 
         value = const[torch.from_numpy(kids)].clone().index_add_(0, local, out * weight[rows_t, None])
         value = value.view(len(ev), m, n)
         target = y[torch.from_numpy(ev)]
+        if m == 1:       # the games' own results: no siblings to centre on, so the levels are the fit
+            return ((value - target) ** 2).mean(), ((value - target) ** 2).mean(), ((target - mean) ** 2).mean()
         centred = ((value - value.mean(1, keepdim=True)) - (target - target.mean(1, keepdim=True))) ** 2
         spread = (target - target.mean(1, keepdim=True)) ** 2
         return centred.mean(), ((value - target) ** 2).mean(), spread.mean()
@@ -431,7 +446,7 @@ def train(data: LuckData, *, agents: int, hidden: tuple[int, ...], epochs: int, 
             chosen = order[i:i + batch]
             relabelled = None if relabel is None else rng.integers(0, len(relabel), len(chosen))
             centred, plain, _ = losses(chosen, relabelled)
-            loss = centred + level * plain
+            loss = centred + level * plain if m > 1 else plain
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -441,9 +456,10 @@ def train(data: LuckData, *, agents: int, hidden: tuple[int, ...], epochs: int, 
                       "held_out_spread": test_spread, "held_out_level": test_plain})
         if test_centred < best[0]:
             best = (test_centred, net.plain_layers(), epoch + 1)
-    report = {"held_out_centred_error": best[0], "held_out_centred_spread": curve[best[2] - 1]["held_out_spread"],
+    kind = "centred_" if m > 1 else ""
+    report = {f"held_out_{kind}error": best[0], f"held_out_{kind}spread": curve[best[2] - 1]["held_out_spread"],
               "best_epoch": best[2], "train_events": int(len(fit_events)), "held_out_events": int(len(test_events))}
-    if permutations is not None and len(test_events):
+    if permutations is not None and len(test_events) and m > 1:
         report["held_out_centred_error_averaged"] = averaged_error(data, best[1], scale, int(test_events[0]),
                                                                    permutations, agents)
     return best[1], scale, curve, report
@@ -497,7 +513,9 @@ def run(args: argparse.Namespace) -> dict:
                                          held_out=args.held_out, seed=args.seed, seat_layers=args.seat_layers,
                                          permutations=permutations,
                                          progress=not args.quiet)
-    training = {"method": "centred differences of an event's outcomes (training/luck_value.py)",
+    method = ("centred differences of an event's outcomes" if recipe.rollouts
+              else "the games' own results at the outcomes they drew")
+    training = {"method": f"{method} (training/luck_value.py)",
                 "relabelled": "suits" if permutations is not None else "none",
                 "averaged": "suits" if permutations is not None else "none",
                 "agents": list(recipe.agents), "games": args.games, "outcomes": args.outcomes,
