@@ -268,6 +268,7 @@ def luck_network(path: str, game: pyspiel.Game) -> LuckNetwork:
     NetFileError), one line, for a file that is not one or was made for another game."""
     if not Path(path).is_file():
         raise NetFileError(f"{path!r} is not a file")
+    threadpool_limits(1, user_api="blas")        # as the shipped network is read (`_network`): one BLAS thread
     return LuckNetwork(load(path, kind="luck", game=game), game)
 
 
