@@ -53,7 +53,7 @@ from threadpoolctl import threadpool_limits
 from games import registry
 from records.record import Record, game_of
 from search.netfile import Mlp, NetFile, NetFileError, load, shipped_path
-from search.value import FullStateEncoder, ValueNetwork, perspective, value_network
+from search.value import FullStateEncoder, ValueNetwork, perspective, seat_ordered, value_network
 
 
 @dataclass
@@ -164,9 +164,7 @@ class SeatedLuckNetwork:
             out = net.values(x) * net.net.scale
         else:
             out = averaged_over(net.values, x, net.relabellings) * net.net.scale
-        for i, world in enumerate(worlds):
-            out[i] = np.roll(out[i], perspective(world))     # relative seat k is seat (me + k) % n
-        return out
+        return seat_ordered(out, [perspective(w) for w in worlds])
 
 
 def averaged_over(values: Callable[[np.ndarray], np.ndarray], x: np.ndarray, relabellings: np.ndarray) -> np.ndarray:
@@ -323,10 +321,11 @@ def leaf_rows(state: pyspiel.State) -> list[tuple[pyspiel.State, float]]:
         for o, _ in outcomes:
             child = state.clone()
             child.apply_action(o)
+            if child.is_chance_node():      # deeper chance: stop at the first such outcome
+                return [(state, 1.0)]
             children.append(child)
-        if not any(c.is_chance_node() for c in children):
-            total = sum(p for _, p in outcomes)
-            return [(c, p / total) for c, (_, p) in zip(children, outcomes)]
+        total = sum(p for _, p in outcomes)
+        return [(c, p / total) for c, (_, p) in zip(children, outcomes)]
     return [(state, 1.0)]
 
 
@@ -364,7 +363,7 @@ def state_values(net: Valuer, states: Sequence[pyspiel.State]) -> np.ndarray:
     return np.array([w @ values[first:first + count] for first, count, w in plan])
 
 
-def _luck(net: Valuer, state: pyspiel.State, law: Sequence[tuple[int, float]], taken: int) -> list[float]:
+def event_luck(net: Valuer, state: pyspiel.State, law: Sequence[tuple[int, float]], taken: int) -> list[float]:
     """Each seat's value after `taken` less its expectation over `law` at `state`."""
     children = []
     for action, _ in law:
@@ -406,7 +405,7 @@ def luck_events(game: pyspiel.Game, actions: Sequence[int], net: Valuer | None =
             if action not in {o for o, _ in outcomes}:
                 raise ValueError(f"move {i}: {action} is not an outcome of the chance event there")
             if deal:
-                out.append(LuckEvent(i, _luck(net, state, outcomes, action)))
+                out.append(LuckEvent(i, event_luck(net, state, outcomes, action)))
         else:
             deal = True
             if action not in state.legal_actions():
@@ -418,7 +417,7 @@ def luck_events(game: pyspiel.Game, actions: Sequence[int], net: Valuer | None =
                 if action not in {a for a, _ in law}:
                     raise ValueError(f"move {i}: seat {seat} played {action}, which its stated policy does not allow")
                 if len(law) > 1:
-                    out.append(LuckEvent(i, _luck(net, state, law, action), choice=True))
+                    out.append(LuckEvent(i, event_luck(net, state, law, action), choice=True))
         state.apply_action(action)
     return out
 

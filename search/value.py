@@ -73,16 +73,19 @@ class ValueNetwork:
 
     def batch(self, worlds: Sequence[GameState]) -> np.ndarray:
         """values() of many worlds at once: rows of seat-ordered returns."""
-        n = self.players
         x = np.empty((len(worlds), self.encoder.size), np.float32)
         mes = [perspective(w) for w in worlds]
         for i, (world, me) in enumerate(zip(worlds, mes)):
             self.encoder.encode(world, me, x[i])
-        out = self.net.mlp(x) * self.net.scale
-        rows = np.empty_like(out)
-        for i, me in enumerate(mes):
-            rows[i] = np.roll(out[i], me)       # relative seat k is seat (me + k) % n
-        return rows
+        return seat_ordered(self.net.mlp(x) * self.net.scale, mes)
+
+
+def seat_ordered(relative_values: np.ndarray, perspectives: Sequence[int]) -> np.ndarray:
+    """Rows of values by relative seat (k: the seat k places after the row's
+    perspective) put in seat order: seat s reads relative seat (s - perspective) % n."""
+    n = relative_values.shape[1]
+    relative = (np.arange(n) - np.asarray(perspectives)[:, None]) % n
+    return np.take_along_axis(relative_values, relative, axis=1)
 
 
 @lru_cache(maxsize=16)

@@ -11,7 +11,7 @@ import pyspiel
 import pytest
 
 import games  # noqa: F401
-from eval.luck import adjusted_returns, luck_events, deal_luck, luck_model, seat_luck_lines, sides_of
+from eval.luck import adjusted_returns, deal_luck, event_luck, luck_events, luck_model, seat_luck_lines, sides_of
 from eval.tournament import TournamentConfig, load_summary, run_tournament
 from games import registry
 from games.chance import DealChance
@@ -315,13 +315,16 @@ def _first_of_a_draw(game: pyspiel.Game, actions: list[int]) -> int:
     raise AssertionError("no two-card draw in this deal")
 
 
-def _luck_if_drawn(game: pyspiel.Game, before: list[int]) -> tuple[np.ndarray, np.ndarray]:
-    """At the chance node after `before`: each outcome's probability, and the luck each seat
-    would have had if that outcome were the one drawn (eval.luck.luck_events's last event)."""
-    state = _state_before(game, before, len(before))
-    outcomes = state.chance_outcomes()
-    luck = [luck_events(game, before + [o])[-1].luck for o, _ in outcomes]
-    return np.array([p for _, p in outcomes]), np.array(luck)
+def _luck_if_taken(game: pyspiel.Game, actions: list[int], i: int, law: list[tuple[int, float]],
+                   measured: list[float]) -> np.ndarray:
+    """At move i of `actions`: the luck each of `law`'s outcomes would have brought each
+    seat had it been the one taken. An event's luck reads only the state before it, so
+    the alternatives need no replay of the deal; `measured` (luck_events's own figure for
+    the outcome the deal took) must be the row of that outcome."""
+    state = _state_before(game, actions, i)
+    luck = np.array([event_luck(luck_model(game), state, law, a) for a, _ in law])
+    assert np.array_equal(luck[[a for a, _ in law].index(actions[i])], measured)
+    return luck
 
 
 @pytest.mark.parametrize("game_string,event", [
@@ -336,10 +339,12 @@ def test_the_luck_an_event_could_bring_weighs_to_exactly_nothing(game_string, ev
     game = load_game(game_string)
     actions = _random_deal(game, 11)
     if event == "deal":
-        before = actions[:1]                      # the second card dealt
+        i = 1                                     # the second card dealt
     else:                                         # the first card of a draw in play: its outcomes
-        before = actions[:_first_of_a_draw(game, actions)]      # lead to the second card's chance node
-    probs, luck = _luck_if_drawn(game, before)
+        i = _first_of_a_draw(game, actions)       # lead to the second card's chance node
+    outcomes = _state_before(game, actions, i).chance_outcomes()
+    luck = _luck_if_taken(game, actions, i, outcomes, luck_events(game, actions[:i + 1])[-1].luck)
+    probs = np.array([p for _, p in outcomes])
     assert len(probs) > 1 and np.abs(luck).max() > 1e-6        # a real event, with luck in it
     assert probs @ luck / probs.sum() == pytest.approx(np.zeros(game.num_players()), abs=1e-9)
 
@@ -364,9 +369,7 @@ def test_a_stated_choice_weighs_to_exactly_nothing_and_only_stated_seats_have_ch
         state = _state_before(game, actions, e.move)
         assert state.current_player() % 2 == 1 and len(state.legal_actions()) > 1
     e = next(e for e in choices if np.abs(e.luck).max() > 1e-6)
-    state = _state_before(game, actions, e.move)
-    law = _uniform(state)
-    luck = [luck_events(game, actions[:e.move] + [a], policies=stated)[-1].luck for a, _ in law]
+    luck = _luck_if_taken(game, actions, e.move, _uniform(_state_before(game, actions, e.move)), e.luck)
     assert np.mean(luck, axis=0) == pytest.approx(np.zeros(game.num_players()), abs=1e-9)
 
 

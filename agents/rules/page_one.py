@@ -51,9 +51,9 @@ class PageOneRulesBot(CardBot):
             return legal[0]
         me = core.current_player()
         lacks = self.memory.update(core).lacks
-        opponents = [s for s in range(core.n) if s != me and s not in core.out]
-        void_count = [sum(lacks[s] >> suit & 1 for s in opponents) for suit in range(4)]
         if core.led < 0:
+            opponents = [s for s in range(core.n) if s != me and s not in core.out]
+            void_count = [sum(lacks[s] >> suit & 1 for s in opponents) for suit in range(4)]
             return self._lead(core, me, legal, void_count)
         return self._follow(core, me, legal)
 
@@ -63,7 +63,11 @@ class PageOneRulesBot(CardBot):
         naturals = [a for a in legal if a < PLAY_JOKER]
         jokers = [a for a in legal if a >= PLAY_JOKER]
         best_joker_suit = max(range(4), key=lambda s: (void_count[s], -s))
-        winners = [a for a in naturals if self._unbeatable(core, me, a)]
+        live = ~(core.discard | core.table | hand)         # cards that could still be played against it
+        if core.rules.deck & JOKER_MASK & live:
+            winners = []                                    # a live joker beats every card
+        else:
+            winners = [a for a in naturals if not _higher_of_its_suit(a) & live]
         if winners:
             return max(winners, key=lambda a: (void_count[_suit(a)], -a))
         if jokers and (cards_left <= 3 or not naturals):
@@ -79,12 +83,9 @@ class PageOneRulesBot(CardBot):
             return min(beats, key=lambda a: (_rank(a), a))
         return naturals[0] if naturals else legal[0]
 
-    @staticmethod
-    def _unbeatable(core: PageOneState, me: int, action: int) -> bool:
-        """No card that could still be played beats it: every higher card of its
-        suit, and every joker, is out of play or in this hand."""
-        out_of_play = core.discard | core.table | core.hands[me]
-        suit, rank = _suit(action), _rank(action)
-        higher = ((0x1FFF << (rank + 1)) & 0x1FFF) << (suit * NUM_RANKS)
-        higher |= core.rules.deck & JOKER_MASK
-        return not higher & ~out_of_play
+
+def _higher_of_its_suit(action: int) -> int:
+    """The cards of the played card's suit that beat it, as a bitmask: a lead is a sure
+    winner when none of them, and no joker, is still live."""
+    suit, rank = _suit(action), _rank(action)
+    return ((0x1FFF << (rank + 1)) & 0x1FFF) << (suit * NUM_RANKS)

@@ -15,7 +15,7 @@ from games import registry
 from games.cards import suit_permuted
 from games.american_page_one.core import (CHANCE_OUTCOMES, DEFAULT_PARAMS, NUM_ACTIONS, NUM_KINDS,
                                           NAME_SUIT, NUM_RANKS, PHASE_NAMES, AmericanPageOneRules,
-                                          AmericanPageOneState, count_of, hand_size)
+                                          AmericanPageOneState, FULL52, JOKER, hand_size)
 from games.american_page_one.belief import public_memory
 from games.american_page_one.leaf import american_page_one_value
 from games.american_page_one.match import DEAL_PARAMETERS, AmericanPageOneMatch, match_format
@@ -200,10 +200,17 @@ class AmericanPageOneObserver:
 
 
 def _set_counts(row: np.ndarray, lo: int, hi: int, copies: np.ndarray) -> None:
-    for k in range(NUM_KINDS):
-        c = count_of(lo, hi, k)
-        if c:
-            row[k] = c / copies[k]
+    """row[k] = the copies of kind k held, over the copies a deck has: a kind's two
+    bits (lo and hi) unpacked at once, the jokers counted apart. A loop over the 53
+    kinds was most of a value network's time at this game."""
+    counts = _bits52(lo & FULL52) + _bits52(hi & FULL52)
+    counts[JOKER] = (lo >> 52).bit_count()
+    np.divide(counts, copies, out=row)
+
+
+def _bits52(mask: int) -> np.ndarray:
+    """The 52 low bits of `mask` as 0/1 bytes, then a zero for the joker's slot."""
+    return np.unpackbits(np.frombuffer(mask.to_bytes(7, "little"), np.uint8), bitorder="little")[:53]
 
 
 def suit_permuted_action(action: int, perm: tuple[int, ...]) -> int:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Callable, Mapping
 
 from games.eventlog import LoggedCore, values_of
@@ -93,8 +94,9 @@ class PageOneRules:
                    until_last=bool_param(p, "until_last"),
                    max_tricks=int_param(p, "max_tricks", 1, 1_000_000))
 
-    @property
+    @cached_property
     def deck(self) -> int:
+        """Every card in play as a bitmask (read at every rule-bot lead: computed once)."""
         return FULL_DECK | sum(1 << j for j in JOKER_IDS[:self.jokers])
 
     @property
