@@ -318,6 +318,11 @@ def section_engine(seconds: float, repeats: int) -> None:
     run(seconds, repeats)
 
 
+def section_luck(seconds: float, repeats: int) -> None:
+    from scripts.bench_luck import section_luck as run
+    run(seconds, repeats)
+
+
 def section_american_page_one(seconds: float, repeats: int) -> None:
     from games.american_page_one.core import AmericanPageOneRules, AmericanPageOneState
     print("== American Page One (4 players) against OpenSpiel C++ "
@@ -386,6 +391,7 @@ SECTIONS: dict[str, Callable[[float, int], None]] = {
     "engine": section_engine,
     "classic_canasta": section_classic_canasta,
     "value": section_value,
+    "luck": section_luck,
     "learner": section_learner,
 }
 
