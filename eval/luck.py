@@ -329,14 +329,18 @@ def leaf_rows(state: pyspiel.State) -> list[tuple[pyspiel.State, float]]:
     return [(state, 1.0)]
 
 
-def played_on(state: pyspiel.State, bots: Sequence, rng: random.Random) -> np.ndarray:
+def played_on(state: pyspiel.State, bots: Sequence, rng: random.Random,
+              chance: Callable[[pyspiel.State], int] | None = None) -> np.ndarray:
     """Every seat's return of one game played on from `state` (left as it was) by
-    `bots`, one a seat, chance drawn from its law with `rng`: the rollout the luck
+    `bots`, one a seat, chance drawn from its law with `rng`, or by `chance` where
+    given (a games.chance.DealChance: a shuffled stock): the rollout the luck
     network's targets (training/luck_value.py) and the luck ceiling
     (experiments/luck_ceiling.py) are measured by."""
     s = state.clone()
     while not s.is_terminal():
-        if s.is_chance_node():
+        if s.is_chance_node() and chance is not None:
+            s.apply_action(chance(s))
+        elif s.is_chance_node():
             outcomes, probs = zip(*s.chance_outcomes())
             s.apply_action(rng.choices(outcomes, probs)[0])
         else:

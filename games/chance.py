@@ -29,6 +29,7 @@ the k-th number: exact, and the same in replays until play diverges.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Sequence
 
 from games.seeding import derive_seed
@@ -63,6 +64,18 @@ class DealChance:
         self.left: dict[int, int] = {}    # outcome -> copies of it in `order`
         self.single = True                # every outcome of `left` has one copy
         self.numbers = random.Random(derive_seed(_NUMBERS, seed))
+
+    @classmethod
+    def from_order(cls, seed: int, order: Sequence[int]) -> "DealChance":
+        """A game whose current shuffle is `order` (copies, in the order they are given
+        out), its later shuffles the seed's. Exact where `order` is a uniform shuffle of
+        the deck the next node offers (training/luck_value.py's coupled stocks: the
+        rollouts after an event's outcomes share one shuffled stock but the outcome)."""
+        chance = cls(seed)
+        chance.order = list(order)
+        chance.left = dict(Counter(order))
+        chance.single = all(c == 1 for c in chance.left.values())
+        return chance
 
     def _shuffled(self, deck: list[int]) -> list[int]:
         """The deal's next shuffle of `deck` (tests replace it to enumerate shuffles)."""

@@ -4,6 +4,8 @@ the differences between an event's outcomes."""
 
 from __future__ import annotations
 
+import json
+import math
 import random
 
 import numpy as np
@@ -229,7 +231,7 @@ def test_a_file_of_events_grows_by_the_games_it_lacks_into_the_events_of_them_al
         args = argparse.Namespace(game=PAGE_ONE, agents=["rules", "random"], out=str(tmp_path / f"{games}.safetensors"),
                                   games=games, outcomes=2, rollouts=1, events=str(events), workers=1, threads=1,
                                   held_out=0.34, hidden=[8, 8], seat_layers=1, epochs=1, batch=16, lr=1e-3,
-                                  weight_decay=0.0, level=0.05, seed=5, quiet=True)
+                                  weight_decay=0.0, level=0.05, seed=5, quiet=True, coupling="numbers")
         run(args)
         assert load_data(events, recipe, games)[1] == games
     assert _same_events(load_data(events, recipe, 5)[0], whole)
@@ -237,6 +239,45 @@ def test_a_file_of_events_grows_by_the_games_it_lacks_into_the_events_of_them_al
         load_data(events, recipe, 4)
     with pytest.raises(ValueError, match="another recipe .its seed differ"):
         load_data(events, Recipe(recipe.game, ("rules", "random"), 2, 1, 6), 5)
+    with pytest.raises(ValueError, match="another recipe .its coupling differ"):
+        load_data(events, Recipe(recipe.game, ("rules", "random"), 2, 1, 5, "stock"), 5)
+    # A file from before the stock coupling names none: its rollouts drew from the seeds' numbers.
+    with np.load(events) as z:
+        arrays = {k: z[k] for k in z.files}
+    stored = json.loads(str(arrays["recipe"]))
+    del stored["coupling"]
+    arrays["recipe"] = np.array(json.dumps(stored))
+    older = tmp_path / "older.npz"
+    np.savez(older, **arrays)
+    assert _same_events(load_data(older, recipe, 5)[0], whole)
+    with pytest.raises(ValueError, match="another recipe .its coupling differ"):
+        load_data(older, Recipe(recipe.game, ("rules", "random"), 2, 1, 5, "stock"), 5)
+
+
+def test_coupled_stocks_are_uniform_shuffles_of_what_each_outcome_leaves_and_differ_in_one_card():
+    """The stock coupling (train-luck --coupling stock): after each outcome drawn at
+    an event, a stock that is exactly what the outcome leaves of the deck, in a uniformly
+    random order (every arrangement as often, within 4.5 standard errors, over 6,000
+    seeds), and the same card as after any other outcome at every place but one."""
+    from collections import Counter
+    law = [(0, 0.4), (1, 0.2), (2, 0.4)]            # a deck of two 0s, one 1 and two 2s
+    deck = Counter({0: 2, 1: 1, 2: 2})
+    arrangements = [Counter(), Counter()]
+    seeds = 6000
+    for seed in range(seeds):
+        stocks = luck_value.coupled_stocks(law, [0, 1], seed)
+        for k, (outcome, stock) in enumerate(zip((0, 1), stocks)):
+            assert Counter(stock) == deck - Counter({outcome: 1})
+            arrangements[k][tuple(stock)] += 1
+        assert sum(a != b for a, b in zip(*stocks)) == 1
+    for counts, expected in zip(arrangements, (12, 6)):       # 4!/(2!) and 4!/(2! 2!) arrangements
+        assert len(counts) == expected
+        share = 1 / expected
+        se = (share * (1 - share) / seeds) ** 0.5
+        assert all(abs(c / seeds - share) < 4.5 * se for c in counts.values()), counts
+    assert luck_value.coupled_stocks(law, [2, 2], 3)[0] == luck_value.coupled_stocks(law, [2, 2], 3)[1]
+    not_a_deck = [(0, 1 / math.pi), (1, 1 - 1 / math.pi)]      # no whole numbers of copies make these
+    assert luck_value.coupled_stocks(not_a_deck, [0, 1], 0) is None
 
 
 def test_it_learns_the_seatings_a_tournament_of_its_agents_plays():
@@ -439,15 +480,17 @@ def test_train_luck_writes_a_network_read_averaged_where_the_suits_are_alike(tmp
     import argparse
     from search.netfile import load
     classic = "python_classic_canasta(players=2)"
-    for game_string, averaged, seat_layers in ((PAGE_ONE, "suits", 2), (classic, "none", 1)):
+    for game_string, averaged, seat_layers, coupling in ((PAGE_ONE, "suits", 2, "numbers"),
+                                                          (classic, "none", 1, "stock")):
         out = tmp_path / f"{averaged}.luck.safetensors"
         args = argparse.Namespace(game=game_string, agents=["rules", "random"], out=str(out), games=3, outcomes=2,
                                   rollouts=1, events=None, workers=1, threads=1, held_out=0.34, hidden=[8, 8, 8],
                                   seat_layers=seat_layers, epochs=1, batch=16, lr=1e-3, weight_decay=0.0, level=0.05,
-                                  seed=0, quiet=True)
+                                  seed=0, quiet=True, coupling=coupling)
         run(args)
         notes = load(out, kind="luck", game=load_game(game_string)).training
         assert (notes["relabelled"], notes["averaged"], notes["seat_layers"]) == (averaged, averaged, seat_layers)
+        assert notes["coupling"] == coupling
         network = luck_network(str(out), load_game(game_string))
         assert (network.relabellings is None) == (averaged == "none")
         assert network.values.seat_layers == seat_layers

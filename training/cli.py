@@ -56,6 +56,8 @@ def _train_luck(args: argparse.Namespace) -> None:
         args.outcomes = 2 if args.rollouts else 1
     if (args.outcomes == 1) != (args.rollouts == 0):
         raise ValueError("--outcomes 1 goes with --rollouts 0 (the game's own result as the target), and only with it")
+    if args.coupling == "stock" and not args.rollouts:
+        raise ValueError("--coupling stock couples rollouts: it needs --rollouts 1 or more")
     if args.seat_layers >= len(args.hidden):
         raise ValueError(f"--seat-layers {args.seat_layers}: --hidden names {len(args.hidden)} layers, and at "
                          f"least the last must read the seats together")
@@ -147,6 +149,9 @@ def _luck_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rollouts", type=cli_checks.integer(0, 10_000), default=8,
                    help="games played on after each outcome, the same seeds after each (default %(default)s); "
                         "0: no rollouts, the game's own result is the target of the outcome it drew")
+    p.add_argument("--coupling", choices=("numbers", "stock"), default="numbers",
+                   help="how the rollouts after an event's outcomes share their chance: numbers, each drawn from "
+                        "the seed's stream (default); stock, one shuffled stock that differs in the outcome alone")
     p.add_argument("--events", help="an .npz to keep the generated events in, read back if it exists "
                                     "(the same recipe only; a file of fewer games grows by the games it lacks)")
     p.add_argument("--workers", type=cli_checks.integer(1, 1024), default=1, help="processes generating events")

@@ -19,7 +19,10 @@ Read top to bottom (as CleanRL writes an algorithm):
    outcomes are drawn from the event's law, and after each, `--rollouts` games
    are played on by the agents themselves with the same seeds after every
    outcome (common random numbers: what differs between two outcomes' results is
-   then more the outcome, less the rollouts' own luck). Target: every seat's mean
+   then more the outcome, less the rollouts' own luck). `--coupling stock` deals the
+   rollouts after a chance event's outcomes from one shuffled stock that differs in the
+   outcome alone (`coupled_stocks`), where the seed's numbers would pick other cards
+   from decks that differ. Target: every seat's mean
    return after the outcome. With `--rollouts 0` an event holds one child, the
    outcome the game itself drew, and its target is the game's own result: a
    Monte Carlo fit of the agents' value, a game's events for the price of playing
@@ -65,6 +68,7 @@ import time
 from dataclasses import dataclass
 from multiprocessing import Pool
 from pathlib import Path
+from typing import Sequence
 
 import numpy as np
 import pyspiel
@@ -72,13 +76,13 @@ import pyspiel
 from agents import make_bot
 from eval.luck import (LuckNetwork, averaged_over, leaf_rows, played_on, seat_block, seat_shared_or_plain,
                        suit_relabellings)
-from games.chance import DealChance
+from games.chance import DealChance, copies
 from games.load import load_game
 from games.seeding import derive_seed
 from search.netfile import save
 from search.value import FullStateEncoder, perspective
 
-_TABLE, _BOTS, _ROLLOUTS = 11, 12, 13      # streams of derive_seed
+_TABLE, _BOTS, _ROLLOUTS, _STOCK = 11, 12, 13, 14      # streams of derive_seed
 _BLOCK = 500                               # games gathered into one array by build_data
 
 
@@ -153,6 +157,7 @@ class Recipe:
     outcomes: int
     rollouts: int
     seed: int
+    coupling: str = "numbers"      # how an event's rollouts share chance: "numbers" or "stock" (--coupling)
 
 
 def seatings(game: pyspiel.Game, agents: int, games: int, seed: int) -> list[tuple[int, ...]]:
@@ -171,10 +176,43 @@ def _bots(game, recipe: Recipe, seats: list[int], seed: int) -> list:
     return [make_bot(recipe.agents[a], game, s, derive_seed(_BOTS, seed, s)) for s, a in enumerate(seats)]
 
 
-def _rollout(game, recipe: Recipe, seats: list[int], state, seed: int) -> np.ndarray:
+def _rollout(game, recipe: Recipe, seats: list[int], state, seed: int, stock: list[int] | None) -> np.ndarray:
     """Every seat's return of one game played on from `state` by the agents, its
-    bots and chance drawn from `seed` (the same seed after each outcome: common random numbers)."""
-    return played_on(state, _bots(game, recipe, seats, seed), random.Random(seed))
+    bots and chance drawn from `seed` (the same seed after each outcome: common random
+    numbers); under the stock coupling, from a shuffled stock: `stock` where the event
+    gave one (coupled_stocks), else the seed's first shuffle of the first deck met."""
+    bots = _bots(game, recipe, seats, seed)
+    if recipe.coupling == "numbers":
+        return played_on(state, bots, random.Random(seed))
+    chance = DealChance(seed) if stock is None else DealChance.from_order(seed, stock)
+    return played_on(state, bots, random.Random(seed), chance=chance)
+
+
+def coupled_stocks(law: Sequence[tuple[int, float]], drawn: Sequence[int], seed: int) -> list[list[int]] | None:
+    """The stocks the rollouts of one seed start from after each drawn outcome of a
+    chance event: a uniform shuffle of the event's deck less the first outcome, and for
+    each other outcome the same order with one of that outcome's copies, chosen at
+    random, put back as the first outcome. Each is a uniform shuffle of what its outcome
+    leaves, and any two differ in one card, so every later draw is the same card after
+    both outcomes until play takes them apart. (A shuffle of each deck by the same seed
+    differs wherever the decks' sorted orders shift: a third of the cards, on average.)
+    None where the event's law is not a deck (games.chance.copies finds none)."""
+    outcomes, probs = zip(*law)
+    counts = copies(probs)
+    if counts is None:
+        return None
+    rng = random.Random(derive_seed(_STOCK, seed))
+    first = drawn[0]
+    base = [o for o, c in zip(outcomes, counts) for _ in range(c)]
+    base.remove(first)
+    rng.shuffle(base)
+    stocks = []
+    for outcome in drawn:
+        stock = list(base)
+        if outcome != first:
+            stock[rng.choice([i for i, c in enumerate(stock) if c == outcome])] = first
+        stocks.append(stock)
+    return stocks
 
 
 def play_game(args: tuple[Recipe, int, tuple[int, ...]]) -> dict[str, list]:
@@ -201,7 +239,9 @@ def play_game(args: tuple[Recipe, int, tuple[int, ...]]) -> dict[str, list]:
         actions, probs = zip(*law)
         seeds = [rng.getrandbits(62) for _ in range(recipe.rollouts)]
         drawn = rng.choices(actions, probs, k=recipe.outcomes) if recipe.rollouts else [taken]
-        for action in drawn:
+        stocks = {s: coupled_stocks(law, drawn, s) if recipe.coupling == "stock" and state.is_chance_node() else None
+                  for s in seeds}
+        for k, action in enumerate(drawn):
             child_state = state.clone()
             child_state.apply_action(action)
             child = len(out["y"])
@@ -215,8 +255,8 @@ def play_game(args: tuple[Recipe, int, tuple[int, ...]]) -> dict[str, list]:
                 out["row_weight"].append(weight)
                 out["row_seat"].append(perspective(position))
             out["const"].append(const)
-            out["y"].append(np.mean([_rollout(game, recipe, seats, child_state, s) for s in seeds], axis=0)
-                            if seeds else None)       # without rollouts: the game's result, known at its end
+            out["y"].append(np.mean([_rollout(game, recipe, seats, child_state, s, None if stocks[s] is None else stocks[s][k])
+                                     for s in seeds], axis=0) if seeds else None)       # without rollouts: the game's result, known at its end
 
     bots = _bots(game, recipe, seats, derive_seed(recipe.seed, index))
     chance, state, playing = DealChance(derive_seed(_TABLE, recipe.seed, index)), game.new_initial_state(), False
@@ -316,6 +356,8 @@ def load_data(path: Path, recipe: Recipe, games: int) -> tuple[LuckData, int]:
     except (OSError, KeyError, EOFError, ValueError, TypeError) as e:
         raise ValueError(f"{path}: not a file of luck events ({str(e).splitlines()[0][:60]})") from None
     wanted = _described(recipe, games)
+    if isinstance(stored, dict):
+        stored = {"coupling": "numbers", **stored}      # files from before the stock coupling
     differ = [k for k in wanted if k != "games" and (not isinstance(stored, dict) or stored.get(k) != wanted[k])]
     if differ:
         raise ValueError(f"{path} holds the events of another recipe (its {', '.join(differ)} differ)")
@@ -494,7 +536,8 @@ def run(args: argparse.Namespace) -> dict:
     from training.selfplay import write_curve, write_report
     started = time.time()
     game = load_game(args.game)
-    recipe = Recipe(str(game), tuple(a.strip() for a in args.agents), args.outcomes, args.rollouts, args.seed)
+    recipe = Recipe(str(game), tuple(a.strip() for a in args.agents), args.outcomes, args.rollouts, args.seed,
+                    args.coupling)
     out = Path(args.out)
     events = Path(args.events) if args.events else None
     data, held = load_data(events, recipe, args.games) if events and events.exists() else (None, 0)
@@ -519,7 +562,7 @@ def run(args: argparse.Namespace) -> dict:
                 "relabelled": "suits" if permutations is not None else "none",
                 "averaged": "suits" if permutations is not None else "none",
                 "agents": list(recipe.agents), "games": args.games, "outcomes": args.outcomes,
-                "rollouts": args.rollouts, "seed": args.seed, "hidden": list(args.hidden),
+                "rollouts": args.rollouts, "coupling": args.coupling, "seed": args.seed, "hidden": list(args.hidden),
                 "seat_layers": args.seat_layers, "epochs": args.epochs,
                 "level": args.level, "held_out": report}
     save(out, layers, kind="luck", game=str(game), short_name=game.get_type().short_name,
