@@ -329,22 +329,23 @@ def leaf_rows(state: pyspiel.State) -> list[tuple[pyspiel.State, float]]:
     return [(state, 1.0)]
 
 
-def played_on(state: pyspiel.State, bots: Sequence, rng: random.Random,
-              chance: Callable[[pyspiel.State], int] | None = None) -> np.ndarray:
+def law_draws(rng: random.Random) -> Callable[[pyspiel.State], int]:
+    """Chance drawn from each node's own law with `rng`, one number a node."""
+    def draw(state: pyspiel.State) -> int:
+        outcomes, probs = zip(*state.chance_outcomes())
+        return rng.choices(outcomes, probs)[0]
+    return draw
+
+
+def played_on(state: pyspiel.State, bots: Sequence, chance: Callable[[pyspiel.State], int]) -> np.ndarray:
     """Every seat's return of one game played on from `state` (left as it was) by
-    `bots`, one a seat, chance drawn from its law with `rng`, or by `chance` where
-    given (a games.chance.DealChance: a shuffled stock): the rollout the luck
-    network's targets (training/luck_value.py) and the luck ceiling
-    (experiments/luck_ceiling.py) are measured by."""
+    `bots`, one a seat, each chance outcome chosen by `chance` (`law_draws`, or a
+    games.chance.DealChance: a shuffled stock): the rollout the luck network's targets
+    (training/luck_value.py) and the luck ceiling (experiments/luck_ceiling.py) are
+    measured by."""
     s = state.clone()
     while not s.is_terminal():
-        if s.is_chance_node() and chance is not None:
-            s.apply_action(chance(s))
-        elif s.is_chance_node():
-            outcomes, probs = zip(*s.chance_outcomes())
-            s.apply_action(rng.choices(outcomes, probs)[0])
-        else:
-            s.apply_action(bots[s.current_player()].step(s))
+        s.apply_action(chance(s) if s.is_chance_node() else bots[s.current_player()].step(s))
     return np.asarray(s.returns(), np.float64)
 
 

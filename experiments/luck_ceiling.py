@@ -63,7 +63,7 @@ from tqdm import tqdm
 
 from agents import make_bot
 from eval.config import split_agent
-from eval.luck import Valuer, luck_network, played_on, state_values
+from eval.luck import Valuer, law_draws, luck_network, played_on, state_values
 from games.chance import DealChance
 from games.load import load_game
 from games.seeding import derive_seed
@@ -124,7 +124,7 @@ class _Table:
 
     def rollout(self, state) -> float:
         """The margin of one game played on from `state` by fresh bots, chance drawn from its law."""
-        return self.margin(played_on(state, self.bots(self.rng.getrandbits(62)), self.rng))
+        return self.margin(played_on(state, self.bots(self.rng.getrandbits(62)), law_draws(self.rng)))
 
     def spread(self, state, law: list[tuple[int, float]], rollouts: int) -> tuple[float, float]:
         """Unbiased estimates of the variance of V^pi over the outcomes of `law` at

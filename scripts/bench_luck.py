@@ -10,7 +10,6 @@ the play of the same deals by the same bots, timed in the same rounds.
 
 from __future__ import annotations
 
-import statistics
 import time
 from typing import Callable
 
@@ -21,6 +20,7 @@ from eval.luck import luck_events, luck_model
 from games import registry
 from games.chance import DealChance
 from games.load import load_game
+from scripts.bench import rounds
 
 CLOCK = time.process_time
 AGENTS = ("rules", "random")           # seat s plays AGENTS[s % 2]
@@ -60,10 +60,9 @@ def section_luck(seconds: float, repeats: int, game_strings: list[str] | None = 
             terms += len(luck_events(game, histories[-1], policies=policies))
             spent += CLOCK() - start
         seeds = range(len(histories))
-        play, luck = [], []
-        for _ in range(repeats):
-            play.append(timed(lambda: [played_deal(game, s) for s in seeds]) / len(seeds))
-            luck.append(timed(lambda: [luck_events(game, h, policies=policies) for h in histories]) / len(seeds))
-        p, k = statistics.median(play), statistics.median(luck)
+        medians = rounds({"play": lambda: timed(lambda: [played_deal(game, s) for s in seeds]) / len(seeds),
+                          "luck": lambda: timed(lambda: [luck_events(game, h, policies=policies)
+                                                         for h in histories]) / len(seeds)}, repeats)
+        p, k = medians["play"], medians["luck"]
         print(f"  {game_string:<38} {len(seeds)} deals, {terms / len(seeds):.0f} luck terms a deal: "
               f"play {p:.4f} s, luck {k:.3f} s a deal ({k / p:.0f}x)")

@@ -74,8 +74,8 @@ import numpy as np
 import pyspiel
 
 from agents import make_bot
-from eval.luck import (LuckNetwork, averaged_over, leaf_rows, played_on, seat_block, seat_shared_or_plain,
-                       suit_relabellings)
+from eval.luck import (LuckNetwork, averaged_over, law_draws, leaf_rows, played_on, seat_block,
+                       seat_shared_or_plain, suit_relabellings)
 from games.chance import DealChance, copies
 from games.load import load_game
 from games.seeding import derive_seed
@@ -181,11 +181,11 @@ def _rollout(game, recipe: Recipe, seats: list[int], state, seed: int, stock: li
     bots and chance drawn from `seed` (the same seed after each outcome: common random
     numbers); under the stock coupling, from a shuffled stock: `stock` where the event
     gave one (coupled_stocks), else the seed's first shuffle of the first deck met."""
-    bots = _bots(game, recipe, seats, seed)
     if recipe.coupling == "numbers":
-        return played_on(state, bots, random.Random(seed))
-    chance = DealChance(seed) if stock is None else DealChance.from_order(seed, stock)
-    return played_on(state, bots, random.Random(seed), chance=chance)
+        chance = law_draws(random.Random(seed))
+    else:
+        chance = DealChance(seed) if stock is None else DealChance.from_order(seed, stock)
+    return played_on(state, _bots(game, recipe, seats, seed), chance)
 
 
 def coupled_stocks(law: Sequence[tuple[int, float]], drawn: Sequence[int], seed: int) -> list[list[int]] | None:
@@ -239,8 +239,9 @@ def play_game(args: tuple[Recipe, int, tuple[int, ...]]) -> dict[str, list]:
         actions, probs = zip(*law)
         seeds = [rng.getrandbits(62) for _ in range(recipe.rollouts)]
         drawn = rng.choices(actions, probs, k=recipe.outcomes) if recipe.rollouts else [taken]
-        stocks = {s: coupled_stocks(law, drawn, s) if recipe.coupling == "stock" and state.is_chance_node() else None
-                  for s in seeds}
+        coupled = recipe.coupling == "stock" and state.is_chance_node()
+        unstocked = [None] * len(drawn)         # rollouts that start no stock of their own
+        stocks = {s: (coupled_stocks(law, drawn, s) if coupled else None) or unstocked for s in seeds}
         for k, action in enumerate(drawn):
             child_state = state.clone()
             child_state.apply_action(action)
@@ -255,8 +256,8 @@ def play_game(args: tuple[Recipe, int, tuple[int, ...]]) -> dict[str, list]:
                 out["row_weight"].append(weight)
                 out["row_seat"].append(perspective(position))
             out["const"].append(const)
-            out["y"].append(np.mean([_rollout(game, recipe, seats, child_state, s, None if stocks[s] is None else stocks[s][k])
-                                     for s in seeds], axis=0) if seeds else None)       # without rollouts: the game's result, known at its end
+            out["y"].append(np.mean([_rollout(game, recipe, seats, child_state, s, stocks[s][k]) for s in seeds],
+                                    axis=0) if seeds else None)       # without rollouts: the game's result, known at its end
 
     bots = _bots(game, recipe, seats, derive_seed(recipe.seed, index))
     chance, state, playing = DealChance(derive_seed(_TABLE, recipe.seed, index)), game.new_initial_state(), False
