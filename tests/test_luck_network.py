@@ -231,7 +231,8 @@ def test_a_file_of_events_grows_by_the_games_it_lacks_into_the_events_of_them_al
         args = argparse.Namespace(game=PAGE_ONE, agents=["rules", "random"], out=str(tmp_path / f"{games}.safetensors"),
                                   games=games, outcomes=2, rollouts=1, events=str(events), workers=1, threads=1,
                                   held_out=0.34, hidden=[8, 8], seat_layers=1, epochs=1, batch=16, lr=1e-3,
-                                  weight_decay=0.0, level=0.05, seed=5, quiet=True, coupling="numbers")
+                                  weight_decay=0.0, level=0.05, seed=5, quiet=True, coupling="numbers", horizon=0,
+                                  bootstrap=None)
         run(args)
         assert load_data(events, recipe, games)[1] == games
     assert _same_events(load_data(events, recipe, 5)[0], whole)
@@ -252,6 +253,10 @@ def test_a_file_of_events_grows_by_the_games_it_lacks_into_the_events_of_them_al
     assert _same_events(load_data(older, recipe, 5)[0], whole)
     with pytest.raises(ValueError, match="another recipe .its coupling differ"):
         load_data(older, Recipe(recipe.game, ("rules", "random"), 2, 1, 5, "stock"), 5)
+    # Nor a horizon: its rollouts played to the end. Events made with a bootstrap are another recipe.
+    boot = _luck_file(tmp_path / "boot.luck.safetensors", PAGE_ONE, ["rules", "random"])
+    with pytest.raises(ValueError, match="another recipe .its horizon, bootstrap differ"):
+        load_data(older, Recipe(recipe.game, ("rules", "random"), 2, 1, 5, "numbers", 3, str(boot)), 5)
 
 
 def test_coupled_stocks_are_uniform_shuffles_of_what_each_outcome_leaves_and_differ_in_one_card():
@@ -278,6 +283,41 @@ def test_coupled_stocks_are_uniform_shuffles_of_what_each_outcome_leaves_and_dif
     assert luck_value.coupled_stocks(law, [2, 2], 3)[0] == luck_value.coupled_stocks(law, [2, 2], 3)[1]
     not_a_deck = [(0, 1 / math.pi), (1, 1 - 1 / math.pi)]      # no whole numbers of copies make these
     assert luck_value.coupled_stocks(not_a_deck, [0, 1], 0) is None
+
+
+def test_a_rollout_to_a_horizon_is_valued_there_by_the_bootstrap_network(tmp_path):
+    """--horizon H --bootstrap FILE: a rollout plays H decisions (the same bots and
+    chance as a full one) and returns the bootstrap's values where it stopped, seated
+    as the rollout's table is; a game that ends first gives its returns; the events
+    file names the bootstrap by its bytes."""
+    game = load_game(PAGE_ONE)
+    # The bootstrap names its agents in the other order: seats are mapped by name.
+    boot = _luck_file(tmp_path / "boot.luck.safetensors", PAGE_ONE, ["random", "rules"], seed=3)
+    network = luck_network(str(boot), game)
+    seats = [0, 1, 0, 1]
+    for horizon in (1, 3, 9):
+        recipe = Recipe(PAGE_ONE, ("rules", "random"), 2, 1, 0, "stock", horizon, str(boot))
+        state = game.new_initial_state()
+        chance = DealChance(11)
+        while state.is_chance_node():
+            state.apply_action(chance(state))
+        full = Recipe(PAGE_ONE, ("rules", "random"), 2, 1, 0, "stock")
+        for seed in range(4):
+            got = luck_value._rollout(game, recipe, seats, state, seed, None)
+            bots, played = luck_value._bots(game, full, seats, seed), state.clone()
+            chance_of_seed, decisions = DealChance(seed), 0
+            while not played.is_terminal() and decisions < horizon:
+                if played.is_chance_node():
+                    played.apply_action(chance_of_seed(played))
+                else:
+                    played.apply_action(bots[played.current_player()].step(played))
+                    decisions += 1
+            while played.is_chance_node():        # the chance before the next decision is drawn too
+                played.apply_action(chance_of_seed(played))
+            want = (played.returns() if played.is_terminal()
+                    else state_values(network.seated([1, 0, 1, 0]), [played])[0])
+            assert np.allclose(got, want)
+    assert luck_value.file_digest(str(boot)) == __import__("hashlib").sha256(boot.read_bytes()).hexdigest()
 
 
 def test_it_learns_the_seatings_a_tournament_of_its_agents_plays():
@@ -476,21 +516,26 @@ def test_a_network_read_averaged_over_the_suits_values_a_game_as_its_suits_relab
 def test_train_luck_writes_a_network_read_averaged_where_the_suits_are_alike(tmp_path):
     """The recipe end to end on a few games: Page One's network notes it was
     trained relabelled and is read averaged; classic Canasta's, neither. Each is
-    read a seat at a time through as many layers as it was trained to share."""
+    read a seat at a time through as many layers as it was trained to share, and
+    notes how its rollouts were coupled and stopped (classic Canasta's at a horizon,
+    under a bootstrap network it names by its bytes)."""
     import argparse
     from search.netfile import load
     classic = "python_classic_canasta(players=2)"
-    for game_string, averaged, seat_layers, coupling in ((PAGE_ONE, "suits", 2, "numbers"),
-                                                          (classic, "none", 1, "stock")):
+    boot = _luck_file(tmp_path / "boot.luck.safetensors", classic, ["rules", "random"])
+    for game_string, averaged, seat_layers, coupling, horizon in ((PAGE_ONE, "suits", 2, "numbers", 0),
+                                                                   (classic, "none", 1, "stock", 2)):
         out = tmp_path / f"{averaged}.luck.safetensors"
         args = argparse.Namespace(game=game_string, agents=["rules", "random"], out=str(out), games=3, outcomes=2,
                                   rollouts=1, events=None, workers=1, threads=1, held_out=0.34, hidden=[8, 8, 8],
                                   seat_layers=seat_layers, epochs=1, batch=16, lr=1e-3, weight_decay=0.0, level=0.05,
-                                  seed=0, quiet=True, coupling=coupling)
+                                  seed=0, quiet=True, coupling=coupling, horizon=horizon,
+                                  bootstrap=str(boot) if horizon else None)
         run(args)
         notes = load(out, kind="luck", game=load_game(game_string)).training
         assert (notes["relabelled"], notes["averaged"], notes["seat_layers"]) == (averaged, averaged, seat_layers)
-        assert notes["coupling"] == coupling
+        assert notes["coupling"] == coupling and notes["horizon"] == horizon
+        assert notes["bootstrap"] == (luck_value.file_digest(str(boot)) if horizon else "")
         network = luck_network(str(out), load_game(game_string))
         assert (network.relabellings is None) == (averaged == "none")
         assert network.values.seat_layers == seat_layers

@@ -58,6 +58,11 @@ def _train_luck(args: argparse.Namespace) -> None:
         raise ValueError("--outcomes 1 goes with --rollouts 0 (the game's own result as the target), and only with it")
     if args.coupling == "stock" and not args.rollouts:
         raise ValueError("--coupling stock couples rollouts: it needs --rollouts 1 or more")
+    if bool(args.horizon) != bool(args.bootstrap):
+        raise ValueError("--horizon and --bootstrap go together: a rollout stops at the horizon, "
+                         "and the bootstrap network values it there")
+    if args.horizon and not args.rollouts:
+        raise ValueError("--horizon stops rollouts: it needs --rollouts 1 or more")
     if args.seat_layers >= len(args.hidden):
         raise ValueError(f"--seat-layers {args.seat_layers}: --hidden names {len(args.hidden)} layers, and at "
                          f"least the last must read the seats together")
@@ -68,7 +73,11 @@ def _train_luck(args: argparse.Namespace) -> None:
         regular_input(args.events, "--events")
     elif args.events is not None and not Path(args.events).resolve().parent.is_dir():
         raise ValueError(f"--events {args.events}: its folder does not exist")
-    check_outputs(args.out, args.events, args.force)
+    if args.bootstrap:
+        from eval.luck import luck_network
+        regular_input(args.bootstrap, "--bootstrap")
+        luck_network(args.bootstrap, game).for_agents(args.agents)   # ValueError, one line, if not one for these agents
+    check_outputs(args.out, [args.events, args.bootstrap], args.force)
     from training.luck_value import run
     print(json.dumps(run(args), indent=2))
 
@@ -152,6 +161,11 @@ def _luck_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--coupling", choices=("numbers", "stock"), default="numbers",
                    help="how the rollouts after an event's outcomes share their chance: numbers, each drawn from "
                         "the seed's stream (default); stock, one shuffled stock that differs in the outcome alone")
+    p.add_argument("--horizon", type=cli_checks.integer(0, 1_000_000), default=0,
+                   help="decisions a rollout plays before --bootstrap values where it stopped (default 0: "
+                        "rollouts play to the end)")
+    p.add_argument("--bootstrap", metavar="FILE",
+                   help="a luck network for the same agents, read at the horizon (e.g. one trained on full rollouts)")
     p.add_argument("--events", help="an .npz to keep the generated events in, read back if it exists "
                                     "(the same recipe only; a file of fewer games grows by the games it lacks)")
     p.add_argument("--workers", type=cli_checks.integer(1, 1024), default=1, help="processes generating events")

@@ -116,13 +116,14 @@ def outputs(out: Path | str) -> dict[str, tuple[Path, str]]:
             "onnx": (Path(f"{stem}.onnx"), files.ONNX_TWIN)}
 
 
-def check_outputs(out: Path | str, data: Path | str | None, force: bool) -> None:
-    """Refuses, before any work, outputs that would replace an input (`data`, if
-    any) or a file of another kind (records.files.check_output); the network file
-    only with `force` if it exists."""
+def check_outputs(out: Path | str, data: Path | str | None | list, force: bool) -> None:
+    """Refuses, before any work, outputs that would replace an input (`data`: one,
+    or a list, None for none) or a file of another kind (records.files.check_output);
+    the network file only with `force` if it exists."""
     from records.files import check_output
+    inputs = [p for p in (data if isinstance(data, list) else [data]) if p is not None]
     for name, (path, kind) in outputs(out).items():
-        check_output(path, kind, inputs=[data] if data is not None else [],
+        check_output(path, kind, inputs=inputs,
                      force=force if name == "network" else None,
                      option="--out" if name == "network" else f"--out's {name}")
 
