@@ -207,7 +207,9 @@ def _rollout(game, recipe: Recipe, seats: list[int], state, seed: int, stock: li
         if s.is_chance_node():
             s.apply_action(chance(s))
         elif decisions == recipe.horizon:
-            return state_values(_bootstrap(recipe).seated([recipe_to_network(recipe)[a] for a in seats]), [s])[0]
+            bootstrap = _bootstrap(recipe)
+            index = bootstrap.for_agents(recipe.agents)       # the recipe's agents among the bootstrap's
+            return state_values(bootstrap.seated([index[a] for a in seats]), [s])[0]
         else:
             s.apply_action(bots[s.current_player()].step(s))
             decisions += 1
@@ -218,11 +220,6 @@ def _rollout(game, recipe: Recipe, seats: list[int], state, seed: int, stock: li
 def _bootstrap(recipe: Recipe) -> LuckNetwork:
     """The recipe's bootstrap network, read once a process."""
     return luck_network(recipe.bootstrap, load_game(recipe.game))
-
-
-def recipe_to_network(recipe: Recipe) -> list[int]:
-    """Each of the recipe's agents as an index into its bootstrap network's agents."""
-    return _bootstrap(recipe).for_agents(recipe.agents)
 
 
 def file_digest(path: str) -> str:
