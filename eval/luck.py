@@ -337,16 +337,29 @@ def law_draws(rng: random.Random) -> Callable[[pyspiel.State], int]:
     return draw
 
 
-def played_on(state: pyspiel.State, bots: Sequence, chance: Callable[[pyspiel.State], int]) -> np.ndarray:
-    """Every seat's return of one game played on from `state` (left as it was) by
-    `bots`, one a seat, each chance outcome chosen by `chance` (`law_draws`, or a
-    games.chance.DealChance: a shuffled stock): the rollout the luck network's targets
+def played_to(state: pyspiel.State, bots: Sequence, chance: Callable[[pyspiel.State], int],
+              decisions: int | None = None) -> pyspiel.State:
+    """The game played on from `state` (left as it was) by `bots`, one a seat, each
+    chance outcome chosen by `chance` (`law_draws`, or a games.chance.DealChance: a
+    shuffled stock), until it ends or, given `decisions`, until that many decisions
+    are made and the next is due: the rollout the luck network's targets
     (training/luck_value.py) and the luck ceiling (experiments/luck_ceiling.py) are
     measured by."""
-    s = state.clone()
+    s, made = state.clone(), 0
     while not s.is_terminal():
-        s.apply_action(chance(s) if s.is_chance_node() else bots[s.current_player()].step(s))
-    return np.asarray(s.returns(), np.float64)
+        if s.is_chance_node():
+            s.apply_action(chance(s))
+        elif made == decisions:
+            break
+        else:
+            s.apply_action(bots[s.current_player()].step(s))
+            made += 1
+    return s
+
+
+def played_on(state: pyspiel.State, bots: Sequence, chance: Callable[[pyspiel.State], int]) -> np.ndarray:
+    """Every seat's return of one game played on to its end (`played_to`)."""
+    return np.asarray(played_to(state, bots, chance).returns(), np.float64)
 
 
 def state_values(net: Valuer, states: Sequence[pyspiel.State]) -> np.ndarray:

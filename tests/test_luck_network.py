@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import games  # noqa: F401
+from eval.config import file_sha256
 from eval.luck import LuckNetwork, luck_events, luck_judge, luck_network, state_values
 from eval.tournament import TournamentConfig
 from games.chance import DealChance
@@ -317,7 +318,7 @@ def test_a_rollout_to_a_horizon_is_valued_there_by_the_bootstrap_network(tmp_pat
             want = (played.returns() if played.is_terminal()
                     else state_values(network.seated([1, 0, 1, 0]), [played])[0])
             assert np.allclose(got, want)
-    assert luck_value.file_digest(str(boot)) == __import__("hashlib").sha256(boot.read_bytes()).hexdigest()
+    assert luck_value.bootstrap_digest(recipe) == __import__("hashlib").sha256(boot.read_bytes()).hexdigest()
 
 
 def test_it_learns_the_seatings_a_tournament_of_its_agents_plays():
@@ -535,7 +536,7 @@ def test_train_luck_writes_a_network_read_averaged_where_the_suits_are_alike(tmp
         notes = load(out, kind="luck", game=load_game(game_string)).training
         assert (notes["relabelled"], notes["averaged"], notes["seat_layers"]) == (averaged, averaged, seat_layers)
         assert notes["coupling"] == coupling and notes["horizon"] == horizon
-        assert notes["bootstrap"] == (luck_value.file_digest(str(boot)) if horizon else "")
+        assert notes["bootstrap"] == (file_sha256(boot) if horizon else "")
         network = luck_network(str(out), load_game(game_string))
         assert (network.relabellings is None) == (averaged == "none")
         assert network.values.seat_layers == seat_layers

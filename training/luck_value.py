@@ -84,7 +84,8 @@ import numpy as np
 import pyspiel
 
 from agents import make_bot
-from eval.luck import (LuckNetwork, averaged_over, law_draws, leaf_rows, luck_network, played_on, seat_block,
+from eval.config import file_sha256
+from eval.luck import (LuckNetwork, averaged_over, law_draws, leaf_rows, luck_network, played_to, seat_block,
                        seat_shared_or_plain, state_values, suit_relabellings)
 from games.chance import DealChance, copies
 from games.load import load_game
@@ -199,21 +200,12 @@ def _rollout(game, recipe: Recipe, seats: list[int], state, seed: int, stock: li
         chance = law_draws(random.Random(seed))
     else:
         chance = DealChance(seed) if stock is None else DealChance.from_order(seed, stock)
-    bots = _bots(game, recipe, seats, seed)
-    if not recipe.horizon:
-        return played_on(state, bots, chance)
-    s, decisions = state.clone(), 0
-    while not s.is_terminal():
-        if s.is_chance_node():
-            s.apply_action(chance(s))
-        elif decisions == recipe.horizon:
-            bootstrap = _bootstrap(recipe)
-            index = bootstrap.for_agents(recipe.agents)       # the recipe's agents among the bootstrap's
-            return state_values(bootstrap.seated([index[a] for a in seats]), [s])[0]
-        else:
-            s.apply_action(bots[s.current_player()].step(s))
-            decisions += 1
-    return np.asarray(s.returns(), np.float64)
+    stopped = played_to(state, _bots(game, recipe, seats, seed), chance, recipe.horizon or None)
+    if stopped.is_terminal():
+        return np.asarray(stopped.returns(), np.float64)
+    bootstrap = _bootstrap(recipe)
+    index = bootstrap.for_agents(recipe.agents)       # the recipe's agents among the bootstrap's
+    return state_values(bootstrap.seated([index[a] for a in seats]), [stopped])[0]
 
 
 @lru_cache(maxsize=4)
@@ -222,10 +214,10 @@ def _bootstrap(recipe: Recipe) -> LuckNetwork:
     return luck_network(recipe.bootstrap, load_game(recipe.game))
 
 
-def file_digest(path: str) -> str:
-    """The SHA-256 of a file's bytes: what names a bootstrap network in an events file."""
-    import hashlib
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest() if path else ""
+def bootstrap_digest(recipe: Recipe) -> str:
+    """The SHA-256 of the bootstrap network's bytes (empty without one): what names it
+    in an events file and a network's notes."""
+    return file_sha256(Path(recipe.bootstrap)) if recipe.bootstrap else ""
 
 
 def coupled_stocks(law: Sequence[tuple[int, float]], drawn: Sequence[int], seed: int) -> list[list[int]] | None:
@@ -382,7 +374,7 @@ def save_data(data: LuckData, recipe: Recipe, games: int, path: Path) -> None:
 
 def _described(recipe: Recipe, games: int) -> dict:
     return {**vars(recipe), "agents": list(recipe.agents), "games": games, "seating": "tournament lineups",
-            "bootstrap": file_digest(recipe.bootstrap)}
+            "bootstrap": bootstrap_digest(recipe)}
 
 
 def load_data(path: Path, recipe: Recipe, games: int) -> tuple[LuckData, int]:
@@ -605,7 +597,7 @@ def run(args: argparse.Namespace) -> dict:
                 "averaged": "suits" if permutations is not None else "none",
                 "agents": list(recipe.agents), "games": args.games, "outcomes": args.outcomes,
                 "rollouts": args.rollouts, "coupling": args.coupling, "horizon": args.horizon,
-                "bootstrap": file_digest(recipe.bootstrap), "seed": args.seed, "hidden": list(args.hidden),
+                "bootstrap": bootstrap_digest(recipe), "seed": args.seed, "hidden": list(args.hidden),
                 "seat_layers": args.seat_layers, "epochs": args.epochs,
                 "level": args.level, "held_out": report}
     save(out, layers, kind="luck", game=str(game), short_name=game.get_type().short_name,
