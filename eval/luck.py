@@ -310,7 +310,7 @@ def leaf_rows(state: pyspiel.State) -> list[tuple[pyspiel.State, float]]:
     """The positions a state's value is read from, with their weights: the state
     itself, except a chance node in the middle of a draw (Canasta draws two cards,
     each its own event), which is off the positions a network learns and, valued
-    there, made its luck noise (correlation 0.02 with the result, docs/tournament.md):
+    there, made its luck noise (correlation 0.02 with the result, experiments/logs/luck.md):
     where its outcomes all lead to decisions or the end, it is their expectation,
     one step on; deeper chance (the deal) is read where it stands. Any value
     function keeps the luck's mean zero, so this only changes the noise; a luck
