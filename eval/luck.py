@@ -609,7 +609,6 @@ def adjusted_records(config, records: Sequence, progress: bool = False, luck_net
     ValueErrors of both. `workers` > 1 measures in as many processes, each with
     its own judge made from `config` and `luck_net` (a deal's luck is a function
     of its actions and the judge: the same numbers in any process)."""
-    from tqdm import tqdm
     judge = judge or luck_judge(config, luck_net)
     lucks = measured_luck(config, records, judge, progress, luck_net, workers)
     return [with_luck_removed(rec, luck) for rec, luck in zip(records, lucks)]
