@@ -310,7 +310,7 @@ def leaf_rows(state: pyspiel.State) -> list[tuple[pyspiel.State, float]]:
     """The positions a state's value is read from, with their weights: the state
     itself, except a chance node in the middle of a draw (Canasta draws two cards,
     each its own event), which is off the positions a network learns and, valued
-    there, made its luck noise (correlation 0.02 with the result, docs/tournament.md):
+    there, made its luck noise (correlation 0.02 with the result, experiments/logs/luck.md):
     where its outcomes all lead to decisions or the end, it is their expectation,
     one step on; deeper chance (the deal) is read where it stands. Any value
     function keeps the luck's mean zero, so this only changes the noise; a luck
@@ -459,7 +459,12 @@ def adjusted_returns(game: pyspiel.Game, actions: Sequence[int], returns: Sequen
     net = net or luck_model(game)
     if net is None:
         return None
-    luck = side_luck(game, luck_events(game, actions, net, policies))
+    return less_luck(returns, side_luck(game, luck_events(game, actions, net, policies)))
+
+
+def less_luck(returns: Sequence[float], luck: Sequence[float]) -> list[float]:
+    """Each seat's return less its luck: the one subtraction, whether the luck was
+    measured now or read back from a results file."""
     return [float(r - x) for r, x in zip(returns, luck)]
 
 
@@ -508,15 +513,25 @@ def stated_policies(config, game: pyspiel.Game) -> list[Policy | None]:
     return [stated_policy(spec, game) for _, spec in config.agents]
 
 
+# The version of how a judge turns a game into luck. A results file keeps each game's
+# luck under its judge's identity, which holds this number: bump it whenever the
+# same game and value file would give other numbers, and luck stored before is
+# measured again rather than read.
+LUCK_METHOD = 1
+
+
 @dataclass(frozen=True)
 class LuckJudge:
     """What a tournament's luck is measured with: its game, each agent's stated
     policy, and the value: the shipped value network, or a luck network
-    (`LuckNetwork`) seated by which of its agents sits where."""
+    (`LuckNetwork`) seated by which of its agents sits where. `identity` names
+    all of that for the luck a results file stores: the method's version and the
+    value file's SHA-256 (the game and the agents' policies are the file's own)."""
     game: pyspiel.Game
     stated: tuple[Policy | None, ...]
     network: LuckNetwork | None = None
     agent_index: tuple[int, ...] = ()       # each tournament agent's index in the luck network's agents
+    identity: str = ""
 
     def valuer(self, seats: Sequence[int]) -> Valuer:
         """The value at a table where seat s holds the tournament's agent seats[s]."""
@@ -537,6 +552,7 @@ def luck_judge(config, luck_net: str | None = None) -> LuckJudge:
     the sum of its deals' returns, which a value predicts), a game with no value
     network shipped and no luck network given, or a luck network that is not one,
     was made for another game or not for these agents."""
+    from eval.config import file_sha256
     from games.load import load_game
     if config.match is not None:
         raise ValueError("adjusted scores are measured per deal: a match's result is not its deals' returns")
@@ -544,21 +560,22 @@ def luck_judge(config, luck_net: str | None = None) -> LuckJudge:
     stated = tuple(stated_policies(config, game))
     if luck_net is not None:
         network = luck_network(luck_net, game)
-        return LuckJudge(game, stated, network, tuple(network.for_agents([spec for _, spec in config.agents])))
+        return LuckJudge(game, stated, network, tuple(network.for_agents([spec for _, spec in config.agents])),
+                         f"method {LUCK_METHOD}, luck network sha256 {file_sha256(Path(luck_net))}")
     if luck_model(game) is None:
         raise ValueError(f"no value network is shipped for {config.game}: no luck-adjusted scores "
                          f"(a luck network trained for its agents can be given)")
-    return LuckJudge(game, stated)
+    return LuckJudge(game, stated,
+                     identity=f"method {LUCK_METHOD}, value network sha256 {file_sha256(shipped_path(game, 'value'))}")
 
 
-def adjusted_record(judge: LuckJudge, rec):
-    """A stored game (eval.play.GameRecord, with its history) with each seat's
-    return replaced by its adjusted return under `judge`; a void game as it is.
-    ValueError, one line naming the game, for one stored without its history or
-    whose history does not replay."""
-    from dataclasses import replace
+def game_luck(judge: LuckJudge, rec) -> list[float] | None:
+    """A stored game's luck under `judge` (eval.play.GameRecord, with its
+    history): each seat's side's summed luck, what its adjusted return leaves
+    out; None for a void game. ValueError, one line naming the game, for one
+    stored without its history or whose history does not replay."""
     if rec.returns is None:
-        return rec
+        return None
     try:
         histories = rec.deal_histories()
     except ValueError as e:
@@ -568,11 +585,21 @@ def adjusted_record(judge: LuckJudge, rec):
                          f"its luck cannot be measured")
     policies = [judge.stated[agent] if agent < len(judge.stated) else None for agent in rec.seats]
     try:
-        returns = adjusted_returns(judge.game, histories[0].actions, rec.returns, policies,
-                                   judge.valuer(rec.seats))
-        return replace(rec, returns=returns)
+        return side_luck(judge.game, luck_events(judge.game, histories[0].actions, judge.valuer(rec.seats), policies))
     except ValueError as e:
         raise ValueError(f"game {rec.deal}-{rec.rotation}: {e}") from None
+
+
+def with_luck_removed(rec, luck: Sequence[float] | None):
+    """The game with each seat's return less its `luck` (a void game as it is)."""
+    from dataclasses import replace
+    return rec if luck is None or rec.returns is None else replace(rec, returns=less_luck(rec.returns, luck))
+
+
+def adjusted_record(judge: LuckJudge, rec):
+    """A stored game with each seat's return replaced by its adjusted return
+    under `judge` (`game_luck`, and its ValueErrors); a void game as it is."""
+    return with_luck_removed(rec, game_luck(judge, rec))
 
 
 def adjusted_records(config, records: Sequence, progress: bool = False, luck_net: str | None = None,
@@ -582,14 +609,44 @@ def adjusted_records(config, records: Sequence, progress: bool = False, luck_net
     ValueErrors of both. `workers` > 1 measures in as many processes, each with
     its own judge made from `config` and `luck_net` (a deal's luck is a function
     of its actions and the judge: the same numbers in any process)."""
-    from tqdm import tqdm
     judge = judge or luck_judge(config, luck_net)
+    lucks = measured_luck(config, records, judge, progress, luck_net, workers)
+    return [with_luck_removed(rec, luck) for rec, luck in zip(records, lucks)]
+
+
+def measured_luck(config, records: Sequence, judge: LuckJudge, progress: bool = False, luck_net: str | None = None,
+                  workers: int = 1) -> list:
+    """Each game's `game_luck` under `judge`, in the records' order, measured in
+    `workers` processes where more than one (each making its own judge from
+    `config` and `luck_net`, the one `judge` was made from)."""
+    from tqdm import tqdm
     bar = tqdm(desc="luck", unit="game", total=len(records), disable=not progress)
     if workers <= 1 or len(records) < 2:
-        return _counted((adjusted_record(judge, rec) for rec in records), bar)
+        return _counted((game_luck(judge, rec) for rec in records), bar)
     import multiprocessing as mp
     with mp.get_context("forkserver").Pool(workers, _start_judge, (config, luck_net)) as pool:
-        return _counted(pool.imap(_adjusted_in_worker, records, chunksize=4), bar)
+        return _counted(pool.imap(_luck_in_worker, records, chunksize=4), bar)
+
+
+def stored_adjusted(db, judge: LuckJudge, progress: bool = False, luck_net: str | None = None,
+                    workers: int = 1) -> list:
+    """Every game of a results file (eval.storage.ResultsDB) with its luck under
+    `judge` removed: read where the file stores it, measured for the rest (their
+    histories read for them alone). A tournament's own handle stores what it
+    measured, so the file's next report reads it; a reader changes nothing."""
+    config = db.config()
+    records = list(db.games())
+    stored = db.luck(judge.identity)
+    missing = [rec for rec in records if rec.returns is not None and (rec.deal, rec.rotation) not in stored]
+    if missing:
+        wanted = {(rec.deal, rec.rotation) for rec in missing}
+        with_history = [rec for rec in db.games(history=True) if (rec.deal, rec.rotation) in wanted]
+        lucks = measured_luck(config, with_history, judge, progress, luck_net, workers)
+        measured = {(rec.deal, rec.rotation): luck for rec, luck in zip(with_history, lucks)}
+        if db.writer:
+            db.add_luck(judge.identity, measured)
+        stored = {**stored, **measured}
+    return [with_luck_removed(rec, stored.get((rec.deal, rec.rotation))) for rec in records]
 
 
 def _counted(results, bar) -> list:
@@ -612,5 +669,5 @@ def _start_judge(config, luck_net: str | None) -> None:
     _worker_judge = luck_judge(config, luck_net)
 
 
-def _adjusted_in_worker(rec):
-    return adjusted_record(_worker_judge, rec)
+def _luck_in_worker(rec):
+    return game_luck(_worker_judge, rec)

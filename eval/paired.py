@@ -87,10 +87,12 @@ def _agent_by_deal(db: ResultsDB, agent: str, adjusted: bool = False,
     names = config.agent_names
     if agent not in names:
         raise ValueError(f"{db.path}: no agent {agent!r} (agents: {', '.join(names)})")
-    records = [r for r in db.games(history=adjusted) if r.returns is not None]
     if adjusted:
-        from eval.luck import adjusted_records
-        records = adjusted_records(config, records, luck_net=luck_net)
+        from eval.luck import luck_judge, stored_adjusted
+        records = stored_adjusted(db, luck_judge(config, luck_net), luck_net=luck_net)
+    else:
+        records = list(db.games())
+    records = [r for r in records if r.returns is not None]
     if not records:
         raise ValueError(f"{db.path}: no finished game")
     totals = deal_totals(records, len(names), side_of_seat(len(records[0].seats), config.teams))

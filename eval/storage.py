@@ -12,6 +12,12 @@ included, and each decision's seconds) in one compact blob (eval.play's
 encode_history), written in the same transaction as its result; records.record turns it into a game record. Files of
 schema version 1 (before histories) still open: resuming one adds the column
 (its old games have no history), reading one changes nothing.
+
+A game's luck (eval/luck.py) is stored beside it once measured, keyed by the game
+and by what measured it (`LuckJudge.identity`: the method's version and the value
+network's bytes), so a report reads it back instead of measuring it again and luck
+measured one way is never read as another's. Files before schema 3 have no luck
+table: resuming one adds it, reading one finds no luck stored.
 """
 
 from __future__ import annotations
@@ -35,10 +41,20 @@ from eval.play import GameRecord
 from eval.schedule import check_sides
 
 APPLICATION_ID = 0x43415244      # "CARD", in the SQLite header at offset 68
-SCHEMA_VERSION = 2
-READABLE_VERSIONS = (1, 2)       # 1: before game histories
+SCHEMA_VERSION = 3
+READABLE_VERSIONS = (1, 2, 3)    # 1: before game histories; 2: before stored luck
 COMMIT_SECONDS = 0.2
 
+# Each game's luck under one judge (eval/luck.py): each seat's amount taken off its return.
+_LUCK_TABLE = """
+CREATE TABLE luck (
+    deal INTEGER NOT NULL,
+    rotation INTEGER NOT NULL,
+    judge TEXT NOT NULL,
+    luck TEXT NOT NULL,
+    PRIMARY KEY (deal, rotation, judge)
+) WITHOUT ROWID;
+"""
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE agents (idx INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, spec TEXT NOT NULL);
@@ -61,7 +77,7 @@ CREATE TABLE games (
     history BLOB,
     PRIMARY KEY (deal, rotation)
 ) WITHOUT ROWID;
-"""
+""" + _LUCK_TABLE
 
 _COLUMNS = ("deal", "rotation", "seats", "chance_seed", "returns", "length", "move_counts",
             "move_seconds", "move_max", "deal_records", "fault_seat", "fault_kind", "error",
@@ -285,6 +301,51 @@ class ResultsDB:
         """One stored game, with its history, or None."""
         return next(self.games(history=True, where="deal = ? AND rotation = ?", params=(deal, rotation)), None)
 
+    def luck(self, judge: str) -> dict[tuple[int, int], list[float]]:
+        """Each game's luck stored under `judge` (eval.luck's `LuckJudge.identity`):
+        (deal, rotation) -> each seat's amount taken off its return. Nothing from a
+        file before stored luck. A row that is not what the harness writes (a finite
+        number a seat, for a stored game) raises ResultsFileError naming the game."""
+        if not self._has_table("luck"):
+            return {}
+        out = {}
+        for deal, rotation, text in self.conn.execute(
+                "SELECT deal, rotation, luck FROM luck WHERE judge = ? ORDER BY deal, rotation", (judge,)):
+            try:
+                luck = json.loads(text) if isinstance(text, str) else None
+            except (ValueError, RecursionError):
+                luck = None
+            if not (_is_int(deal) and _is_int(rotation) and isinstance(luck, list)
+                    and len(luck) == self._num_seats and all(_is_finite(x) for x in luck)):
+                raise ResultsFileError(f"{self.path}: game {deal!r:.20}-{rotation!r:.20}: its stored luck is not "
+                                       f"a finite number a seat (the file was edited or damaged)")
+            out[deal, rotation] = [float(x) for x in luck]
+        return out
+
+    def add_luck(self, judge: str, luck: dict[tuple[int, int], list[float]]) -> None:
+        """Stores games' luck under `judge`, committed at once (a writer's file
+        only). A game's luck depends on its moves and the judge alone, so a row is
+        written once and never replaced. ResultsFileError where the write fails: the
+        rows stored before are kept, and these are measured again next time."""
+        if not self._writer:
+            raise ValueError("luck is stored by the tournament writing the file, not by a reader")
+        try:
+            with self.conn:
+                self.conn.executemany("INSERT OR IGNORE INTO luck VALUES (?, ?, ?, ?)",
+                                      [(d, r, judge, _to_json(v)) for (d, r), v in luck.items()])
+        except sqlite3.Error as e:
+            raise ResultsFileError(f"{self.path}: cannot store the games' luck ({e}); what was stored before is "
+                                   f"kept, and the rest is measured again next time") from None
+
+    @property
+    def writer(self) -> bool:
+        """Whether this is the tournament's own handle, which may store luck."""
+        return self._writer
+
+    def _has_table(self, table: str) -> bool:
+        return self.conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                                 (table,)).fetchone() is not None
+
     def has_history_column(self) -> bool:
         return any(r[1] == "history" for r in self.conn.execute("PRAGMA table_info(games)"))
 
@@ -453,7 +514,8 @@ def _connect(path: Path) -> sqlite3.Connection:
     return sqlite3.connect(path, isolation_level="DEFERRED")
 
 
-# The tables and columns every results file has (history: from schema 2).
+_LUCK_COLUMNS = ("deal", "rotation", "judge", "luck")
+# The tables and columns every results file has (history: from schema 2; luck, _LUCK_COLUMNS: from 3).
 _TABLES = {"meta": ("key", "value"), "agents": ("idx", "name", "spec"),
            "games": tuple(c for c in _COLUMNS if c != "history")}
 
@@ -470,15 +532,16 @@ def _check_ours(path: Path, conn: sqlite3.Connection) -> None:
     if version not in READABLE_VERSIONS:
         raise ResultsFileError(f"{path}: results schema version {version}; this cardarena reads "
                                f"versions {', '.join(map(str, READABLE_VERSIONS))}")
+    required = {**_TABLES, "luck": _LUCK_COLUMNS} if version >= 3 else _TABLES
     try:
         problems = [r[0] for r in conn.execute("PRAGMA quick_check")]
-        tables = {table: {r[1] for r in conn.execute(f"PRAGMA table_info({table})")} for table in _TABLES}
+        tables = {table: {r[1] for r in conn.execute(f"PRAGMA table_info({table})")} for table in required}
     except sqlite3.DatabaseError as e:
         problems, tables = [str(e)], {}
     if problems != ["ok"]:
         raise ResultsFileError(f"{path}: results file is corrupt ({'; '.join(problems[:3])}); "
                                f"left unchanged")
-    for table, columns in _TABLES.items():
+    for table, columns in required.items():
         missing = [c for c in columns if c not in tables[table]]
         if missing:
             raise ResultsFileError(f"{path}: has the results file's mark but " +
@@ -501,10 +564,13 @@ def _create(conn: sqlite3.Connection, config: TournamentConfig, files: dict) -> 
 
 def _migrate(conn: sqlite3.Connection) -> None:
     """Brings a file of an older schema to this one, inside the caller's
-    transaction: columns are added, nothing is rewritten or dropped."""
+    transaction: columns and tables are added, nothing is rewritten or dropped."""
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if version == 1:
         conn.execute("ALTER TABLE games ADD COLUMN history BLOB")
+    if version < 3:
+        conn.execute(_LUCK_TABLE)
+    if version < SCHEMA_VERSION:
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 

@@ -110,15 +110,16 @@ def load_summary(results: str | os.PathLike, anchor: str | None = None,
 def _summary(db: ResultsDB, anchor: str | None, bootstrap: int, luck: bool, progress: bool,
              luck_net: str | None = None, workers: int = 1) -> Summary:
     """The plain summary, and where `luck` the adjusted one beside it. The luck
-    is measured here from the stored histories (the same numbers the workers
-    would get: a deal's luck depends on its actions only), so a results file
-    played without it can be adjusted afterwards, in `workers` processes.
+    is read where the file stores it and measured from the stored histories for
+    the rest (the same numbers the workers would get: a deal's luck depends on
+    its actions only), so a results file played without it can be adjusted
+    afterwards, in `workers` processes; a tournament stores what it measured.
     ValueError, one line, where the game has no value network to measure it with."""
     config = db.config()
     plain = summarize(config, list(db.games()), anchor, bootstrap)
     if not luck:
         return plain
-    from eval.luck import adjusted_records, luck_judge
+    from eval.luck import luck_judge, stored_adjusted
     judge = luck_judge(config, luck_net)
-    adjusted = adjusted_records(config, list(db.games(history=True)), progress, judge=judge, workers=workers)
+    adjusted = stored_adjusted(db, judge, progress, luck_net, workers)
     return with_adjusted(plain, summarize(config, adjusted, plain.anchor, bootstrap), judge.words)

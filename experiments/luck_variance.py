@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from eval.config import split_agent
-from eval.luck import adjusted_records, luck_judge
+from eval.luck import luck_judge, stored_adjusted
 from eval.storage import ResultsDB, ResultsFileError
 from eval.tournament import TournamentConfig, run_tournament
 from scripts.cli_checks import CliParser, game_string, integer, seed
@@ -128,11 +128,15 @@ def main() -> None:
             truth_line = (f"truth: a plain run of {len(long_run)} other deals (seed {truth_seed}), "
                           f"{truth:+.4f} +- {Z95 * long_run.std(ddof=1) / math.sqrt(len(long_run)):.4f}")
         records = play(config, results, args.workers)
+        started = time.perf_counter()
+        with ResultsDB.open_for(results, config) as db:      # the luck stored by an earlier run is read back
+            judge = luck_judge(config, args.luck_net)
+            stored = len(db.luck(judge.identity))
+            adjusted = stored_adjusted(db, judge, progress=True, luck_net=args.luck_net, workers=args.workers)
     except ResultsFileError as e:
         p.error(str(e))
-    started = time.perf_counter()
-    adjusted = adjusted_records(config, records, progress=True, luck_net=args.luck_net, workers=args.workers)
-    wall = (time.perf_counter() - started) / max(1, len(records))
+    measured = len([r for r in records if r.returns is not None]) - stored
+    wall = (time.perf_counter() - started) / max(1, measured)
     plain, adj = per_deal(records, a, b), per_deal(adjusted, a, b)
     D = len(plain)
     se_p, se_a = plain.std(ddof=1) / math.sqrt(D), adj.std(ddof=1) / math.sqrt(D)
@@ -157,7 +161,8 @@ def main() -> None:
     print(f"coverage of the {n} slices of {args.batch} deals: plain {hits_p / max(n, 1):.2f} "
           f"[{pl:.2f}, {ph:.2f}], adjusted {hits_a / max(n, 1):.2f} [{al:.2f}, {ah:.2f}] (Wilson 95%)")
     print(f"coverage of 20000 random subsets of {args.batch} deals: plain {sub_p:.3f}, adjusted {sub_a:.3f}")
-    print(f"luck: {wall * args.workers:.3f} s a game in one process ({args.workers} measured at once)")
+    print(f"luck: {wall * args.workers:.3f} s a game in one process ({args.workers} measured at once)" if measured
+          else f"luck: every game's read from {results}, where an earlier run stored it")
 
 
 if __name__ == "__main__":

@@ -177,7 +177,9 @@ def build_place(place: Path) -> None:
                                  "WHERE key = 'config'"),
             ("modmatch.db", po, "UPDATE meta SET value = replace(value, '\"match\": null', "
                                 "'\"match\": \"os:system(command=true)\"') WHERE key = 'config'"),
-            ("nogames.db", po, "DROP TABLE games")]:
+            ("nogames.db", po, "DROP TABLE games"),
+            ("badluck.db", po, f"INSERT INTO luck VALUES (0, 0, '{_luck_identity(po)}', '[1, \"a\", 0, 0]')"),
+            ("noluck.db", po, "DROP TABLE luck")]:
         _edit(src, place / name, edit)
     _history_with(po, place / "illegal.db", 30, 200)
     _history_with(mc, place / "cillegal.db", 120, 250)
@@ -195,6 +197,14 @@ def build_place(place: Path) -> None:
     (place / "short.json").write_text(json.dumps(short))
     (place / "deep.json").write_text("[" * DEPTH + "]" * DEPTH)
     (place / "deep.jsonl").write_text(lines[0] + "{\"a\":" * DEPTH + "1" + "}" * DEPTH + "\n")
+
+
+def _luck_identity(results: Path) -> str:
+    """What the luck of a results file's games is stored under, with the shipped value network."""
+    from eval.luck import luck_judge
+    from eval.storage import ResultsDB
+    with ResultsDB.read(results) as db:
+        return luck_judge(db.config()).identity
 
 
 def _luck_networks(place: Path) -> None:

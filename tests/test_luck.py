@@ -399,3 +399,86 @@ def test_only_a_bot_that_states_its_policy_is_read_and_no_other_is_made():
     config = TournamentConfig.create("python_page_one(players=4)", ["random", "rules"], deals=2, seed=0)
     policies = stated_policies(config, game)
     assert [p is not None for p in policies] == [name == "random" for name in config.agent_names]
+
+
+# ------------------------------------------------------------ luck stored with the games
+def _stored_tournament(tmp_path, deals: int = 2):
+    """A Page One tournament of rules against random played with --luck: its config,
+    its file and the identity its luck is stored under."""
+    from eval.luck import luck_judge
+    config = TournamentConfig.create("python_page_one(players=4)", ["rules", "random"], deals=deals, seed=7)
+    path = tmp_path / "t.db"
+    summary = run_tournament(config, path, workers=1, progress=False, bootstrap=0, luck=True)
+    return config, path, luck_judge(config).identity, summary
+
+
+def test_a_tournament_stores_each_games_luck_and_a_report_reads_it_back_unmeasured(tmp_path, monkeypatch):
+    import eval.luck
+    from eval.luck import game_luck, luck_judge
+    from eval.storage import ResultsDB
+    config, path, identity, played = _stored_tournament(tmp_path)
+    with ResultsDB.read(path) as db:
+        stored, games_ = db.luck(identity), list(db.games(history=True))
+    judge = luck_judge(config)
+    assert set(stored) == {(g.deal, g.rotation) for g in games_ if g.returns is not None} and stored
+    assert all(stored[g.deal, g.rotation] == game_luck(judge, g) for g in games_)
+
+    def no_measuring(*args, **kwargs):
+        raise AssertionError("the report measured luck the file stores")
+    monkeypatch.setattr(eval.luck, "luck_events", no_measuring)
+    report = load_summary(path, bootstrap=0, luck=True)
+    assert [r.adjusted_return for r in report.rows] == [r.adjusted_return for r in played.rows]
+    assert any(r.adjusted_return != r.mean_return for r in report.rows)
+
+
+def test_luck_is_read_only_under_the_judge_that_stored_it_and_a_reader_stores_nothing(tmp_path):
+    import sqlite3
+    from eval.storage import ResultsDB
+    config, path, identity, played = _stored_tournament(tmp_path)
+    seats = config.agent_names
+    with sqlite3.connect(path) as conn:
+        other = identity.replace("sha256 ", "sha256 0")
+        rows = conn.execute("SELECT deal, rotation FROM luck WHERE judge = ?", (identity,)).fetchall()
+        conn.executemany("INSERT INTO luck VALUES (?, ?, ?, ?)",
+                         [(d, r, other, "[1000000, 1000000, 1000000, 1000000]") for d, r in rows])
+    assert [r.adjusted_return for r in load_summary(path, bootstrap=0, luck=True).rows] == \
+        [r.adjusted_return for r in played.rows]                      # another judge's rows are not read
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE luck SET luck = '[5, 5, 5, 5]' WHERE judge = ?", (identity,))
+    shifted = load_summary(path, bootstrap=0, luck=True)
+    assert all(r.adjusted_return == pytest.approx(r.mean_return - 5) for r in shifted.rows), seats  # its own are
+    with sqlite3.connect(path) as conn:
+        conn.execute("DELETE FROM luck")
+    load_summary(path, bootstrap=0, luck=True)
+    with ResultsDB.read(path) as db:
+        assert db.luck(identity) == {}                                # a report measured them and stored nothing
+
+
+def test_stored_luck_that_is_not_a_number_a_seat_is_refused_in_one_line(tmp_path):
+    import sqlite3
+    from eval.storage import ResultsFileError
+    _, path, identity, _ = _stored_tournament(tmp_path)
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE luck SET luck = '[1, \"a\", 0, 0]' WHERE judge = ? AND deal = 0 AND rotation = 0",
+                     (identity,))
+    with pytest.raises(ResultsFileError, match=r"game 0-0: its stored luck is not a finite number a seat"):
+        load_summary(path, bootstrap=0, luck=True)
+
+
+def test_a_file_from_before_stored_luck_reports_and_resumes_into_one_that_stores_it(tmp_path):
+    import sqlite3
+    from eval.storage import ResultsDB
+    config, path, identity, played = _stored_tournament(tmp_path)
+    with sqlite3.connect(path) as conn:
+        conn.execute("DROP TABLE luck")
+        conn.execute("PRAGMA user_version = 2")
+    assert [r.adjusted_return for r in load_summary(path, bootstrap=0, luck=True).rows] == \
+        [r.adjusted_return for r in played.rows]
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 2     # reading changed nothing
+    run_tournament(config.with_deals(3), path, workers=1, progress=False, bootstrap=0, luck=True)
+    with ResultsDB.read(path) as db:
+        games_ = list(db.games())
+        assert len(db.luck(identity)) == len([g for g in games_ if g.returns is not None]) > 0
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 3

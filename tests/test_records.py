@@ -233,6 +233,7 @@ def _as_version_1(path: Path) -> None:
     """Makes a results file what the schema before histories wrote."""
     with sqlite3.connect(path) as conn:
         conn.execute("ALTER TABLE games DROP COLUMN history")
+        conn.execute("DROP TABLE luck")
         conn.execute("DELETE FROM meta WHERE key = 'bot_files'")
         conn.execute("PRAGMA user_version = 1")
 

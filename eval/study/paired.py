@@ -347,18 +347,19 @@ def run_study(config: TournamentConfig, results: str | os.PathLike, *, workers: 
                         if follower.decided:
                             break
         db.flush()
-        games = list(db.games(history=luck))
+        games = list(db.games())
+        adjusted = _adjusted(db, progress, luck_net) if luck else None
     deals, faulted = paired_deals(config, games)
     return StudyResult(config, results, deals, faulted, follower.state if follower else None,
-                       time.perf_counter() - started, played, _adjusted(config, games, progress, luck_net) if luck else None,
-                       luck_net if luck else None)
+                       time.perf_counter() - started, played, adjusted, luck_net if luck else None)
 
 
-def _adjusted(config: TournamentConfig, games: list[GameRecord], progress: bool,
-              luck_net: str | None) -> list[PairedDeal]:
-    """The study's deals measured on luck-adjusted returns (the same deals as the plain ones)."""
-    from eval.luck import adjusted_records
-    return paired_deals(config, adjusted_records(config, games, progress, luck_net))[0]
+def _adjusted(db: ResultsDB, progress: bool, luck_net: str | None) -> list[PairedDeal]:
+    """The study's deals measured on luck-adjusted returns (the same deals as the
+    plain ones), the luck read where the file stores it and stored where measured."""
+    from eval.luck import luck_judge, stored_adjusted
+    config = db.config()
+    return paired_deals(config, stored_adjusted(db, luck_judge(config, luck_net), progress, luck_net))[0]
 
 
 def load_study(results: str | os.PathLike) -> StudyResult:

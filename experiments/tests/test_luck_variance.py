@@ -46,6 +46,15 @@ def test_a_small_run_reports_the_truth_from_other_deals_and_the_coverage(tmp_pat
     assert (tmp_path / "r.db").is_file() and (tmp_path / "r-truth.db").is_file()
 
 
+def test_a_second_run_reads_the_luck_the_first_stored_and_prints_the_same_figures(tmp_path):
+    args = [sys.executable, "-m", "experiments.luck_variance", "--game", GAME, "--first", "rules", "--second",
+            "random", "--deals", "6", "--batch", "3", "--seed", "2", "--results", str(tmp_path / "r.db")]
+    first = subprocess.run(args, check=True, capture_output=True, text=True).stdout.splitlines()
+    second = subprocess.run(args, check=True, capture_output=True, text=True).stdout.splitlines()
+    assert "s a game in one process" in first[-1] and "read from" in second[-1]
+    assert first[:-1] == second[:-1]
+
+
 def test_nonsense_gets_one_line_exit_2_and_plays_nothing(tmp_path):
     results = ["--results", str(tmp_path / "r.db")]
     cases = [["--game", "nonsense", "--first", "rules", "--second", "random"],
