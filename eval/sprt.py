@@ -126,12 +126,15 @@ class SprtTracker:
         self.next_deal = 0
         self.scores: list[float] = []
         self.games = 0
+        self._stored_luck: dict | None = None       # the results file's stored luck, read at its first game
         self.result = self._result()
 
-    def add(self, record) -> None:
+    def add(self, record, db: ResultsDB | None = None) -> None:
+        """Takes a game (adjusted first where the test is on adjusted scores: its
+        luck read from `db`, the results file it is stored in, where stored there,
+        else measured and stored there) and scores every deal now complete, in order."""
         if self.judge is not None:
-            from eval.luck import adjusted_record
-            record = adjusted_record(self.judge, record)
+            record = self._adjusted(record, db)
         self.waiting.setdefault(record.deal, []).append(record)
         while len(self.waiting.get(self.next_deal, ())) == self.games_in_deal.get(self.next_deal, -1):
             if self.result.verdict != UNDECIDED:
@@ -153,6 +156,21 @@ class SprtTracker:
                           self.lower, self.upper, self.next_deal, self.games, mean, verdict)
 
 
+    def _adjusted(self, record, db: ResultsDB | None):
+        from eval.luck import game_luck, with_luck_removed
+        if record.returns is None:
+            return record
+        key = (record.deal, record.rotation)
+        if db is not None and self._stored_luck is None:
+            self._stored_luck = db.luck(self.judge.identity)
+        luck = (self._stored_luck or {}).get(key)
+        if luck is None:
+            luck = game_luck(self.judge, record)
+            if db is not None:
+                db.add_luck(self.judge.identity, {key: luck})
+        return with_luck_removed(record, luck)
+
+
 def run_sprt(config: TournamentConfig, results: str | os.PathLike, baseline: str, candidate: str, *,
              elo0: float = 0.0, elo1: float = 10.0, alpha: float = 0.05, beta: float = 0.05,
              workers: int = 1, backend_name: str = "local", address: str | None = None,
@@ -170,14 +188,14 @@ def run_sprt(config: TournamentConfig, results: str | os.PathLike, baseline: str
     with ResultsDB.open_for(results, config) as db:
         stored = list(db.games(history=adjusted))
         for record in stored:
-            tracker.add(record)
+            tracker.add(record, db)
         if tracker.result.verdict == UNDECIDED:
             keys = {r.key for r in stored}
             planned = planned_games(config)
             todo = [t for t in planned if t.key not in keys]
             with backend(config, workers, backend_name, address) as pool:
                 for record in play(db, pool, todo, len(planned), progress):
-                    tracker.add(record)
+                    tracker.add(record, db)
                     if tracker.result.verdict != UNDECIDED:
                         break
     return tracker.result

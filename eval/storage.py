@@ -329,6 +329,7 @@ class ResultsDB:
         rows stored before are kept, and these are measured again next time."""
         if not self._writer:
             raise ValueError("luck is stored by the tournament writing the file, not by a reader")
+        self.flush()                # the games first: no luck is ever stored without its game
         try:
             with self.conn:
                 self.conn.executemany("INSERT OR IGNORE INTO luck VALUES (?, ?, ?, ?)",

@@ -229,9 +229,10 @@ def test_a_seat_is_shown_no_luck_of_an_unfinished_deal():
     assert len(lines) == 2 and any(line.startswith("your side") for line in lines)
 
 
-def test_sprt_and_paired_decide_on_adjusted_scores_when_asked(tmp_path):
+def test_sprt_and_paired_decide_on_adjusted_scores_when_asked(tmp_path, monkeypatch):
     """`--adjusted`: the SPRT's deal scores are the adjusted finishing order (the
-    same as scoring the stored games' adjusted returns by hand), and a paired
+    same as scoring the stored games' adjusted returns by hand), each game's luck
+    stored as it is measured and read back on resuming; and a paired
     comparison reads adjusted returns; a match is refused in one line."""
     from eval.luck import adjusted_records
     from eval.paired import compare
@@ -242,8 +243,20 @@ def test_sprt_and_paired_decide_on_adjusted_scores_when_asked(tmp_path):
     config = TournamentConfig.create("python_page_one(players=4)", ["random", "rules"], deals=6, seed=2)
     path = tmp_path / "s.db"
     result = run_sprt(config, path, "random", "rules", elo0=0, elo1=400, workers=1, progress=False, adjusted=True)
+    from eval.luck import game_luck, luck_judge
+    judge = luck_judge(config)
     with ResultsDB.read(path) as db:
         adjusted = adjusted_records(config, list(db.games(history=True)))
+        stored = db.luck(judge.identity)
+        assert stored and {k: game_luck(judge, db.game(*k)) for k in stored} == stored   # the test stored its luck
+    import eval.luck
+
+    def no_measuring(*args, **kwargs):
+        raise AssertionError("the resumed test measured luck the file stores")
+    with monkeypatch.context() as patch:
+        patch.setattr(eval.luck, "luck_events", no_measuring)
+        assert run_sprt(config, path, "random", "rules", elo0=0, elo1=400, workers=1, progress=False,
+                        adjusted=True).mean_score == result.mean_score                  # and resumes on it
     a, b = config.agent_names.index("random"), config.agent_names.index("rules")
     scores = []
     for deal in range(result.deals):
