@@ -596,15 +596,9 @@ def with_luck_removed(rec, luck: Sequence[float] | None):
     return rec if luck is None or rec.returns is None else replace(rec, returns=less_luck(rec.returns, luck))
 
 
-def adjusted_record(judge: LuckJudge, rec):
-    """A stored game with each seat's return replaced by its adjusted return
-    under `judge` (`game_luck`, and its ValueErrors); a void game as it is."""
-    return with_luck_removed(rec, game_luck(judge, rec))
-
-
 def adjusted_records(config, records: Sequence, progress: bool = False, luck_net: str | None = None,
                      judge: LuckJudge | None = None, workers: int = 1) -> list:
-    """The tournament's games with adjusted returns (`adjusted_record`, under
+    """The tournament's games with adjusted returns (`game_luck` removed, under
     `judge`, by default `luck_judge(config, luck_net)`), in their order; the
     ValueErrors of both. `workers` > 1 measures in as many processes, each with
     its own judge made from `config` and `luck_net` (a deal's luck is a function
@@ -637,9 +631,8 @@ def stored_adjusted(db, judge: LuckJudge, progress: bool = False, luck_net: str 
     config = db.config()
     records = list(db.games())
     stored = db.luck(judge.identity)
-    missing = [rec for rec in records if rec.returns is not None and (rec.deal, rec.rotation) not in stored]
-    if missing:
-        wanted = {(rec.deal, rec.rotation) for rec in missing}
+    wanted = {(rec.deal, rec.rotation) for rec in records if rec.returns is not None} - stored.keys()
+    if wanted:
         with_history = [rec for rec in db.games(history=True) if (rec.deal, rec.rotation) in wanted]
         lucks = measured_luck(config, with_history, judge, progress, luck_net, workers)
         measured = {(rec.deal, rec.rotation): luck for rec, luck in zip(with_history, lucks)}
