@@ -51,6 +51,7 @@ import pyspiel
 from threadpoolctl import threadpool_limits
 
 from games import registry
+from games.seeding import derive_seed
 from records.record import Record, game_of
 from search.netfile import Mlp, NetFile, NetFileError, load, shipped_path
 from search.value import FullStateEncoder, ValueNetwork, perspective, seat_ordered, value_network
@@ -93,7 +94,12 @@ class LuckNetwork:
     suits, and its expected error is never above a single reading's (on Page
     One's held-out events it took 8% of the error above the rollouts' noise,
     docs/networks.md). It doubles the luck's time at Page One (0.54 s a game
-    against 0.26, measured side by side on a loaded machine)."""
+    against 0.26, measured side by side on a loaded machine).
+
+    A file whose notes carry a `"lookahead"` is read through it (`Lookahead`):
+    the agents' own short rollouts beside the network's reading. How a file is
+    read is part of the file, so the luck a results file stores under the file's
+    SHA-256 is the luck that file measures."""
 
     def __init__(self, net: NetFile, game: pyspiel.Game):
         agents = net.training.get("agents")
@@ -115,6 +121,8 @@ class LuckNetwork:
             raise NetFileError(f"{net.path}: it is read averaged over suit relabellings, "
                                f"but {game} declares no suit symmetry")
         self.values = seat_shared_or_plain(net.mlp, self.players, len(agents))
+        self.lookahead = Lookahead.from_notes(net.training.get("lookahead"), net.path)
+        self.game = game
 
     @staticmethod
     def input_size(encoding: int, players: int, agents: int) -> int:
@@ -151,6 +159,17 @@ class SeatedLuckNetwork:
     network: LuckNetwork
     seating: tuple[int, ...]
 
+    def outcome_values(self, children: Sequence[pyspiel.State], choice: bool, seed: int) -> np.ndarray:
+        """Each seat's value after each outcome of one event: the network's reading,
+        through the file's lookahead where it has one for this kind of event (`seed`:
+        the event's rollouts', fixed before its outcome)."""
+        values = state_values(self, children)
+        ahead = self.network.lookahead
+        if ahead is None or not (choice or ahead.events == "all"):
+            return values
+        specs = [self.network.agents[a] for a in self.seating]
+        return ahead.weight * values + (1 - ahead.weight) * ahead.values(self, specs, children, seed)
+
     @property
     def players(self) -> int:
         return self.network.players
@@ -165,6 +184,66 @@ class SeatedLuckNetwork:
         else:
             out = averaged_over(net.values, x, net.relabellings) * net.net.scale
         return seat_ordered(out, [perspective(w) for w in worlds])
+
+
+_LOOKAHEAD = 11          # stream of derive_seed: the lookahead's rollouts
+
+
+@dataclass(frozen=True)
+class Lookahead:
+    """Each outcome of an event valued beyond the network's one reading of it: the
+    mean of `rollouts` games played on by the agents themselves (fresh bots, as
+    the luck network's targets were) for `horizon` decisions (0: to the end) and
+    valued where they stop by the network, blended with the network's own reading
+    (`weight` of that, the rest the rollouts'). At "choices" it serves the stated
+    random choices alone, at "all" the chance events too.
+
+    Why: a network trained on the agents' differences still errs by about half the
+    luck it measures (experiments/logs/luck.md), while a few decisions played by
+    the agents themselves carry exactly what they would do next. The rollouts'
+    noise is the price, small where an event has few outcomes (a random bot's
+    choice among a handful of moves) and the rest of the game is short. Any value
+    keeps the luck's mean zero, this one too: each rollout's seed is fixed before
+    the outcome is drawn (by the history so far), the same after every outcome of
+    the event (common random numbers: bots and chance draw alike), and so
+    independent of which outcome the game took."""
+    rollouts: int
+    horizon: int
+    weight: float
+    events: str
+
+    @classmethod
+    def from_notes(cls, notes, path) -> "Lookahead | None":
+        """The lookahead a file's notes give (None where they give none);
+        NetFileError, one line, for one that is malformed."""
+        if notes is None:
+            return None
+        if not isinstance(notes, dict) or set(notes) != {"rollouts", "horizon", "weight", "events"}:
+            raise NetFileError(f"{path}: its lookahead must give rollouts, horizon, weight and events")
+        rollouts, horizon, weight, events = (notes[k] for k in ("rollouts", "horizon", "weight", "events"))
+        if (type(rollouts) is not int or not 1 <= rollouts <= 1024 or type(horizon) is not int
+                or not 0 <= horizon <= 10**4 or type(weight) not in (int, float) or not 0 <= weight < 1
+                or events not in ("choices", "all")):
+            raise NetFileError(f"{path}: its lookahead is out of range (rollouts 1-1024, horizon 0-10000, "
+                               f"weight in [0, 1), events 'choices' or 'all')")
+        return cls(rollouts, horizon, float(weight), events)
+
+    def notes(self) -> dict:
+        return {"rollouts": self.rollouts, "horizon": self.horizon, "weight": self.weight, "events": self.events}
+
+    def values(self, net: Valuer, specs: Sequence[str], children: Sequence[pyspiel.State], seed: int) -> np.ndarray:
+        """Each seat's mean value after each child over the rollouts (one batch of
+        the network for every stopping position)."""
+        from agents import make_bot
+        game = children[0].get_game()
+        leaves = []
+        for child in children:
+            for k in range(self.rollouts):
+                one = derive_seed(seed, k)
+                bots = [make_bot(spec, game, s, derive_seed(one, s)) for s, spec in enumerate(specs)]
+                leaves.append(played_to(child, bots, law_draws(random.Random(one)), self.horizon or None))
+        values = state_values(net, leaves)
+        return values.reshape(len(children), self.rollouts, -1).mean(axis=1)
 
 
 def averaged_over(values: Callable[[np.ndarray], np.ndarray], x: np.ndarray, relabellings: np.ndarray) -> np.ndarray:
@@ -381,14 +460,19 @@ def state_values(net: Valuer, states: Sequence[pyspiel.State]) -> np.ndarray:
     return np.array([w @ values[first:first + count] for first, count, w in plan])
 
 
-def event_luck(net: Valuer, state: pyspiel.State, law: Sequence[tuple[int, float]], taken: int) -> list[float]:
-    """Each seat's value after `taken` less its expectation over `law` at `state`."""
+def event_luck(net: Valuer, state: pyspiel.State, law: Sequence[tuple[int, float]], taken: int,
+               choice: bool = False, seed: int = 0) -> list[float]:
+    """Each seat's value after `taken` less its expectation over `law` at `state`
+    (a luck network's values through its lookahead, if it has one)."""
     children = []
     for action, _ in law:
         child = state.clone()
         child.apply_action(action)
         children.append(child)
-    values = state_values(net, children)
+    if isinstance(net, SeatedLuckNetwork):
+        values = net.outcome_values(children, choice, seed)
+    else:
+        values = state_values(net, children)
     probs = np.array([p for _, p in law])
     k = next(k for k, (action, _) in enumerate(law) if action == taken)
     return list(values[k] - probs @ values / probs.sum())
@@ -415,6 +499,7 @@ def luck_events(game: pyspiel.Game, actions: Sequence[int], net: Valuer | None =
     deal = not isinstance(net, SeatedLuckNetwork)
     state = game.new_initial_state()
     out = []
+    history = derive_seed(_LOOKAHEAD)       # the moves so far, mixed: a lookahead's seed at each event
     for i, action in enumerate(actions):
         if state.is_terminal():
             raise ValueError(f"move {i}: the deal was already over")
@@ -423,7 +508,7 @@ def luck_events(game: pyspiel.Game, actions: Sequence[int], net: Valuer | None =
             if action not in {o for o, _ in outcomes}:
                 raise ValueError(f"move {i}: {action} is not an outcome of the chance event there")
             if deal:
-                out.append(LuckEvent(i, event_luck(net, state, outcomes, action)))
+                out.append(LuckEvent(i, event_luck(net, state, outcomes, action, seed=history)))
         else:
             deal = True
             if action not in state.legal_actions():
@@ -435,8 +520,9 @@ def luck_events(game: pyspiel.Game, actions: Sequence[int], net: Valuer | None =
                 if action not in {a for a, _ in law}:
                     raise ValueError(f"move {i}: seat {seat} played {action}, which its stated policy does not allow")
                 if len(law) > 1:
-                    out.append(LuckEvent(i, event_luck(net, state, law, action), choice=True))
+                    out.append(LuckEvent(i, event_luck(net, state, law, action, True, history), choice=True))
         state.apply_action(action)
+        history = derive_seed(history, action)
     return out
 
 

@@ -82,6 +82,25 @@ def _train_luck(args: argparse.Namespace) -> None:
     print(json.dumps(run(args), indent=2))
 
 
+def _luck_lookahead(args: argparse.Namespace) -> None:
+    """Writes a copy of a luck network read through a lookahead (eval.luck.Lookahead):
+    the same layers, its notes with the lookahead added."""
+    from eval.luck import Lookahead
+    from records.files import regular_input
+    from search.netfile import load, save
+    from training.selfplay import check_outputs
+    regular_input(args.network, "NETWORK")
+    net = load(args.network, kind="luck")
+    check_outputs(args.out, [args.network], args.force)
+    notes = dict(net.training)
+    notes["lookahead"] = Lookahead(args.rollouts, args.horizon, args.weight, args.at).notes()
+    notes["lookahead_of"] = str(args.network)
+    save(args.out, net.mlp.layers, kind="luck", game=net.game, short_name=net.metadata["game_short_name"],
+         players=net.players, output_shape=net.output_shape, scale=net.scale, training=notes)
+    print(f"wrote {args.out}: {args.network} read through {args.rollouts} rollouts of "
+          f"{args.horizon or 'every'} decisions after each outcome at {args.at}, weight {args.weight} on the network")
+
+
 def _hidden(text: str) -> list[int]:
     try:
         sizes = [int(x) for x in text.split(",")]
@@ -142,6 +161,24 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                                    "reads, its learning curve and a report.")
     _luck_arguments(p)
     p.set_defaults(func=_train_luck)
+
+    p = sub.add_parser("luck-lookahead", help="a luck network read through the agents' own short rollouts",
+                       description="Writes a copy of a luck network that --luck-net reads through a lookahead: "
+                                   "each outcome of an event valued by rollouts of the agents for --horizon "
+                                   "decisions, ended by the network, blended with the network's own reading "
+                                   "(eval/luck.py, Lookahead). The copy's SHA-256 names the luck it measures.")
+    p.add_argument("network", metavar="NETWORK", help="a luck network file (cardarena train-luck)")
+    p.add_argument("--out", required=True, help="the network file to write")
+    p.add_argument("--force", action="store_true", help="replace --out if it exists")
+    p.add_argument("--rollouts", type=cli_checks.integer(1, 1024), default=16,
+                   help="rollouts after each outcome, the same seeds after each (default %(default)s)")
+    p.add_argument("--horizon", type=cli_checks.integer(0, 10_000), default=8,
+                   help="decisions each rollout plays before the network values it; 0: to the end (default %(default)s)")
+    p.add_argument("--weight", type=cli_checks.number(0.0, 1.0, open_high=True), default=0.25,
+                   help="the network's own reading's weight in the blend (default %(default)s)")
+    p.add_argument("--at", choices=("choices", "all"), default="choices",
+                   help="the events read through it: the stated random choices alone (default), or chance too")
+    p.set_defaults(func=_luck_lookahead)
 
 
 def _luck_arguments(p: argparse.ArgumentParser) -> None:
