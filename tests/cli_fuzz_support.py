@@ -209,7 +209,8 @@ def _luck_identity(results: Path) -> str:
 
 def _luck_networks(place: Path) -> None:
     """Small luck networks of Page One (random weights: what is tested is what reads
-    them): one for po.db's agents, one for others, and a file of another kind."""
+    them): one for po.db's agents, one for others, a file of another kind, and one
+    whose lookahead is out of range."""
     import numpy as np
     from eval.luck import LuckNetwork
     from games.load import load_game
@@ -224,6 +225,12 @@ def _luck_networks(place: Path) -> None:
         save(place / name, [(rng.normal(0, 0.05, (8, size)), np.zeros(8)), (rng.normal(0, 0.1, (n, 8)), np.zeros(n))],
              kind=kind, game=str(game), short_name=game.get_type().short_name, players=n, output_shape=[n],
              training={"agents": agents})
+    size = LuckNetwork.input_size(FullStateEncoder(game).size, n, 2)
+    save(place / "badlook.luck.safetensors", [(rng.normal(0, 0.05, (8, size)), np.zeros(8)),
+                                              (rng.normal(0, 0.1, (n, 8)), np.zeros(n))],
+         kind="luck", game=str(game), short_name=game.get_type().short_name, players=n, output_shape=[n],
+         training={"agents": ["random", "rules"],
+                   "lookahead": {"rollouts": 2, "horizon": 4, "weight": 1.5, "events": "choices"}})
 
 
 def add_specials(place: Path) -> None:

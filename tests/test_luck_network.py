@@ -540,3 +540,85 @@ def test_train_luck_writes_a_network_read_averaged_where_the_suits_are_alike(tmp
         network = luck_network(str(out), load_game(game_string))
         assert (network.relabellings is None) == (averaged == "none")
         assert network.values.seat_layers == seat_layers
+
+
+def _choice_of_seat_1(game, actions: list[int]) -> int:
+    """A move mid-deal where seat 1 chose among several."""
+    state, moves = game.new_initial_state(), []
+    for i, a in enumerate(actions):
+        if not state.is_chance_node() and state.current_player() == 1 and len(state.legal_actions()) > 1:
+            moves.append(i)
+        state.apply_action(a)
+    return moves[len(moves) // 2]
+
+
+def test_a_lookahead_reads_each_outcome_through_the_agents_rollouts_and_keeps_the_luck_unbiased(tmp_path):
+    """Read through a lookahead, a random choice's luck weighs to exactly 0 over
+    the moves the policy allowed (the rollouts' seeds are fixed before the move, so
+    every move is valued alike whichever was taken), it differs from the plain
+    network's, a chance event's is the plain network's (the lookahead serves
+    choices alone), and the same history gives the same numbers again."""
+    from agents import stated_policy
+    game = load_game(PAGE_ONE)
+    plain = _luck_file(tmp_path / "po.luck.safetensors", PAGE_ONE, ["rules", "random"])
+    ahead = _luck_file(tmp_path / "la.luck.safetensors", PAGE_ONE, ["rules", "random"],
+                       lookahead={"rollouts": 3, "horizon": 4, "weight": 0.25, "events": "choices"})
+    seats = [0, 1, 0, 1]
+    policies = [stated_policy(["rules", "random"][a], game) for a in seats]
+    looked, flat = (luck_network(str(p), game).seated(seats) for p in (ahead, plain))
+    actions = _random_deal(game, 11)
+    move = _choice_of_seat_1(game, actions)
+    before = game.new_initial_state()
+    for a in actions[:move]:
+        before.apply_action(a)
+    law = policies[before.current_player()](before)
+    lucks = [luck_events(game, actions[:move] + [a], looked, policies)[-1] for a, _ in law]
+    assert all(e.choice and e.move == move for e in lucks)
+    assert abs(sum(p * e.luck[0] for e, (_, p) in zip(lucks, law))) < 1e-9
+    plain_lucks = [luck_events(game, actions[:move] + [a], flat, policies)[-1].luck[0] for a, _ in law]
+    assert not np.allclose([e.luck[0] for e in lucks], plain_lucks)
+    events, flat_events = luck_events(game, actions, looked, policies), luck_events(game, actions, flat, policies)
+    assert [e.move for e in events] == [e.move for e in flat_events]
+    assert all(np.allclose(a.luck, b.luck) for a, b in zip(events, flat_events) if not a.choice)
+    assert [e.luck for e in luck_events(game, actions, looked, policies)] == [e.luck for e in events]
+
+
+def test_a_lookahead_at_every_event_reads_chance_through_rollouts_too(tmp_path):
+    game = load_game(PAGE_ONE)
+    seats = [0, 1, 0, 1]
+    plain = luck_network(str(_luck_file(tmp_path / "p.luck.safetensors", PAGE_ONE, ["rules", "random"])), game)
+    ahead = luck_network(str(_luck_file(tmp_path / "a.luck.safetensors", PAGE_ONE, ["rules", "random"],
+                                        lookahead={"rollouts": 2, "horizon": 0, "weight": 0.5, "events": "all"})), game)
+    actions = _random_deal(game, 12)
+    a, b = luck_events(game, actions, ahead.seated(seats)), luck_events(game, actions, plain.seated(seats))
+    chance = [(x.luck, y.luck) for x, y in zip(a, b) if not x.choice]
+    assert chance and not all(np.allclose(x, y) for x, y in chance)
+
+
+@pytest.mark.parametrize("lookahead, words", [
+    ({"rollouts": 0, "horizon": 4, "weight": 0.25, "events": "choices"}, "out of range"),
+    ({"rollouts": 4, "horizon": 4, "weight": 1.0, "events": "choices"}, "out of range"),
+    ({"rollouts": 4, "horizon": -1, "weight": 0.5, "events": "choices"}, "out of range"),
+    ({"rollouts": 4, "horizon": 4, "weight": 0.5, "events": "chance"}, "out of range"),
+    ({"rollouts": 4.0, "horizon": 4, "weight": 0.5, "events": "all"}, "out of range"),
+    ({"rollouts": 4, "horizon": 4, "weight": 0.5}, "must give rollouts, horizon, weight and events"),
+    ([4, 4, 0.5, "all"], "must give rollouts, horizon, weight and events")])
+def test_a_malformed_lookahead_is_refused_in_one_line(tmp_path, lookahead, words):
+    path = _luck_file(tmp_path / "x.luck.safetensors", PAGE_ONE, ["rules", "random"], lookahead=lookahead)
+    with pytest.raises(NetFileError, match=words):
+        luck_network(str(path), load_game(PAGE_ONE))
+
+
+def test_luck_lookahead_writes_the_network_read_through_a_lookahead_under_its_own_name(tmp_path, capsys):
+    from scripts.cli import main
+    plain = _luck_file(tmp_path / "po.luck.safetensors", PAGE_ONE, ["rules", "random"])
+    out = tmp_path / "la.luck.safetensors"
+    main(["luck-lookahead", str(plain), "--out", str(out), "--rollouts", "4", "--horizon", "6", "--weight", "0.5",
+          "--at", "all"])
+    game = load_game(PAGE_ONE)
+    read, first = luck_network(str(out), game), luck_network(str(plain), game)
+    assert read.lookahead.notes() == {"rollouts": 4, "horizon": 6, "weight": 0.5, "events": "all"}
+    assert first.lookahead is None
+    assert all(np.array_equal(w, v) for (w, _), (v, _) in zip(read.net.mlp.layers, first.net.mlp.layers))
+    config = TournamentConfig.create(PAGE_ONE, ["rules", "random"], deals=1, seed=0)
+    assert luck_judge(config, str(out)).identity != luck_judge(config, str(plain)).identity
