@@ -19,7 +19,10 @@ training/luck_value.py: the differences between an event's outcomes under those
 agents' own play, which is all a luck term reads). The expectation is exact: every outcome `chance_outcomes()` allows (at
 most 53 in our games) is applied to a clone and the lot goes through the network
 in one batch, so there is no sampling to keep unbiased. A state after an outcome
-that ends the game is valued by its true returns.
+that ends the game is valued by its true returns. A luck network may be read
+through a lookahead (`Lookahead`): each outcome's value is then partly the mean of
+a few rollouts of the agents from it, whose seeds are fixed before the outcome is
+drawn, so the value is a function of the state alone, as the method asks.
 
 A bot's random choices are luck too, when it says how it chooses (agents/base.py
 `known_policy`; the random bot: uniform): at its decisions, the same term over
