@@ -125,7 +125,6 @@ class LuckNetwork:
                                f"but {game} declares no suit symmetry")
         self.values = seat_shared_or_plain(net.mlp, self.players, len(agents))
         self.lookahead = Lookahead.from_notes(net.training.get("lookahead"), net.path)
-        self.game = game
 
     @staticmethod
     def input_size(encoding: int, players: int, agents: int) -> int:
