@@ -593,6 +593,14 @@ def test_a_lookahead_at_every_event_reads_chance_through_rollouts_too(tmp_path):
     a, b = luck_events(game, actions, ahead.seated(seats)), luck_events(game, actions, plain.seated(seats))
     chance = [(x.luck, y.luck) for x, y in zip(a, b) if not x.choice]
     assert chance and not all(np.allclose(x, y) for x, y in chance)
+    event = a[len(a) // 2].move                 # a draw in play: its luck weighs to 0 over what it allowed
+    before = game.new_initial_state()
+    for action in actions[:event]:
+        before.apply_action(action)
+    assert before.is_chance_node()
+    total = sum(p * luck_events(game, actions[:event] + [o], ahead.seated(seats))[-1].luck[2]
+                for o, p in before.chance_outcomes())
+    assert abs(total) < 1e-9
 
 
 @pytest.mark.parametrize("lookahead, words", [
