@@ -1,4 +1,5 @@
-"""`cardarena selfplay`, `train-value`, `train-belief` and `train-luck`: the data, and the networks learnt from it."""
+"""`cardarena selfplay`, `train-value`, `train-belief`, `train-luck` and `luck-lookahead`: the data, and the
+networks learnt from it."""
 
 from __future__ import annotations
 
@@ -112,7 +113,7 @@ def _hidden(text: str) -> list[int]:
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:
-    """selfplay, train-value, train-belief and train-luck."""
+    """selfplay, train-value, train-belief, train-luck and luck-lookahead."""
     p = sub.add_parser("selfplay", help="games of one bot in every seat, stored for training value and belief networks",
                        description="Plays DEALS games of POLICY in every seat through the tournament harness "
                                    "(local processes or Ray), storing every move in a results file; running it "
