@@ -63,7 +63,7 @@ from tqdm import tqdm
 
 from agents import make_bot
 from eval.config import split_agent
-from eval.luck import Valuer, law_draws, luck_network, played_on, state_values
+from eval.luck import SeatedLuckNetwork, Valuer, law_draws, luck_network, played_on, state_values
 from games.chance import DealChance
 from games.load import load_game
 from games.seeding import derive_seed
@@ -126,10 +126,11 @@ class _Table:
         """The margin of one game played on from `state` by fresh bots, chance drawn from its law."""
         return self.margin(played_on(state, self.bots(self.rng.getrandbits(62)), law_draws(self.rng)))
 
-    def spread(self, state, law: list[tuple[int, float]], rollouts: int) -> tuple[float, float]:
+    def spread(self, state, law: list[tuple[int, float]], rollouts: int, choice: bool) -> tuple[float, float]:
         """Unbiased estimates of the variance of V^pi over the outcomes of `law` at
         `state`, and of the network's mean squared error in that event's luck (0
-        without a network)."""
+        without a network; a luck network read through a lookahead is read so, at
+        the events it serves)."""
         actions, probs = zip(*law)
         estimates, children = [], []
         for action in self.rng.choices(actions, probs, k=2):
@@ -143,7 +144,11 @@ class _Table:
         signal = ((m1 - m2) ** 2 - noise) / 2
         if self.net is None:
             return signal, 0.0
-        n1, n2 = (self.margin(v) for v in state_values(self.net, children))
+        if isinstance(self.net, SeatedLuckNetwork) and self.net.network.lookahead is not None:
+            values = self.net.outcome_values(children, choice, self.rng.getrandbits(62))
+        else:
+            values = state_values(self.net, children)
+        n1, n2 = (self.margin(v) for v in values)
         return signal, (((n1 - n2) - (m1 - m2)) ** 2 - noise) / 2
 
 
@@ -162,14 +167,14 @@ def split_deal(setup: Setup, deal: int) -> DealSplit:
         while not state.is_terminal():
             if state.is_chance_node():
                 if playing:
-                    parts[[0, 2]] += table.spread(state, state.chance_outcomes(), setup.rollouts)
+                    parts[[0, 2]] += table.spread(state, state.chance_outcomes(), setup.rollouts, False)
                 state.apply_action(chance(state))
                 continue
             playing = True
             bot = bots[state.current_player()]
             law = getattr(bot, "known_policy", lambda s: None)(state)
             if law is not None and len(law) > 1:
-                parts[[1, 3]] += table.spread(state, law, setup.rollouts)
+                parts[[1, 3]] += table.spread(state, law, setup.rollouts, True)
             state.apply_action(bot.step(state))
         margins.append(table.margin(state.returns()))
     # D is the mean of the tables' margins: each table's parts weigh 1 / rotations^2.

@@ -38,7 +38,7 @@ def test_spread_is_unbiased_for_the_variance_of_the_value_over_the_outcomes():
     law = [(0, 0.5), (1, 0.3), (2, 0.2)]
     mean = sum(p * table.values[a] for a, p in law)
     truth = sum(p * (table.values[a] - mean) ** 2 for a, p in law)
-    estimates = [table.spread(_Coin(), law, 4)[0] for _ in range(20000)]
+    estimates = [table.spread(_Coin(), law, 4, False)[0] for _ in range(20000)]
     assert sum(estimates) / len(estimates) == pytest.approx(truth, rel=0.05)
     assert min(estimates) < 0          # unbiased, so not clipped at zero
 
@@ -111,3 +111,18 @@ def test_a_luck_network_is_seated_as_each_table_seats_the_agents(tmp_path):
     done = subprocess.run([sys.executable, "-m", "experiments.luck_ceiling", "--game", GAME, "--first", "rules",
                            "--second", "ismcts", "--value", path], capture_output=True, text=True)
     assert done.returncode == 2 and "trained for random, rules, not 'ismcts'" in done.stderr
+
+
+def test_a_luck_network_read_through_a_lookahead_is_measured_so(tmp_path):
+    """The error measured is the luck the file reports: read through its lookahead at
+    the random bot's choices, the choices' error is another than the network alone's
+    on the same deal, and the deal's own difference is the same."""
+    from experiments.luck_ceiling import Setup, split_deal
+    from tests.test_luck_network import _luck_file
+    plain = str(_luck_file(tmp_path / "p.luck.safetensors", GAME, ["random", "rules"]))
+    ahead = str(_luck_file(tmp_path / "a.luck.safetensors", GAME, ["random", "rules"],
+                           lookahead={"rollouts": 2, "horizon": 4, "weight": 0.0, "events": "choices"}))
+    alone, through = (split_deal(Setup(GAME, "rules", "random", 0, 2, path, value_is_luck=True), 1)
+                      for path in (plain, ahead))
+    assert alone.difference == through.difference
+    assert alone.choices_error != through.choices_error
