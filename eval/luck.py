@@ -44,7 +44,7 @@ review, where every card is shown; `seat_luck_lines` refuses an unfinished one.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Protocol, Sequence
@@ -231,7 +231,8 @@ class Lookahead:
         return cls(rollouts, horizon, float(weight), events)
 
     def notes(self) -> dict:
-        return {"rollouts": self.rollouts, "horizon": self.horizon, "weight": self.weight, "events": self.events}
+        """What a file's notes keep of it (`from_notes` reads it back)."""
+        return asdict(self)
 
     def values(self, net: Valuer, specs: Sequence[str], children: Sequence[pyspiel.State], seed: int) -> np.ndarray:
         """Each seat's mean value after each child over the rollouts (one batch of

@@ -155,7 +155,6 @@ class SprtTracker:
         return SprtResult(self.baseline, self.candidate, self.elo0, self.elo1, self.alpha, self.beta, llr,
                           self.lower, self.upper, self.next_deal, self.games, mean, verdict)
 
-
     def _adjusted(self, record, db: ResultsDB | None):
         from eval.luck import game_luck, with_luck_removed
         if record.returns is None:
